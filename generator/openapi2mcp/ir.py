@@ -1,0 +1,125 @@
+"""The intermediate representation: what the generator knows about an API, independent of OpenAPI.
+
+``parse.py`` is the only module that reads the OpenAPI document; it produces an :class:`Api`. Every later
+stage (classification, rendering) works on these frozen values only. Schemas are JSON Schema 2020-12
+objects (plain mappings, treated as immutable) with local ``$ref``s pointing into ``Api.schemas`` as
+``#/$defs/<Name>``; they have already been normalised for their direction (input or output).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+JsonSchema = Mapping[str, Any]
+ParameterLocation = Literal["path", "query", "header", "cookie"]
+HttpMethod = Literal["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One OpenAPI parameter after ``$ref`` resolution and path/operation merging."""
+
+    name: str
+    location: ParameterLocation
+    required: bool
+    schema: JsonSchema
+    description: str = ""
+    style: str = "simple"
+    explode: bool = False
+    allow_reserved: bool = False
+    deprecated: bool = False
+    examples: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RequestBody:
+    """The chosen request body media type and its (input-direction) schema."""
+
+    content_type: str
+    required: bool
+    schema: JsonSchema
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """The success response we map to tool output (first 2xx, preferring JSON)."""
+
+    status: str
+    content_type: str  # "" when the response has no body
+    schema: JsonSchema | None  # output-direction schema, None when unknown or not JSON
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One HTTP operation. ``key`` is unique and stable (the operationId, or derived from method+path)."""
+
+    key: str
+    operation_id: str | None
+    method: HttpMethod
+    path: str
+    pointer: str  # JSON pointer of the operation object in the spec
+    summary: str = ""
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    deprecated: bool = False
+    parameters: tuple[Parameter, ...] = ()
+    body: RequestBody | None = None
+    response: Response | None = None
+    # alternatives; each a tuple of scheme names; () inside means anonymous is allowed
+    security: tuple[tuple[str, ...], ...] = ()
+    # the operation's `x-mcp` extension, verbatim (validated by classify)
+    x_mcp: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKeyScheme:
+    name: str
+    location: Literal["header", "query", "cookie"]
+    parameter: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpBearerScheme:
+    """``http``/``bearer``; ``oauth2`` and ``openIdConnect`` are also carried as bearer tokens."""
+
+    name: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpBasicScheme:
+    name: str
+    description: str = ""
+
+
+SecurityScheme = ApiKeyScheme | HttpBearerScheme | HttpBasicScheme
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    name: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Api:
+    """A whole API: metadata, operations in document order, reusable schemas, security schemes."""
+
+    title: str
+    version: str
+    description: str
+    openapi_version: str
+    servers: tuple[str, ...]
+    operations: tuple[Operation, ...]
+    tags: tuple[Tag, ...] = ()
+    # component schemas normalised to 2020-12, by name, for `#/$defs/<name>` references
+    input_schemas: Mapping[str, JsonSchema] = field(default_factory=dict)
+    output_schemas: Mapping[str, JsonSchema] = field(default_factory=dict)
+    security_schemes: Mapping[str, SecurityScheme] = field(default_factory=dict)
+    # sha256 of the raw spec bytes, for headers of generated files
+    source_sha256: str = ""
