@@ -1,0 +1,144 @@
+"""The server plan: every decision about the MCP surface, made by ``classify.py``, consumed by rendering.
+
+A :class:`ServerPlan` says which operations become which MCP primitives, under which names, with which
+schemas and annotations. Templates only lay these values out; they never decide anything about the API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .ir import Api, JsonSchema, Operation
+
+Kind = Literal["tool", "resource", "resource_template", "prompt", "skipped"]
+
+
+@dataclass(frozen=True, slots=True)
+class Annotations:
+    title: str
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    open_world: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """One tool argument and what it carries upstream."""
+
+    name: str  # the JSON property name in inputSchema
+    python_name: str  # the keyword in operations.py
+    source: Literal["path", "query", "header", "cookie", "body", "body_property"]
+    wire_name: str  # parameter name, body property name, or "" for a whole body
+    required: bool
+    schema: JsonSchema
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    operation: Operation
+    title: str
+    description: str
+    arguments: tuple[Argument, ...]
+    input_schema: JsonSchema
+    output_schema: JsonSchema | None
+    annotations: Annotations
+    python_name: str  # the function name in operations.py
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    uri: str
+    name: str
+    title: str
+    description: str
+    mime_type: str
+    operation: Operation
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceTemplate:
+    uri_template: str
+    name: str
+    title: str
+    description: str
+    mime_type: str
+    operation: Operation
+    # RFC 6570 variable -> tool argument name; and the JSON type used to convert the matched string
+    variables: tuple[tuple[str, str], ...]
+    variable_types: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PromptArgument:
+    name: str
+    description: str
+    required: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PromptPart:
+    """Literal text, or the value of a prompt argument."""
+
+    text: str = ""
+    argument: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    name: str
+    title: str
+    description: str
+    arguments: tuple[PromptArgument, ...]
+    parts: tuple[PromptPart, ...]
+    # argument -> offered completion values
+    completions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What happened to one operation, for ``inspect``."""
+
+    operation: Operation
+    kinds: tuple[Kind, ...]
+    names: tuple[str, ...]
+    annotations: Annotations | None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EnvVar:
+    name: str
+    description: str
+    required: bool = False
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ServerPlan:
+    api: Api
+    package: str  # python import name, e.g. "petstore_mcp"
+    distribution: str  # e.g. "petstore-mcp"
+    command: str  # console script, same as distribution
+    server_name: str  # MCP serverInfo.name
+    version: str  # package version (PEP 440)
+    title: str
+    description: str
+    instructions: str
+    base_url: str
+    uri_scheme: str
+    tools: tuple[Tool, ...]
+    resources: tuple[Resource, ...]
+    resource_templates: tuple[ResourceTemplate, ...]
+    prompts: tuple[Prompt, ...]
+    decisions: tuple[Decision, ...]
+    env_vars: tuple[EnvVar, ...]
+    base_url_env: str
+    timeout_env: str
+    # scheme name -> catalog entry (runtime's SecurityScheme shape)
+    security: Mapping[str, Mapping[str, Any]]
+    # template variable completions: uri_template -> ((variable, values), ...)
+    template_completions: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
