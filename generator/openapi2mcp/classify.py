@@ -1,0 +1,321 @@
+"""Classification: decide the MCP surface of an :class:`~openapi2mcp.ir.Api`.
+
+Every operation becomes a tool (annotations from its HTTP verb, DESIGN.md §5); GET operations also
+become a resource (a static URI when nothing is required to read them) or a resource template (RFC 6570,
+path variables plus ``{?query}``); each tag becomes a guiding prompt (see ``prompting.py``). Names are
+made unique here and every rename, skip or guess is reported as a diagnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from . import naming
+from .diagnostics import Report
+from .ir import Api, JsonSchema, Operation, Parameter
+from .plan import (
+    Annotations,
+    Argument,
+    Decision,
+    Kind,
+    Resource,
+    ResourceTemplate,
+    Tool,
+)
+from .schema_utils import defs_closure, enum_values, is_scalar, json_type, resolve
+
+# readOnly, destructive, idempotent per HTTP verb (openWorld is always true)
+VERB_HINTS: Mapping[str, tuple[bool, bool, bool]] = {
+    "GET": (True, False, True),
+    "HEAD": (True, False, True),
+    "OPTIONS": (True, False, True),
+    "TRACE": (True, False, True),
+    "PUT": (False, True, True),
+    "DELETE": (False, True, True),
+    "PATCH": (False, True, False),
+    "POST": (False, True, False),
+}
+DESCRIPTION_LIMIT = 1024
+_LOCATION_ORDER = ("path", "query", "header", "cookie")
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifyOptions:
+    max_name_length: int = 64
+    include_deprecated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    tools: tuple[Tool, ...]
+    resources: tuple[Resource, ...]
+    templates: tuple[ResourceTemplate, ...]
+    decisions: tuple[Decision, ...]
+    template_completions: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...]
+
+
+def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report: Report) -> Surface:
+    namer = naming.Namer(max_length=options.max_name_length)
+    python_names = naming.Namer(max_length=200, reserved={"client"})
+    tools: list[Tool] = []
+    resources: list[Resource] = []
+    templates: list[ResourceTemplate] = []
+    decisions: list[Decision] = []
+    completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
+    for op in api.operations:
+        x_mcp = op.x_mcp if isinstance(op.x_mcp, Mapping) else {}
+        if x_mcp.get("exclude") is True:
+            decisions.append(Decision(op, ("skipped",), (), None, "excluded by x-mcp"))
+            continue
+        if op.deprecated and not options.include_deprecated:
+            report.info("op-deprecated", op.pointer, f"deprecated operation {op.key!r} not exposed")
+            decisions.append(Decision(op, ("skipped",), (), None, "deprecated"))
+            continue
+        tool = _tool(api, op, x_mcp, namer, python_names, report)
+        tools.append(tool)
+        kinds: list[Kind] = ["tool"]
+        names = [tool.name]
+        if op.method == "GET":
+            exposed = _resource(api, op, tool, scheme, report)
+            if isinstance(exposed, Resource):
+                resources.append(exposed)
+                kinds.append("resource")
+                names.append(exposed.uri)
+            elif isinstance(exposed, ResourceTemplate):
+                templates.append(exposed)
+                kinds.append("resource_template")
+                names.append(exposed.uri_template)
+                offered = _variable_completions(api, op, exposed, tool)
+                if offered:
+                    completions.append((exposed.uri_template, offered))
+        decisions.append(Decision(op, tuple(kinds), tuple(names), tool.annotations))
+    return Surface(
+        tuple(tools), tuple(resources), tuple(templates), tuple(decisions), tuple(completions)
+    )
+
+
+def _tool(
+    api: Api,
+    op: Operation,
+    x_mcp: Mapping[str, Any],
+    namer: naming.Namer,
+    python_names: naming.Namer,
+    report: Report,
+) -> Tool:
+    wanted = x_mcp.get("name") if isinstance(x_mcp.get("name"), str) else None
+    source = wanted or op.operation_id or f"{op.method.lower()} {op.path}"
+    name = namer.claim(naming.tool_name(source, max_length=namer.max_length), seed=op.key)
+    if op.operation_id and name != op.operation_id and not wanted:
+        report.info("tool-renamed", op.pointer, f"operationId {op.operation_id!r} → tool {name!r}")
+    python_name = python_names.claim(naming.python_identifier(name, fallback="op"), seed=op.key)
+    read_only, destructive, idempotent = VERB_HINTS[op.method]
+    title = _text(x_mcp.get("title")) or op.summary.strip() or _humanize(name)
+    annotations = Annotations(title, read_only, destructive, idempotent)
+    arguments = _arguments(api, op, report)
+    return Tool(
+        name=name,
+        operation=op,
+        title=title,
+        description=_description(x_mcp, op),
+        arguments=arguments,
+        input_schema=_input_schema(api, arguments),
+        output_schema=_output_schema(api, op),
+        annotations=annotations,
+        python_name=python_name,
+    )
+
+
+def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
+    taken: set[str] = set()
+    py_names = naming.Namer(max_length=200, reserved={"client", "self"})
+    result: list[Argument] = []
+    params = sorted(op.parameters, key=lambda p: _LOCATION_ORDER.index(p.location))
+    for param in params:
+        name = param.name if param.name not in taken else f"{param.name}_{param.location}"
+        if name != param.name:
+            report.warn(
+                "argument-renamed",
+                op.pointer,
+                f"{param.location} parameter {param.name!r} is exposed as argument {name!r}",
+            )
+        taken.add(name)
+        py = py_names.claim(naming.python_identifier(name), seed=name)
+        result.append(
+            Argument(name, py, param.location, param.name, param.required, _param_schema(param))
+        )
+    if op.body is not None:
+        result.extend(_body_arguments(api, op, taken, py_names))
+    return tuple(result)
+
+
+def _param_schema(param: Parameter) -> JsonSchema:
+    schema = dict(param.schema)
+    if param.description and "description" not in schema:
+        schema["description"] = param.description
+    return schema
+
+
+def _body_arguments(
+    api: Api, op: Operation, taken: set[str], py_names: naming.Namer
+) -> list[Argument]:
+    body = op.body
+    assert body is not None
+    resolved = resolve(body.schema, api.input_schemas)
+    properties = resolved.get("properties")
+    flattenable = (
+        json_type(resolved, api.input_schemas) == "object"
+        and isinstance(properties, Mapping)
+        and properties
+        and not any(k in resolved for k in ("allOf", "anyOf", "oneOf", "not", "if"))
+        and resolved.get("additionalProperties") in (None, False)
+        and not taken.intersection(properties)
+    )
+    if flattenable and isinstance(properties, Mapping):
+        required = set(resolved.get("required", ())) if body.required else set()
+        return [
+            Argument(
+                prop,
+                py_names.claim(naming.python_identifier(prop), seed=prop),
+                "body_property",
+                prop,
+                prop in required,
+                schema,
+            )
+            for prop, schema in properties.items()
+        ]
+    name = "body" if "body" not in taken else "request_body"
+    schema = dict(body.schema)
+    if body.description and "description" not in schema:
+        schema["description"] = body.description
+    py = py_names.claim(naming.python_identifier(name), seed=name)
+    return [Argument(name, py, "body", "", body.required, schema)]
+
+
+def _input_schema(api: Api, arguments: tuple[Argument, ...]) -> JsonSchema:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {a.name: a.schema for a in arguments},
+    }
+    required = [a.name for a in arguments if a.required]
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    defs = defs_closure([a.schema for a in arguments], api.input_schemas)
+    if defs:
+        schema["$defs"] = defs
+    return schema
+
+
+def _output_schema(api: Api, op: Operation) -> JsonSchema | None:
+    response = op.response
+    if response is None or response.schema is None or not response.schema:
+        return None
+    schema = dict(response.schema)
+    defs = defs_closure([schema], api.output_schemas)
+    if defs:
+        if "$defs" in schema:
+            return None  # an inline $defs would clash with ours; stay honest and advertise nothing
+        schema["$defs"] = defs
+    return schema
+
+
+def _resource(
+    api: Api, op: Operation, tool: Tool, scheme: str, report: Report
+) -> Resource | ResourceTemplate | None:
+    if any(p.location in {"header", "cookie"} and p.required for p in op.parameters):
+        report.info("resource-skipped", op.pointer, "required header/cookie parameters")
+        return None
+    mime = op.response.content_type if op.response and op.response.content_type else ""
+    mime = mime or "application/json"
+    path_params = [p for p in op.parameters if p.location == "path"]
+    query = [p for p in op.parameters if p.location == "query"]
+    if any(p.required and not is_scalar(p.schema, api.input_schemas) for p in query):
+        report.info("resource-skipped", op.pointer, "a required query parameter is not a scalar")
+        return None
+    optional_query = [p for p in query if is_scalar(p.schema, api.input_schemas)]
+    if not path_params and not any(p.required for p in query):
+        uri = f"{scheme}://{_uri_path(op.path, {})}"
+        return Resource(uri, tool.name, tool.title, tool.description, mime, op)
+    exposed = [*path_params, *optional_query]
+    var_namer = naming.Namer(max_length=200)
+    variables = {
+        (p.location, p.name): var_namer.claim(_varname(p.name), seed=p.name) for p in exposed
+    }
+    argument_of = {(a.source, a.wire_name): a.name for a in tool.arguments}
+    template = f"{scheme}://{_uri_path(op.path, {n: v for (_, n), v in variables.items()})}"
+    if optional_query:
+        template += "{?" + ",".join(variables["query", p.name] for p in optional_query) + "}"
+    return ResourceTemplate(
+        uri_template=template,
+        name=tool.name,
+        title=tool.title,
+        description=tool.description,
+        mime_type=mime,
+        operation=op,
+        variables=tuple(
+            (variables[p.location, p.name], argument_of[p.location, p.name]) for p in exposed
+        ),
+        variable_types=tuple(
+            (variables[p.location, p.name], json_type(p.schema, api.input_schemas) or "string")
+            for p in exposed
+        ),
+    )
+
+
+def _uri_path(path: str, variables: Mapping[str, str]) -> str:
+    """``/pets/{petId}`` → ``pets/{petId}`` with literal parts percent-encoded."""
+    out: list[str] = []
+    rest = path.strip("/") or "root"
+    while rest:
+        start = rest.find("{")
+        end = rest.find("}", start)
+        if start < 0 or end < 0:
+            out.append(quote(rest, safe="/-._~"))
+            break
+        out.append(quote(rest[:start], safe="/-._~"))
+        name = rest[start + 1 : end]
+        out.append("{" + variables.get(name, naming.python_identifier(name)) + "}")
+        rest = rest[end + 1 :]
+    return "".join(out)
+
+
+def _varname(name: str) -> str:
+    """An RFC 6570 varname (ALPHA / DIGIT / ``_``, dots inside) for a parameter name."""
+    cleaned = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in name)
+    return cleaned.strip("_") or "value"
+
+
+def _variable_completions(
+    api: Api, op: Operation, template: ResourceTemplate, tool: Tool
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    var_of_argument = {argument: var for var, argument in template.variables}
+    argument_of = {(a.source, a.wire_name): a.name for a in tool.arguments}
+    offered: list[tuple[str, tuple[str, ...]]] = []
+    for param in op.parameters:
+        var = var_of_argument.get(argument_of.get((param.location, param.name), ""))
+        values = enum_values(param.schema, api.input_schemas) if var else ()
+        if var and values:
+            offered.append((var, values))
+    return tuple(offered)
+
+
+def _description(x_mcp: Mapping[str, Any], op: Operation) -> str:
+    text = _text(x_mcp.get("description"))
+    if not text:
+        parts = [op.summary.strip(), op.description.strip()]
+        text = "\n\n".join(p for i, p in enumerate(parts) if p and p not in parts[:i])
+    if len(text) > DESCRIPTION_LIMIT:
+        text = text[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
+    return text
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _humanize(name: str) -> str:
+    spaced = " ".join(naming.words(name))
+    return spaced[:1].upper() + spaced[1:]

@@ -1,0 +1,176 @@
+"""The ``openapi2mcp`` command line; the only module that prints.
+
+Exit codes: 0 success; 1 drift found by ``--check`` (or warnings under ``--strict``); 2 the input or
+the output directory is unusable.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from . import __version__
+from .catalog import build_catalog
+from .diagnostics import GenerationError, Report
+from .emit import OutputExists, check_tree, write_tree
+from .generate import GenerateOptions, Generation, generate, plan_source
+from .plan import ServerPlan
+from .render import MARKER
+
+T = TypeVar("T")
+EXIT_DRIFT = 1
+EXIT_ERROR = 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="openapi2mcp")
+def main() -> None:
+    """Generate standalone, typed Python MCP servers from OpenAPI documents."""
+
+
+def _options(f: click.decorators.FC) -> click.decorators.FC:
+    f = click.option("--name", help="API name for the package (default: from info.title).")(f)
+    f = click.option("--max-name-length", default=64, show_default=True, help="Longest tool name.")(
+        f
+    )
+    return click.option(
+        "--include-deprecated", is_flag=True, help="Also expose deprecated operations."
+    )(f)
+
+
+@main.command("generate")
+@click.argument("spec")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Output directory.")
+@_options
+@click.option("--force", is_flag=True, help="Overwrite a directory openapi2mcp did not generate.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if the output would change.")
+@click.option("--strict", is_flag=True, help="Fail (exit 1) when there are warnings.")
+@click.option("-v", "--verbose", is_flag=True, help="Show informational diagnostics and diffs.")
+def generate_command(
+    spec: str,
+    output: Path | None,
+    name: str | None,
+    max_name_length: int,
+    include_deprecated: bool,
+    force: bool,
+    check: bool,
+    strict: bool,
+    verbose: bool,
+) -> None:
+    """Generate an MCP server package from SPEC (a YAML/JSON file, or - for stdin)."""
+    options = GenerateOptions(name, max_name_length, include_deprecated)
+    result = _run(lambda: generate(spec, options, stdin=_stdin(spec)))
+    _print_report(result.report, verbose=verbose)
+    out = output or Path(result.plan.distribution)
+    if check:
+        drift = check_tree(result.files, out)
+        if drift:
+            click.echo(f"{out}: {len(drift)} file(s) out of date:", err=True)
+            for item in drift:
+                click.echo(f"  {item.kind:8} {item.path}", err=True)
+                if verbose and item.diff:
+                    click.echo(item.diff, err=True)
+            sys.exit(EXIT_DRIFT)
+        click.echo(f"{out}: up to date ({len(result.files)} files)", err=True)
+    else:
+        try:
+            write_tree(result.files, out, force=force, marker=MARKER)
+        except OutputExists as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            _fail(f"cannot write {out}: {exc.strerror or exc}")
+        click.echo(_summary(result, out), err=True)
+    if strict and result.report.warnings:
+        sys.exit(EXIT_DRIFT)
+
+
+@main.command("inspect")
+@click.argument("spec")
+@_options
+@click.option("-v", "--verbose", is_flag=True, help="Show informational diagnostics.")
+def inspect_command(
+    spec: str, name: str | None, max_name_length: int, include_deprecated: bool, verbose: bool
+) -> None:
+    """Show what would be generated from SPEC, without writing anything."""
+    options = GenerateOptions(name, max_name_length, include_deprecated)
+    plan, report = _run(lambda: plan_source(spec, options, stdin=_stdin(spec)))
+    _print_report(report, verbose=verbose)
+    rows = [("OPERATION", "KIND", "MCP NAME", "HINTS")]
+    for decision in plan.decisions:
+        op = decision.operation
+        hints = _hint_marks(decision.annotations) if decision.annotations else decision.note
+        rows.append(
+            (
+                f"{op.method} {op.path}",
+                "+".join(decision.kinds),
+                ", ".join(decision.names) or "-",
+                hints,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for row in rows:
+        click.echo(
+            "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:3])) + "  " + row[3]
+        )
+    for prompt in plan.prompts:
+        click.echo(f"prompt  {prompt.name}  ({prompt.title})")
+    catalog_bytes = len(_catalog_json(plan))
+    click.echo(
+        f"{plan.distribution}: {len(plan.tools)} tools, {len(plan.resources)} resources, "
+        f"{len(plan.resource_templates)} resource templates, {len(plan.prompts)} prompts, "
+        f"{sum(1 for d in plan.decisions if 'skipped' in d.kinds)} skipped; "
+        f"catalog {catalog_bytes:,} bytes"
+    )
+
+
+def _catalog_json(plan: ServerPlan) -> bytes:
+    catalog = build_catalog(plan, Report())
+    return json.dumps(catalog, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _hint_marks(annotations: Any) -> str:
+    read_only = getattr(annotations, "read_only", False)
+    if read_only:
+        return "read-only"
+    marks = ["destructive" if getattr(annotations, "destructive", True) else "additive"]
+    if getattr(annotations, "idempotent", False):
+        marks.append("idempotent")
+    return ",".join(marks)
+
+
+def _stdin(spec: str) -> bytes | None:
+    return sys.stdin.buffer.read() if spec == "-" else None
+
+
+def _run(step: Callable[[], T]) -> T:
+    try:
+        return step()
+    except GenerationError as exc:
+        _fail(exc.diagnostic.message)
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _print_report(report: Report, *, verbose: bool) -> None:
+    for diagnostic in report.diagnostics:
+        if diagnostic.level != "info" or verbose:
+            click.echo(diagnostic.render(), err=True)
+
+
+def _summary(result: Generation, out: Path) -> str:
+    plan = result.plan
+    counts = (
+        f"{len(plan.tools)} tools, {len(plan.resources)} resources, "
+        f"{len(plan.resource_templates)} resource templates, {len(plan.prompts)} prompts"
+    )
+    warnings = len(result.report.warnings)
+    tail = f"; {warnings} warning(s)" if warnings else ""
+    return f"Generated {plan.distribution} ({counts}) in {out}{tail}"

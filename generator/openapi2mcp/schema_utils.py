@@ -1,0 +1,99 @@
+"""Small helpers over normalised JSON Schemas: ``$defs`` closures, ref lookup, scalar checks.
+
+Schemas in the IR refer to component schemas as ``#/$defs/<Name>``. A tool's ``inputSchema`` or
+``outputSchema`` must be self-contained, so it carries exactly the ``$defs`` its properties reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from .ir import JsonSchema
+
+DEFS_PREFIX = "#/$defs/"
+
+
+def def_name(ref: str) -> str | None:
+    """``#/$defs/Pet`` → ``Pet`` (pointer-unescaped); ``None`` for any other reference."""
+    if not ref.startswith(DEFS_PREFIX):
+        return None
+    token = ref[len(DEFS_PREFIX) :]
+    if "/" in token:
+        return None
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def iter_refs(node: Any) -> Iterator[str]:
+    """Every ``$ref`` string inside a schema (any depth)."""
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from iter_refs(value)
+    elif isinstance(node, list | tuple):
+        for item in node:
+            yield from iter_refs(item)
+
+
+def defs_closure(roots: list[JsonSchema], defs: Mapping[str, JsonSchema]) -> dict[str, JsonSchema]:
+    """The component schemas reachable from ``roots``, sorted by name."""
+    found: dict[str, JsonSchema] = {}
+    pending = [ref for root in roots for ref in iter_refs(root)]
+    while pending:
+        name = def_name(pending.pop())
+        if name is None or name in found or name not in defs:
+            continue
+        found[name] = defs[name]
+        pending.extend(iter_refs(defs[name]))
+    return dict(sorted(found.items()))
+
+
+def resolve(schema: JsonSchema, defs: Mapping[str, JsonSchema], *, depth: int = 16) -> JsonSchema:
+    """Follow a top-level ``$ref`` chain (bounded); other keywords beside ``$ref`` are merged on top."""
+    current = schema
+    for _ in range(depth):
+        ref = current.get("$ref")
+        name = def_name(ref) if isinstance(ref, str) else None
+        if name is None or name not in defs:
+            return current
+        siblings = {k: v for k, v in current.items() if k != "$ref"}
+        current = {**defs[name], **siblings}
+    return current
+
+
+def json_type(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> str:
+    """The single JSON type of a schema, or ``""`` when it has none or several (ignoring null)."""
+    resolved = resolve(schema, defs)
+    declared = resolved.get("type")
+    if isinstance(declared, str):
+        return declared
+    if isinstance(declared, list):
+        non_null = [t for t in declared if t != "null"]
+        if len(non_null) == 1 and isinstance(non_null[0], str):
+            return non_null[0]
+    if "enum" in resolved and all(isinstance(v, str) for v in resolved["enum"] if v is not None):
+        return "string"
+    return ""
+
+
+def is_scalar(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> bool:
+    return json_type(schema, defs) in {"string", "integer", "number", "boolean"}
+
+
+def enum_values(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> tuple[str, ...]:
+    """String forms of a schema's enum (or of its array items' enum), for completions."""
+    resolved = resolve(schema, defs)
+    if json_type(resolved, defs) == "array" and isinstance(resolved.get("items"), Mapping):
+        resolved = resolve(resolved["items"], defs)
+    values = resolved.get("enum")
+    if not isinstance(values, list):
+        return ()
+    return tuple(_as_text(v) for v in values if v is not None)
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
