@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Quick-start command 2: set everything up and run the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+
+echo "== lint: ruff + mypy" >&2
+.venv/bin/ruff check generator templates/runtime tests samples benchmarks
+.venv/bin/ruff format --check generator templates/runtime tests samples benchmarks
+.venv/bin/mypy
+
+echo "== tests" >&2
+exec .venv/bin/python -m pytest "$@"
