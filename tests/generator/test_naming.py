@@ -1,0 +1,64 @@
+"""Names users will see: tool names, identifiers, packages, environment variables."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+import pytest
+
+from openapi2mcp import naming
+
+VALID_TOOL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+@pytest.mark.parametrize(
+    ("operation_id", "expected"),
+    [
+        ("getPetById", "get_pet_by_id"),
+        ("issues/list-events-for-timeline", "issues_list_events_for_timeline"),
+        ("Box#get_files_id", "box_get_files_id"),
+        ("HTTPServerStatus", "http_server_status"),
+        ("list pets", "list_pets"),
+        ("Café.Crème", "cafe_creme"),
+        ("get /pets/{petId}", "get_pets_pet_id"),
+        ("!!!", "operation"),
+    ],
+)
+def test_tool_names_are_readable_snake_case(operation_id: str, expected: str) -> None:
+    assert naming.tool_name(operation_id) == expected
+
+
+def test_long_names_are_shortened_deterministically_with_a_hash() -> None:
+    long_id = "repos/get-branch-protection-required-status-checks-contexts-for-organization-admins"
+    name = naming.tool_name(long_id)
+    assert len(name) <= 64
+    assert VALID_TOOL.match(name)
+    assert name.startswith("repos_get_branch_protection")
+    assert name == naming.tool_name(long_id)
+    other = naming.tool_name(long_id + "-x")
+    assert other != name
+
+
+def test_namer_resolves_collisions_in_offer_order() -> None:
+    namer = naming.Namer(max_length=64)
+    assert namer.claim("list_pets", seed="a") == "list_pets"
+    assert namer.claim("list_pets", seed="b") == "list_pets_2"
+    assert namer.claim("list_pets", seed="c") == "list_pets_3"
+
+
+@pytest.mark.parametrize("text", ["class", "import", "type", "match", "123abc", "", "None"])
+def test_python_identifiers_never_keywords_or_digits_first(text: str) -> None:
+    ident = naming.python_identifier(text)
+    assert ident.isidentifier()
+    assert not keyword.iskeyword(ident)
+    assert not keyword.issoftkeyword(ident)
+
+
+def test_distribution_package_and_env_names() -> None:
+    dist = naming.distribution_name("petstore")
+    assert dist == "petstore-mcp"
+    assert naming.package_name(dist) == "petstore_mcp"
+    assert naming.env_prefix("petstore") == "PETSTORE"
+    assert naming.env_name("PETSTORE", "api_key") == "PETSTORE_API_KEY"
+    assert naming.uri_scheme("9 lives") == "api9lives"
