@@ -1,0 +1,200 @@
+"""Classification defaults: which operations become which MCP primitives, named how, hinted how."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from openapi2mcp.classify import ClassifyOptions, classify_operations
+from openapi2mcp.diagnostics import Report
+from openapi2mcp.ir import Api, ApiKeyScheme, Operation, Parameter, RequestBody, Response
+from openapi2mcp.planning import PlanOptions, build_plan
+
+PET = {
+    "type": "object",
+    "required": ["name"],
+    "properties": {"name": {"type": "string"}, "status": {"enum": ["available", "sold"]}},
+    "additionalProperties": False,
+}
+
+
+def op(method: str, path: str, key: str, **kwargs: Any) -> Operation:
+    pointer = f"#/paths/{path.replace('/', '~1')}/{method.lower()}"
+    return Operation(key=key, operation_id=key, method=method, path=path, pointer=pointer, **kwargs)  # type: ignore[arg-type]
+
+
+def path_param(name: str, schema: dict[str, Any] | None = None) -> Parameter:
+    return Parameter(name, "path", True, schema or {"type": "integer"})
+
+
+def api(*operations: Operation, **kwargs: Any) -> Api:
+    return Api(
+        title="Pet Store API",
+        version="1.2.3",
+        description="All about pets.\n\nMore text.",
+        openapi_version="3.0.3",
+        servers=("https://pets.example.com/v1",),
+        operations=operations,
+        **kwargs,
+    )
+
+
+@pytest.mark.parametrize(
+    ("method", "hints"),
+    [
+        ("GET", (True, False, True)),
+        ("HEAD", (True, False, True)),
+        ("OPTIONS", (True, False, True)),
+        ("PUT", (False, True, True)),
+        ("DELETE", (False, True, True)),
+        ("PATCH", (False, True, False)),
+        ("POST", (False, True, False)),
+    ],
+)
+def test_annotations_follow_the_verb(method: str, hints: tuple[bool, bool, bool]) -> None:
+    surface = classify_operations(api(op(method, "/things", "doThing")), ClassifyOptions(), "pets", Report())
+    (tool,) = surface.tools
+    a = tool.annotations
+    assert (a.read_only, a.destructive, a.idempotent, a.open_world) == (*hints, True)
+
+
+def test_get_collection_is_a_static_resource_and_item_a_template() -> None:
+    surface = classify_operations(
+        api(
+            op("GET", "/pets", "listPets", parameters=(Parameter("limit", "query", False, {"type": "integer"}),)),
+            op(
+                "GET",
+                "/pets/{petId}",
+                "getPetById",
+                parameters=(
+                    path_param("petId"),
+                    Parameter("fields", "query", False, {"type": "array", "items": {"type": "string"}}),
+                    Parameter("verbose", "query", False, {"type": "boolean"}),
+                ),
+            ),
+        ),
+        ClassifyOptions(),
+        "pets",
+        Report(),
+    )
+    assert [r.uri for r in surface.resources] == ["pets://pets"]
+    (template,) = surface.templates
+    # arrays cannot round-trip through {?…} simply; scalars can
+    assert template.uri_template == "pets://pets/{petId}{?verbose}"
+    assert dict(template.variables) == {"petId": "petId", "verbose": "verbose"}
+    assert dict(template.variable_types) == {"petId": "integer", "verbose": "boolean"}
+
+
+def test_required_query_parameter_makes_a_template_and_enums_give_completions() -> None:
+    status = Parameter("status", "query", True, {"type": "string", "enum": ["available", "sold"]})
+    surface = classify_operations(
+        api(op("GET", "/pets/findByStatus", "findPetsByStatus", parameters=(status,))),
+        ClassifyOptions(),
+        "pets",
+        Report(),
+    )
+    (template,) = surface.templates
+    assert template.uri_template == "pets://pets/findByStatus{?status}"
+    assert surface.template_completions == (
+        ("pets://pets/findByStatus{?status}", (("status", ("available", "sold")),)),
+    )
+
+
+def test_object_body_is_flattened_and_schema_is_self_contained() -> None:
+    body = RequestBody("application/json", True, {"$ref": "#/$defs/NewPet"})
+    surface = classify_operations(
+        api(
+            op("POST", "/pets", "createPet", body=body, response=Response("201", "application/json", {"$ref": "#/$defs/Pet"})),
+            input_schemas={"NewPet": PET},
+            output_schemas={"Pet": {**PET, "properties": {**PET["properties"], "id": {"type": "integer"}}}},
+        ),
+        ClassifyOptions(),
+        "pets",
+        Report(),
+    )
+    (tool,) = surface.tools
+    assert tool.input_schema == {
+        "type": "object",
+        "properties": PET["properties"],
+        "required": ["name"],
+        "additionalProperties": False,
+    }
+    assert [(a.name, a.source) for a in tool.arguments] == [("name", "body_property"), ("status", "body_property")]
+    assert tool.output_schema is not None
+    assert tool.output_schema["$defs"]["Pet"]["properties"]["id"] == {"type": "integer"}
+
+
+def test_body_colliding_with_a_parameter_stays_whole() -> None:
+    body = RequestBody("application/json", False, {"type": "object", "properties": {"petId": {"type": "string"}}})
+    surface = classify_operations(
+        api(op("PUT", "/pets/{petId}", "updatePet", parameters=(path_param("petId"),), body=body)),
+        ClassifyOptions(),
+        "pets",
+        Report(),
+    )
+    (tool,) = surface.tools
+    assert [(a.name, a.source) for a in tool.arguments] == [("petId", "path"), ("body", "body")]
+    assert tool.input_schema["required"] == ["petId"]
+
+
+def test_same_name_in_path_and_query_gets_distinct_arguments_and_a_warning() -> None:
+    report = Report()
+    surface = classify_operations(
+        api(
+            op(
+                "GET",
+                "/items/{id}",
+                "getItem",
+                parameters=(Parameter("id", "query", False, {"type": "string"}), path_param("id")),
+            )
+        ),
+        ClassifyOptions(),
+        "x",
+        report,
+    )
+    (tool,) = surface.tools
+    assert [a.name for a in tool.arguments] == ["id", "id_query"]
+    assert [d.code for d in report.warnings] == ["argument-renamed"]
+
+
+def test_deprecated_and_excluded_operations_are_skipped() -> None:
+    surface = classify_operations(
+        api(
+            op("GET", "/old", "oldThing", deprecated=True),
+            op("GET", "/hidden", "hidden", x_mcp={"exclude": True}),
+            op("GET", "/new", "newThing", x_mcp={"name": "fresh_thing", "title": "Fresh"}),
+        ),
+        ClassifyOptions(),
+        "x",
+        Report(),
+    )
+    assert [t.name for t in surface.tools] == ["fresh_thing"]
+    assert surface.tools[0].title == "Fresh"
+    assert [d.kinds for d in surface.decisions] == [("skipped",), ("skipped",), ("tool", "resource")]
+
+
+def test_duplicate_names_are_resolved_in_document_order() -> None:
+    surface = classify_operations(
+        api(op("GET", "/a", "list-pets"), op("GET", "/b", "listPets")), ClassifyOptions(), "x", Report()
+    )
+    assert [t.name for t in surface.tools] == ["list_pets", "list_pets_2"]
+
+
+def test_plan_names_env_vars_and_prompts() -> None:
+    the_api = api(
+        op("GET", "/pets", "listPets", tags=("pets",), security=(("api_key",),)),
+        op("DELETE", "/pets/{petId}", "deletePet", tags=("pets",), parameters=(path_param("petId"),)),
+        op("GET", "/health", "health"),
+        security_schemes={"api_key": ApiKeyScheme("api_key", "header", "X-API-Key")},
+    )
+    plan = build_plan(the_api, PlanOptions(), Report())
+    assert (plan.distribution, plan.package, plan.uri_scheme) == ("pet-store-mcp", "pet_store_mcp", "petstore")
+    assert [v.name for v in plan.env_vars] == ["PET_STORE_BASE_URL", "PET_STORE_TIMEOUT", "PET_STORE_API_KEY"]
+    assert plan.security == {
+        "api_key": {"type": "apiKey", "location": "header", "name": "X-API-Key", "env": "PET_STORE_API_KEY"}
+    }
+    assert [p.name for p in plan.prompts] == ["pets_workflow", "other_workflow"]
+    text = plan.prompts[0].parts[0].text
+    assert "- list_pets:" in text and "- delete_pet:" in text and "destructive" in text
+    assert plan.version == "1.2.3"
