@@ -1,0 +1,164 @@
+"""RFC 6570 templates as resource templates use them: expansion, matching, malformed templates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from templates.runtime.uritemplate import UriTemplate
+
+
+def test_variables_in_order_without_duplicates() -> None:
+    template = UriTemplate("api://{owner}/{repo}/issues{/number}{?state,labels}{&owner}")
+    assert template.variables == ("owner", "repo", "number", "state", "labels")
+
+
+@pytest.mark.parametrize(
+    ("template", "values", "expected"),
+    [
+        ("api://pets/{id}", {"id": 42}, "api://pets/42"),
+        ("api://pets/{id}", {"id": "a/b c?#"}, "api://pets/a%2Fb%20c%3F%23"),
+        ("api://pets/{id}", {"id": "café"}, "api://pets/caf%C3%A9"),
+        ("api://pets/{id}", {}, "api://pets/"),
+        ("api://x/{a,b}", {"a": 1, "b": 2}, "api://x/1,2"),
+        ("api://x/{a}", {"a": [1, "x y"]}, "api://x/1,x%20y"),
+        ("api://x/{a}", {"a": True}, "api://x/true"),
+        ("file:///{+path}", {"path": "docs/a b/%41?#"}, "file:///docs/a%20b/%41?#"),
+        ("api://x{/a,b}", {"a": "p/q", "b": "r"}, "api://x/p%2Fq/r"),
+        ("api://x{/a,b}", {"b": "r"}, "api://x/r"),
+        ("api://x{?a,b}", {"a": "1 2", "b": "&="}, "api://x?a=1%202&b=%26%3D"),
+        ("api://x{?a,b}", {"b": ""}, "api://x?b="),
+        ("api://x{?a,b}", {}, "api://x"),
+        ("api://x?fixed=1{&a,b}", {"b": 2}, "api://x?fixed=1&b=2"),
+        ("api://x{?a}{&b}", {"a": 1, "b": 2}, "api://x?a=1&b=2"),
+    ],
+)
+def test_expand(template: str, values: dict[str, Any], expected: str) -> None:
+    assert UriTemplate(template).expand(values) == expected
+
+
+def test_match_simple_and_percent_decoding() -> None:
+    template = UriTemplate("petstore://pets/{petId}")
+    assert template.match("petstore://pets/42") == {"petId": "42"}
+    assert template.match("petstore://pets/caf%C3%A9%20x") == {"petId": "café x"}
+    assert template.match("petstore://pets/") is None
+    assert template.match("petstore://pets/1/2") is None
+    assert template.match("petstore://other/1") is None
+    assert template.match("petstore://pets/1?x=1") is None
+
+
+def test_match_never_yields_a_slash_in_a_simple_variable() -> None:
+    template = UriTemplate("api://files/{name}")
+    assert template.match("api://files/..%2Fadmin") is None
+    assert template.match("api://files/a%2fb") is None
+    assert template.match("api://files/..") == {"name": ".."}
+
+
+def test_match_invalid_utf8_does_not_match() -> None:
+    assert UriTemplate("api://x/{a}").match("api://x/%FF") is None
+
+
+def test_round_trip() -> None:
+    template = UriTemplate("api://repos/{owner}/{repo}{?state,sort}")
+    values = {"owner": "me & you", "repo": "x.y", "state": "open/closed", "sort": "ü"}
+    assert template.match(template.expand(values)) == values
+
+
+def test_match_reserved_allows_slashes() -> None:
+    template = UriTemplate("file:///{+path}")
+    assert template.match("file:///docs/a%20b.txt") == {"path": "docs/a b.txt"}
+
+
+def test_match_reserved_with_literal_suffix() -> None:
+    template = UriTemplate("file:///{+path}.json")
+    assert template.match("file:///a/b.c.json") == {"path": "a/b.c"}
+
+
+def test_match_path_segments() -> None:
+    template = UriTemplate("api://x{/a,b}")
+    assert template.match("api://x/1/2") == {"a": "1", "b": "2"}
+    assert template.match("api://x/1") is None
+    assert template.match("api://x/1/2/3") is None
+
+
+def test_match_multiple_simple_variables() -> None:
+    assert UriTemplate("api://x/{a,b}").match("api://x/1,2") == {"a": "1", "b": "2"}
+
+
+def test_query_variables_are_optional_and_unordered() -> None:
+    template = UriTemplate("petstore://pets{?limit,status}")
+    assert template.match("petstore://pets") == {}
+    assert template.match("petstore://pets?") == {}
+    assert template.match("petstore://pets?status=sold") == {"status": "sold"}
+    assert template.match("petstore://pets?status=a%26b&limit=3") == {"status": "a&b", "limit": "3"}
+    assert template.match("petstore://pets?limit=") == {"limit": ""}
+    assert template.match("petstore://pets?limit") == {"limit": ""}
+
+
+def test_unknown_or_repeated_query_keys_do_not_match() -> None:
+    template = UriTemplate("petstore://pets{?limit}")
+    assert template.match("petstore://pets?limit=1&evil=2") is None
+    assert template.match("petstore://pets?limit=1&limit=2") is None
+
+
+def test_query_after_path_variable() -> None:
+    template = UriTemplate("petstore://pets/{id}{?fields}")
+    assert template.match("petstore://pets/7?fields=name") == {"id": "7", "fields": "name"}
+    assert template.match("petstore://pets/7") == {"id": "7"}
+
+
+def test_continuation_with_literal_query() -> None:
+    template = UriTemplate("api://search?kind=pet{&q,page}")
+    assert template.match("api://search?kind=pet&q=rex") == {"q": "rex"}
+    assert template.match("api://search?q=rex&kind=pet") == {"q": "rex"}
+    assert template.match("api://search?q=rex") is None
+    assert template.match("api://search?kind=cat&q=rex") is None
+    assert template.match("api://search") is None
+
+
+def test_query_variable_cannot_override_a_path_variable() -> None:
+    template = UriTemplate("api://x/{id}{?id}")
+    assert template.match("api://x/1?id=2") is None
+
+
+def test_literal_characters_are_matched_exactly() -> None:
+    template = UriTemplate("api://a.b/(x)/{id}")
+    assert template.match("api://a.b/(x)/1") == {"id": "1"}
+    assert template.match("api://aXb/(x)/1") is None
+
+
+@pytest.mark.parametrize(
+    ("template", "position", "what"),
+    [
+        ("api://{id", 6, "unclosed"),
+        ("api://id}", 8, "unmatched"),
+        ("api://{}", 6, "invalid variable name"),
+        ("api://{a b}", 6, "invalid variable name"),
+        ("api://x/{#frag}", 8, "not supported"),
+        ("api://x/{.ext}", 8, "not supported"),
+        ("api://x/{;m}", 8, "not supported"),
+        ("api://x/{list*}", 8, "modifier"),
+        ("api://x/{name:3}", 8, "modifier"),
+        ("api://x/{a{b}", 8, "nested"),
+        ("api://x{?q}/more", 7, "must end"),
+    ],
+)
+def test_malformed_templates_name_the_position(template: str, position: int, what: str) -> None:
+    with pytest.raises(
+        ValueError, match=f"{what}.*position {position}|position {position}.*{what}"
+    ):
+        UriTemplate(template)
+
+
+def test_literal_question_mark_must_precede_the_query_expressions() -> None:
+    with pytest.raises(ValueError, match="literal '\\?'"):
+        UriTemplate("api://x?a=1/{id}{&b}")
+
+
+def test_no_expressions() -> None:
+    template = UriTemplate("api://static")
+    assert template.variables == ()
+    assert template.expand({}) == "api://static"
+    assert template.match("api://static") == {}
+    assert template.match("api://static2") is None
