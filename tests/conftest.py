@@ -15,6 +15,14 @@ PETSTORE_DIR = REPO / "samples" / "petstore"
 PETSTORE_SPEC = PETSTORE_DIR / "openapi.yaml"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="Rewrite the committed golden output under samples/ instead of comparing with it.",
+    )
+
+
 def _load_module(name: str, path: Path) -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]

@@ -18,7 +18,14 @@ from .diagnostics import Report
 from .ir import Api, ApiKeyScheme, HttpBasicScheme, HttpBearerScheme, SecurityScheme
 from .plan import EnvVar, Prompt, PromptArgument, PromptPart, ServerPlan, Tool
 
-_NAME_NOISE = {"api", "rest", "openapi", "swagger", "service", "spec", "the", "v1", "v2", "v3"}
+# words that say nothing about which API this is ("GitHub's official OpenAPI spec" → "github")
+_NAME_NOISE = {
+    "a", "an", "and", "api", "apis", "definition", "description", "document", "extension",
+    "for", "http", "json", "of", "official", "openapi", "public", "rest", "restful", "s",
+    "sample", "schema", "service", "spec", "specification", "swagger", "the", "v1", "v2", "v3",
+    "web", "with", "yaml",
+}  # fmt: skip
+_NAME_WORDS = 3
 _PEP440 = re.compile(r"^\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?$")
 INSTRUCTIONS_LIMIT = 1500
 
@@ -76,12 +83,10 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
 
 
 def _short_title(title: str) -> str:
-    words = naming.words(title)
-    while words and words[-1] in _NAME_NOISE:
-        words.pop()
-    while words and words[0] in _NAME_NOISE:
-        words.pop(0)
-    return " ".join(words) or title or "api"
+    """The API's name from its title: noise words dropped, camel case kept whole, 3 words at most."""
+    words = [w.lower() for w in re.split(r"[^A-Za-z0-9]+", naming.ascii_fold(title)) if w]
+    kept = [w for w in words if w not in _NAME_NOISE][:_NAME_WORDS]
+    return " ".join(kept or words[:_NAME_WORDS]) or "api"
 
 
 def _version(raw: str, report: Report) -> str:

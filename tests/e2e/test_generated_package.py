@@ -23,12 +23,18 @@ COMPILE_ALL = (
 
 def tree(root: Path) -> list[Path]:
     return sorted(
-        p.relative_to(root) for p in root.rglob("*") if p.is_file() and not CACHES.intersection(p.parts)
+        p.relative_to(root)
+        for p in root.rglob("*")
+        if p.is_file() and not CACHES.intersection(p.parts)
     )
 
 
-def run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env, timeout=600, check=False)
+def run(
+    args: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        args, cwd=cwd, capture_output=True, text=True, env=env, timeout=600, check=False
+    )
 
 
 def test_generated_code_passes_ruff_and_compiles(petstore_package: Path) -> None:
@@ -46,17 +52,33 @@ def test_generated_code_passes_mypy_strict(petstore_package: Path) -> None:
 
 
 def test_generated_package_own_tests_pass(petstore_package: Path) -> None:
-    result = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:asyncio"], petstore_package)
+    result = run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:asyncio"],
+        petstore_package,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert " passed" in result.stdout
 
 
-def test_installs_into_a_fresh_venv_and_runs_as_a_command(petstore_package: Path, tmp_path: Path) -> None:
+def test_installs_into_a_fresh_venv_and_runs_as_a_command(
+    petstore_package: Path, tmp_path: Path
+) -> None:
     """`pip install <out>` in a clean venv, then `petstore-mcp` answers over stdio."""
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
-    install = run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(petstore_package)], tmp_path)
+    install = run(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            str(petstore_package),
+        ],
+        tmp_path,
+    )
     assert install.returncode == 0, install.stdout + install.stderr
     request = (
         '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{'
@@ -77,16 +99,26 @@ def test_installs_into_a_fresh_venv_and_runs_as_a_command(petstore_package: Path
     assert len(lines) == 1, served.stdout
     assert '"supportedVersions"' in lines[0] and '"petstore-mcp"' in lines[0]
     # the typed client imports the pydantic models without extra dependencies
-    typed = run([str(python), "-c", "import petstore_mcp.operations as o; print(len(o.__all__))"], tmp_path)
+    typed = run(
+        [str(python), "-c", "import petstore_mcp.operations as o; print(len(o.__all__))"], tmp_path
+    )
     assert typed.returncode == 0, typed.stderr
 
 
 @pytest.mark.parametrize("seed", ["1", "12345"])
-def test_generation_is_byte_identical_across_hash_seeds(seed: str, tmp_path: Path, petstore_package: Path) -> None:
+def test_generation_is_byte_identical_across_hash_seeds(
+    seed: str, tmp_path: Path, petstore_package: Path
+) -> None:
     out = tmp_path / "again"
     env = {**os.environ, "PYTHONHASHSEED": seed}
     result = run(
-        [str(BIN / "openapi2mcp"), "generate", str(REPO / "samples/petstore/openapi.yaml"), "-o", str(out)],
+        [
+            str(BIN / "openapi2mcp"),
+            "generate",
+            str(REPO / "samples/petstore/openapi.yaml"),
+            "-o",
+            str(out),
+        ],
         tmp_path,
         env,
     )

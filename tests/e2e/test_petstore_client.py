@@ -13,7 +13,9 @@ from mcp import Client
 from tests.e2e.helpers import stdio_params
 
 
-async def test_modern_session_discovers_lists_and_calls(petstore_package: Path, fake_petstore: Any) -> None:
+async def test_modern_session_discovers_lists_and_calls(
+    petstore_package: Path, fake_petstore: Any
+) -> None:
     params = stdio_params(petstore_package, fake_petstore.base_url, fake_petstore.api_key)
     async with Client(params, mode="auto") as client:
         assert client.protocol_version == "2026-07-28"
@@ -23,7 +25,10 @@ async def test_modern_session_discovers_lists_and_calls(petstore_package: Path, 
         assert {"list_pets", "create_pet", "get_pet_by_id", "delete_pet"} <= set(tools)
         listed = tools["list_pets"]
         assert listed.annotations is not None
-        assert (listed.annotations.read_only_hint, listed.annotations.open_world_hint) == (True, True)
+        assert (listed.annotations.read_only_hint, listed.annotations.open_world_hint) == (
+            True,
+            True,
+        )
         deleting = tools["delete_pet"].annotations
         assert deleting is not None and deleting.destructive_hint and deleting.idempotent_hint
 
@@ -39,13 +44,18 @@ async def test_modern_session_discovers_lists_and_calls(petstore_package: Path, 
 
         fake_petstore.clear()
         created = await client.call_tool(
-            "create_pet", {"name": "Rex", "status": "available", "photoUrls": ["https://img.example/rex.png"]}
+            "create_pet",
+            {"name": "Rex", "status": "available", "photoUrls": ["https://img.example/rex.png"]},
         )
         assert not created.is_error, created
         (sent,) = fake_petstore.requests
         assert (sent.method, sent.raw_path) == ("POST", "/v1/pets")
         assert sent.headers["content-type"] == "application/json"
-        assert sent.json() == {"name": "Rex", "status": "available", "photoUrls": ["https://img.example/rex.png"]}
+        assert sent.json() == {
+            "name": "Rex",
+            "status": "available",
+            "photoUrls": ["https://img.example/rex.png"],
+        }
         assert isinstance(created.structured_content, dict)
         assert created.structured_content["name"] == "Rex"
         new_id = created.structured_content["id"]
@@ -56,13 +66,17 @@ async def test_modern_session_discovers_lists_and_calls(petstore_package: Path, 
         assert fake_petstore.requests[-1].raw_path == f"/v1/pets/{new_id}"
 
 
-async def test_legacy_session_gets_legacy_shapes(petstore_package: Path, fake_petstore: Any) -> None:
+async def test_legacy_session_gets_legacy_shapes(
+    petstore_package: Path, fake_petstore: Any
+) -> None:
     params = stdio_params(petstore_package, fake_petstore.base_url, fake_petstore.api_key)
     async with Client(params, mode="legacy") as client:
         assert client.protocol_version == "2025-11-25"
         tools = {t.name: t for t in (await client.list_tools()).tools}
         schema = tools["list_pets"].output_schema
-        assert schema is not None and schema["type"] == "object"  # arrays are wrapped for legacy peers
+        assert (
+            schema is not None and schema["type"] == "object"
+        )  # arrays are wrapped for legacy peers
         result = await client.call_tool("list_pets", {"limit": 1})
         assert not result.is_error, result
         assert isinstance(result.structured_content, dict)
@@ -70,7 +84,9 @@ async def test_legacy_session_gets_legacy_shapes(petstore_package: Path, fake_pe
         assert fake_petstore.requests[-1].query == "limit=1"
 
 
-async def test_upstream_errors_become_tool_errors(petstore_package: Path, fake_petstore: Any) -> None:
+async def test_upstream_errors_become_tool_errors(
+    petstore_package: Path, fake_petstore: Any
+) -> None:
     params = stdio_params(petstore_package, fake_petstore.base_url, "wrong-key")
     async with Client(params, mode="auto") as client:
         result = await client.call_tool("get_pet_by_id", {"petId": 1})
@@ -79,7 +95,9 @@ async def test_upstream_errors_become_tool_errors(petstore_package: Path, fake_p
         assert "401" in text
 
 
-async def test_invalid_arguments_are_reported_and_not_sent(petstore_package: Path, fake_petstore: Any) -> None:
+async def test_invalid_arguments_are_reported_and_not_sent(
+    petstore_package: Path, fake_petstore: Any
+) -> None:
     params = stdio_params(petstore_package, fake_petstore.base_url, fake_petstore.api_key)
     async with Client(params, mode="auto") as client:
         fake_petstore.clear()

@@ -53,7 +53,9 @@ def api(*operations: Operation, **kwargs: Any) -> Api:
     ],
 )
 def test_annotations_follow_the_verb(method: str, hints: tuple[bool, bool, bool]) -> None:
-    surface = classify_operations(api(op(method, "/things", "doThing")), ClassifyOptions(), "pets", Report())
+    surface = classify_operations(
+        api(op(method, "/things", "doThing")), ClassifyOptions(), "pets", Report()
+    )
     (tool,) = surface.tools
     a = tool.annotations
     assert (a.read_only, a.destructive, a.idempotent, a.open_world) == (*hints, True)
@@ -62,14 +64,21 @@ def test_annotations_follow_the_verb(method: str, hints: tuple[bool, bool, bool]
 def test_get_collection_is_a_static_resource_and_item_a_template() -> None:
     surface = classify_operations(
         api(
-            op("GET", "/pets", "listPets", parameters=(Parameter("limit", "query", False, {"type": "integer"}),)),
+            op(
+                "GET",
+                "/pets",
+                "listPets",
+                parameters=(Parameter("limit", "query", False, {"type": "integer"}),),
+            ),
             op(
                 "GET",
                 "/pets/{petId}",
                 "getPetById",
                 parameters=(
                     path_param("petId"),
-                    Parameter("fields", "query", False, {"type": "array", "items": {"type": "string"}}),
+                    Parameter(
+                        "fields", "query", False, {"type": "array", "items": {"type": "string"}}
+                    ),
                     Parameter("verbose", "query", False, {"type": "boolean"}),
                 ),
             ),
@@ -105,9 +114,17 @@ def test_object_body_is_flattened_and_schema_is_self_contained() -> None:
     body = RequestBody("application/json", True, {"$ref": "#/$defs/NewPet"})
     surface = classify_operations(
         api(
-            op("POST", "/pets", "createPet", body=body, response=Response("201", "application/json", {"$ref": "#/$defs/Pet"})),
+            op(
+                "POST",
+                "/pets",
+                "createPet",
+                body=body,
+                response=Response("201", "application/json", {"$ref": "#/$defs/Pet"}),
+            ),
             input_schemas={"NewPet": PET},
-            output_schemas={"Pet": {**PET, "properties": {**PET["properties"], "id": {"type": "integer"}}}},
+            output_schemas={
+                "Pet": {**PET, "properties": {**PET["properties"], "id": {"type": "integer"}}}
+            },
         ),
         ClassifyOptions(),
         "pets",
@@ -120,13 +137,18 @@ def test_object_body_is_flattened_and_schema_is_self_contained() -> None:
         "required": ["name"],
         "additionalProperties": False,
     }
-    assert [(a.name, a.source) for a in tool.arguments] == [("name", "body_property"), ("status", "body_property")]
+    assert [(a.name, a.source) for a in tool.arguments] == [
+        ("name", "body_property"),
+        ("status", "body_property"),
+    ]
     assert tool.output_schema is not None
     assert tool.output_schema["$defs"]["Pet"]["properties"]["id"] == {"type": "integer"}
 
 
 def test_body_colliding_with_a_parameter_stays_whole() -> None:
-    body = RequestBody("application/json", False, {"type": "object", "properties": {"petId": {"type": "string"}}})
+    body = RequestBody(
+        "application/json", False, {"type": "object", "properties": {"petId": {"type": "string"}}}
+    )
     surface = classify_operations(
         api(op("PUT", "/pets/{petId}", "updatePet", parameters=(path_param("petId"),), body=body)),
         ClassifyOptions(),
@@ -171,12 +193,19 @@ def test_deprecated_and_excluded_operations_are_skipped() -> None:
     )
     assert [t.name for t in surface.tools] == ["fresh_thing"]
     assert surface.tools[0].title == "Fresh"
-    assert [d.kinds for d in surface.decisions] == [("skipped",), ("skipped",), ("tool", "resource")]
+    assert [d.kinds for d in surface.decisions] == [
+        ("skipped",),
+        ("skipped",),
+        ("tool", "resource"),
+    ]
 
 
 def test_duplicate_names_are_resolved_in_document_order() -> None:
     surface = classify_operations(
-        api(op("GET", "/a", "list-pets"), op("GET", "/b", "listPets")), ClassifyOptions(), "x", Report()
+        api(op("GET", "/a", "list-pets"), op("GET", "/b", "listPets")),
+        ClassifyOptions(),
+        "x",
+        Report(),
     )
     assert [t.name for t in surface.tools] == ["list_pets", "list_pets_2"]
 
@@ -184,15 +213,34 @@ def test_duplicate_names_are_resolved_in_document_order() -> None:
 def test_plan_names_env_vars_and_prompts() -> None:
     the_api = api(
         op("GET", "/pets", "listPets", tags=("pets",), security=(("api_key",),)),
-        op("DELETE", "/pets/{petId}", "deletePet", tags=("pets",), parameters=(path_param("petId"),)),
+        op(
+            "DELETE",
+            "/pets/{petId}",
+            "deletePet",
+            tags=("pets",),
+            parameters=(path_param("petId"),),
+        ),
         op("GET", "/health", "health"),
         security_schemes={"api_key": ApiKeyScheme("api_key", "header", "X-API-Key")},
     )
     plan = build_plan(the_api, PlanOptions(), Report())
-    assert (plan.distribution, plan.package, plan.uri_scheme) == ("pet-store-mcp", "pet_store_mcp", "petstore")
-    assert [v.name for v in plan.env_vars] == ["PET_STORE_BASE_URL", "PET_STORE_TIMEOUT", "PET_STORE_API_KEY"]
+    assert (plan.distribution, plan.package, plan.uri_scheme) == (
+        "pet-store-mcp",
+        "pet_store_mcp",
+        "petstore",
+    )
+    assert [v.name for v in plan.env_vars] == [
+        "PET_STORE_BASE_URL",
+        "PET_STORE_TIMEOUT",
+        "PET_STORE_API_KEY",
+    ]
     assert plan.security == {
-        "api_key": {"type": "apiKey", "location": "header", "name": "X-API-Key", "env": "PET_STORE_API_KEY"}
+        "api_key": {
+            "type": "apiKey",
+            "location": "header",
+            "name": "X-API-Key",
+            "env": "PET_STORE_API_KEY",
+        }
     }
     assert [p.name for p in plan.prompts] == ["pets_workflow", "other_workflow"]
     text = plan.prompts[0].parts[0].text

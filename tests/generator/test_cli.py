@@ -102,7 +102,9 @@ def test_spec_from_stdin(tmp_path: Path) -> None:
         ('swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n', "Swagger 2.0"),
     ],
 )
-def test_unusable_input_is_one_line_error_with_exit_2(tmp_path: Path, content: str, message: str) -> None:
+def test_unusable_input_is_one_line_error_with_exit_2(
+    tmp_path: Path, content: str, message: str
+) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(content)
     code, output = invoke("generate", str(path), "-o", str(tmp_path / "out"))
@@ -119,12 +121,21 @@ def test_missing_file_is_exit_2(tmp_path: Path) -> None:
     assert "nope.yaml" in output
 
 
-def test_inspect_prints_kinds_names_hints_and_summary_without_writing(spec: Path, tmp_path: Path) -> None:
+def test_inspect_prints_kinds_names_hints_and_summary_without_writing(
+    spec: Path, tmp_path: Path
+) -> None:
     code, output = invoke("inspect", str(spec))
     assert code == 0, output
-    assert "GET /things" in output and "tool+resource" in output and "list_things, tiny://things" in output
+    assert (
+        "GET /things" in output
+        and "tool+resource" in output
+        and "list_things, tiny://things" in output
+    )
     assert "POST /things" in output and "add_thing" in output and "destructive" in output
-    assert "tiny-mcp: 2 tools, 1 resources, 0 resource templates, 1 prompts, 0 skipped; catalog" in output
+    assert (
+        "tiny-mcp: 2 tools, 1 resources, 0 resource templates, 1 prompts, 0 skipped; catalog"
+        in output
+    )
     assert not any(tmp_path.iterdir()) or list(tmp_path.iterdir()) == [spec]
 
 

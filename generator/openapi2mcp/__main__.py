@@ -1,0 +1,5 @@
+"""``python -m openapi2mcp``: the same as the ``openapi2mcp`` command."""
+
+from .cli import main
+
+main()
