@@ -31,6 +31,9 @@ class Parameter:
     allow_reserved: bool = False
     deprecated: bool = False
     examples: tuple[Any, ...] = ()
+    # set for a parameter described by `content` (its single media type, e.g. "application/json"):
+    # the value is serialised with that media type instead of by style/explode
+    content_type: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import unquote
 
 from .ir import JsonSchema
 
@@ -21,7 +22,8 @@ def def_name(ref: str) -> str | None:
     token = ref[len(DEFS_PREFIX) :]
     if "/" in token:
         return None
-    return token.replace("~1", "/").replace("~0", "~")
+    # a URI fragment: percent-decoding first, then the JSON pointer escapes (RFC 6901 §6)
+    return unquote(token).replace("~1", "/").replace("~0", "~")
 
 
 def iter_refs(node: Any) -> Iterator[str]:

@@ -1,0 +1,391 @@
+"""OpenAPI document → :class:`~openapi2mcp.ir.Api`: the only place that reads the spec.
+
+This module owns :func:`parse_api`. It checks the document's shape (``validate.py``; problems become
+warnings), then reads it tolerantly as plain data: metadata, servers, tags, security schemes and
+requirements here, each operation's parameters, body and response in ``operations.py``, schemas in
+``schemas.py``, ``$ref`` in ``refs.py``. An operation that cannot be understood is skipped with an
+``op-skipped`` warning naming its pointer; nothing in the document makes the run crash.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Final, cast
+
+from .diagnostics import Report
+from .ir import (
+    Api,
+    ApiKeyScheme,
+    HttpBasicScheme,
+    HttpBearerScheme,
+    HttpMethod,
+    Operation,
+    SecurityScheme,
+    Tag,
+)
+from .load import LoadedDocument
+from .operations import Context, SkipOperation, parameters, request_body, response, text
+from .refs import ROOT, Location, Resolver
+from .schemas import SchemaNormaliser
+from .validate import check_document
+
+METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_SERVER_VARIABLE: Final = re.compile(r"\{([^{}]+)\}")
+Security = tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Schemes:
+    supported: dict[str, SecurityScheme]
+    unsupported: frozenset[str]
+
+
+def parse_api(doc: LoadedDocument, report: Report) -> Api:
+    """Build the IR of ``doc``; every problem found is added to ``report``."""
+    data = doc.data
+    check_document(data, report)
+    resolver = Resolver(doc, report)
+    ctx = Context(resolver, SchemaNormaliser(resolver))
+    info: dict[str, Any] = data["info"] if isinstance(data.get("info"), dict) else {}
+    title, version = _title(resolver, info), _version(resolver, info)
+    servers = _servers(resolver, data.get("servers"))
+    schemes = _security_schemes(resolver)
+    default_security = _requirements(
+        resolver, data.get("security"), ROOT.child("security"), schemes
+    )
+    operations = _assign_keys(resolver, _operations(ctx, data, default_security, schemes))
+    inputs, outputs = ctx.schemas.definitions()
+    return Api(
+        title=title,
+        version=version,
+        description=text(info.get("description")),
+        openapi_version=str(data.get("openapi", "")),
+        servers=servers,
+        operations=operations,
+        tags=_tags(resolver, data.get("tags"), operations),
+        input_schemas=inputs,
+        output_schemas=outputs,
+        security_schemes=schemes.supported,
+        source_sha256=doc.sha256,
+    )
+
+
+def _title(resolver: Resolver, info: dict[str, Any]) -> str:
+    title = info.get("title")
+    if isinstance(title, str) and title.strip():
+        return title
+    resolver.warn("title-missing", ROOT.child("info"), "info.title is missing or empty")
+    return ""
+
+
+def _version(resolver: Resolver, info: dict[str, Any]) -> str:
+    version = info.get("version")
+    if isinstance(version, str) and version.strip():
+        return version
+    if isinstance(version, int | float) and not isinstance(version, bool):
+        resolver.warn(
+            "version-not-string",
+            ROOT.child("info", "version"),
+            f"info.version is the number {version}; quote it in YAML to keep it exactly as written",
+        )
+        return str(version)
+    resolver.warn("version-missing", ROOT.child("info"), "info.version is missing; using 0.0.0")
+    return "0.0.0"
+
+
+def _servers(resolver: Resolver, raw: Any) -> tuple[str, ...]:
+    urls = [
+        _server_url(resolver, server, ROOT.child("servers", index))
+        for index, server in enumerate(raw if isinstance(raw, list) else ())
+        if isinstance(server, dict) and isinstance(server.get("url"), str)
+    ]
+    if not urls:
+        resolver.warn(
+            "servers-missing", ROOT, "no servers are declared; the base URL must be configured"
+        )
+        return ("",)
+    return tuple(urls)
+
+
+def _server_url(resolver: Resolver, server: dict[str, Any], at: Location) -> str:
+    """The server's URL with each ``{variable}`` replaced by its default."""
+    variables = server.get("variables")
+    variables = variables if isinstance(variables, dict) else {}
+
+    def substitute(match: re.Match[str]) -> str:
+        variable = variables.get(match.group(1))
+        if isinstance(variable, dict) and "default" in variable:
+            return str(variable["default"])
+        resolver.warn(
+            "server-variable-missing",
+            at,
+            f"server variable '{match.group(1)}' has no default; left in the URL",
+        )
+        return match.group(0)
+
+    return _SERVER_VARIABLE.sub(substitute, server["url"])
+
+
+def _tags(resolver: Resolver, raw: Any, operations: tuple[Operation, ...]) -> tuple[Tag, ...]:
+    tags: dict[str, Tag] = {}
+    for index, item in enumerate(raw if isinstance(raw, list) else ()):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            continue
+        name = item["name"]
+        if name in tags:
+            resolver.warn(
+                "tag-duplicate", ROOT.child("tags", index), f"tag '{name}' is declared twice"
+            )
+            continue
+        tags[name] = Tag(name=name, description=text(item.get("description")))
+    for operation in operations:
+        for name in operation.tags:
+            tags.setdefault(name, Tag(name=name))
+    return tuple(tags.values())
+
+
+def _security_schemes(resolver: Resolver) -> _Schemes:
+    at = ROOT.child("components", "securitySchemes")
+    _, raw = resolver.lookup(at)
+    supported: dict[str, SecurityScheme] = {}
+    unsupported: set[str] = set()
+    for name, item in (raw if isinstance(raw, dict) else {}).items():
+        resolved = resolver.deref(item, at.child(name))
+        scheme = _security_scheme(resolver, name, resolved[0], at.child(name)) if resolved else None
+        if scheme is None:
+            unsupported.add(name)
+        else:
+            supported[name] = scheme
+    return _Schemes(supported, frozenset(unsupported))
+
+
+def _security_scheme(
+    resolver: Resolver, name: str, value: Any, at: Location
+) -> SecurityScheme | None:
+    if not isinstance(value, dict):
+        resolver.warn("security-unsupported", at, f"security scheme '{name}' is not an object")
+        return None
+    kind, description = value.get("type"), text(value.get("description"))
+    if kind == "apiKey":
+        where, parameter = value.get("in"), value.get("name")
+        if where in ("header", "query", "cookie") and isinstance(parameter, str) and parameter:
+            return ApiKeyScheme(name, where, parameter, description)
+        problem = "needs 'name' and 'in' (header, query or cookie)"
+    elif kind == "http":
+        scheme = text(value.get("scheme")).lower()
+        if scheme == "bearer":
+            return HttpBearerScheme(name, description)
+        if scheme == "basic":
+            return HttpBasicScheme(name, description)
+        problem = f"uses HTTP authentication scheme '{scheme}'; only basic and bearer are supported"
+    elif kind in ("oauth2", "openIdConnect"):
+        resolver.info(
+            "security-as-bearer",
+            at,
+            f"{kind} scheme '{name}' is used as a bearer token: supply an access token obtained"
+            " outside the server",
+        )
+        return HttpBearerScheme(name, description)
+    else:
+        problem = f"has type {kind!r}, which is not supported" if isinstance(kind, str) else ""
+        problem = problem or "has no valid 'type'"
+    resolver.warn(
+        "security-unsupported",
+        at,
+        f"security scheme '{name}' {problem}; requirements that need it are dropped",
+    )
+    return None
+
+
+def _requirements(resolver: Resolver, raw: Any, at: Location, schemes: _Schemes) -> Security:
+    """Alternatives of scheme names; ``()`` among them means anonymous access is allowed.
+
+    An alternative that needs a scheme we cannot use can never be satisfied, so it is dropped (rather
+    than shortened, which would turn it into anonymous access).
+    """
+    alternatives: list[tuple[str, ...]] = []
+    requirements = [r for r in (raw if isinstance(raw, list) else ()) if isinstance(r, dict)]
+    for index, requirement in enumerate(requirements):
+        usable = True
+        for name in requirement:
+            if name in schemes.unsupported:  # reported once, with the scheme
+                usable = False
+            elif name not in schemes.supported:
+                usable = False
+                resolver.warn(
+                    "security-unknown",
+                    at.child(index),
+                    f"security scheme '{name}' is not declared in components.securitySchemes",
+                )
+        if usable and tuple(requirement) not in alternatives:
+            alternatives.append(tuple(requirement))
+    if requirements and not alternatives:
+        resolver.warn(
+            "security-dropped",
+            at,
+            "no security requirement can be met with the supported schemes; requests are sent"
+            " without credentials",
+        )
+    return tuple(alternatives)
+
+
+def _operations(
+    ctx: Context, data: dict[str, Any], default_security: Security, schemes: _Schemes
+) -> list[tuple[Operation, Location]]:
+    paths: dict[str, Any] = data["paths"] if isinstance(data.get("paths"), dict) else {}
+    resolver = ctx.resolver
+    if not paths:
+        if data.get("webhooks"):
+            resolver.warn(
+                "webhooks-only",
+                ROOT.child("webhooks"),
+                "the document describes only webhooks (no paths); no operations are generated",
+            )
+        else:
+            resolver.warn("no-operations", ROOT, "the document has no paths; nothing to generate")
+    elif data.get("webhooks"):
+        resolver.info("webhooks-ignored", ROOT.child("webhooks"), "webhooks are not generated")
+    found: list[tuple[Operation, Location]] = []
+    for raw_path, item in paths.items():
+        item_at = ROOT.child("paths", raw_path)
+        path = _clean_path(resolver, raw_path, item_at)
+        resolved = resolver.deref(item, item_at, merge_siblings=True)
+        if resolved is None or not isinstance(resolved[0], dict):
+            resolver.warn("op-skipped", item_at, "path item cannot be read; its operations skipped")
+            continue
+        value, target = resolved
+        # keys laid over a referenced path item live where the $ref is, the others in the target
+        local = set(item) if isinstance(item, dict) and target != item_at else set()
+
+        def where(
+            key: str, local: set[str] = local, here: Location = item_at, there: Location = target
+        ) -> Location:
+            return (here if key in local else there).child(key)
+
+        if "servers" in value:
+            resolver.warn(
+                "servers-ignored",
+                where("servers"),
+                "servers declared for one path are not supported; its operations use the API's"
+                " base URL",
+            )
+        path_params = (value.get("parameters"), where("parameters"))
+        for method in METHODS:
+            if method not in value:
+                continue
+            op_at = where(method)
+            try:
+                operation = _operation(
+                    ctx, value[method], op_at, method, path, path_params, default_security, schemes
+                )
+            except SkipOperation as skip:
+                resolver.warn("op-skipped", op_at, f"operation skipped: {skip.reason}")
+            except (RecursionError, LookupError, TypeError, ValueError, AttributeError) as exc:
+                # a document shape this parser did not foresee must not stop the other operations
+                resolver.warn(
+                    "op-skipped",
+                    op_at,
+                    f"operation skipped: unexpected shape ({type(exc).__name__})",
+                )
+            else:
+                found.append((operation, op_at))
+    return found
+
+
+def _clean_path(resolver: Resolver, raw_path: str, at: Location) -> str:
+    path = raw_path
+    cut = min((i for i in (path.find("?"), path.find("#")) if i >= 0), default=-1)
+    if cut >= 0:
+        path = path[:cut]
+        resolver.warn(
+            "path-key-query", at, f"path '{raw_path}' contains a query or fragment; using '{path}'"
+        )
+    if not path.startswith("/"):
+        path = "/" + path
+        resolver.warn(
+            "path-key-invalid", at, f"path '{raw_path}' does not start with '/'; using '{path}'"
+        )
+    return path
+
+
+def _operation(
+    ctx: Context,
+    raw: Any,
+    at: Location,
+    method: str,
+    path: str,
+    path_params: tuple[Any, Location],
+    default_security: Security,
+    schemes: _Schemes,
+) -> Operation:
+    if not isinstance(raw, dict):
+        raise SkipOperation("the operation is not an object")
+    if "servers" in raw:
+        ctx.resolver.warn(
+            "servers-ignored",
+            at.child("servers"),
+            "servers declared for one operation are not supported; it uses the API's base URL",
+        )
+    operation_id = raw.get("operationId")
+    if isinstance(operation_id, int | float) and not isinstance(operation_id, bool):
+        operation_id = str(operation_id)
+    body = None
+    if "requestBody" in raw:
+        body = request_body(ctx, raw["requestBody"], at.child("requestBody"))
+    security = default_security
+    if "security" in raw:
+        security = _requirements(ctx.resolver, raw["security"], at.child("security"), schemes)
+    x_mcp = raw.get("x-mcp", {})
+    if not isinstance(x_mcp, dict):
+        ctx.resolver.warn("x-mcp-invalid", at.child("x-mcp"), "x-mcp must be an object; ignored")
+        x_mcp = {}
+    tags = raw.get("tags")
+    return Operation(
+        key="",
+        operation_id=operation_id if isinstance(operation_id, str) and operation_id else None,
+        method=cast(HttpMethod, method.upper()),
+        path=path,
+        pointer=at.pointer,
+        summary=text(raw.get("summary")),
+        description=text(raw.get("description")),
+        tags=tuple(str(t) for t in tags if isinstance(t, str)) if isinstance(tags, list) else (),
+        deprecated=raw.get("deprecated") is True,
+        parameters=parameters(
+            ctx, path_params, (raw.get("parameters"), at.child("parameters")), path, at
+        ),
+        body=body,
+        response=response(ctx, raw.get("responses"), at.child("responses")),
+        security=security,
+        x_mcp=x_mcp,
+    )
+
+
+def _assign_keys(
+    resolver: Resolver, operations: list[tuple[Operation, Location]]
+) -> tuple[Operation, ...]:
+    """operationId when unique; else a derived or suffixed key, deterministic, with a diagnostic."""
+    declared = {op.operation_id for op, _ in operations if op.operation_id}
+    owners: dict[str, str] = {}
+    result: list[Operation] = []
+    for op, at in operations:
+        base = op.operation_id or f"{op.method.lower()}_{op.path}"
+        key, suffix = base, 2
+        while key in owners or (key != op.operation_id and key in declared):
+            key, suffix = f"{base}_{suffix}", suffix + 1
+        if op.operation_id is None:
+            resolver.info(
+                "operation-id-missing",
+                at,
+                f"no operationId; the operation's key is '{key}' (from its method and path)",
+            )
+        elif key != base:
+            resolver.warn(
+                "operation-id-duplicate",
+                at,
+                f"operationId '{base}' is already used at {owners[base]}; this operation's key"
+                f" is '{key}'",
+            )
+        owners[key] = op.pointer
+        result.append(replace(op, key=key))
+    return tuple(result)

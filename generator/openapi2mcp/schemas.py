@@ -1,0 +1,385 @@
+"""Schema normalisation: OpenAPI 3.0/3.1 Schema Objects → JSON Schema 2020-12, per direction.
+
+This module owns :class:`SchemaNormaliser`. It rewrites one schema for the ``input`` direction (what a
+client sends: ``readOnly`` properties removed) or the ``output`` direction (what the API returns:
+``writeOnly`` properties removed), turns 3.0 idioms into 2020-12 (``nullable``, boolean exclusive bounds,
+``example``), keeps only JSON Schema keywords, and never makes a schema stricter. References to
+component schemas, and to schemas in other files, stay references to ``#/$defs/<Name>``; the referenced
+schemas are collected (deterministically named) and normalised once per direction by
+:meth:`SchemaNormaliser.definitions`, which also breaks reference cycles that would make a validator
+loop forever (``A`` is ``allOf: [B]`` and ``B`` is ``allOf: [A]``). Other local references are inlined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import PurePosixPath
+from typing import Any, Final, Literal
+
+from .refs import ROOT, ROOT_DOC, Location, Resolver, defs_ref
+
+Direction = Literal["input", "output"]
+JsonObject = dict[str, Any]
+
+JSON_TYPES: Final = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
+_SCHEMA_MAPS: Final = ("properties", "patternProperties", "dependentSchemas")
+_SCHEMA_LISTS: Final = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SCHEMA_SINGLE: Final = (
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "contains",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contentSchema",
+)
+# kept verbatim; every other keyword not handled below (x-*, xml, externalDocs, discriminator,
+# deprecated, $id, $schema, nested $defs, ...) is dropped
+_VALUE_KEYWORDS: Final = frozenset(
+    {
+        "title",
+        "description",
+        "default",
+        "enum",
+        "const",
+        "format",
+        "pattern",
+        "multipleOf",
+        "maximum",
+        "minimum",
+        "maxLength",
+        "minLength",
+        "maxItems",
+        "minItems",
+        "uniqueItems",
+        "maxContains",
+        "minContains",
+        "maxProperties",
+        "minProperties",
+        "dependentRequired",
+        "contentEncoding",
+        "contentMediaType",
+        "$comment",
+    }
+)
+# a nullable schema using one of these cannot just gain "null" in its type: it is wrapped in anyOf
+_APPLICATORS: Final = ("$ref", "allOf", "anyOf", "oneOf", "not", "if")
+# moved out of an anyOf wrapper so that clients still see them at the top
+_ANNOTATIONS: Final = ("title", "description", "default", "examples")
+_HIDDEN_BY: Final[dict[Direction, str]] = {"input": "readOnly", "output": "writeOnly"}
+_MAX_REF_HOPS: Final = 32
+
+
+class SchemaNormaliser:
+    """Normalises schemas of one document and collects the ``$defs`` they refer to."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self._resolver = resolver
+        self._names: dict[Location, str] = {}
+        self._by_ref: dict[str, str] = {}
+        self._taken: set[str] = set()
+        self._queue: list[tuple[str, Location]] = []
+        _, components = resolver.lookup(ROOT.child("components", "schemas"))
+        if isinstance(components, dict):
+            for name in components:
+                self._register(str(name), ROOT.child("components", "schemas", name))
+
+    def normalise(self, value: Any, at: Location, direction: Direction) -> JsonObject:
+        """The 2020-12 form of the schema ``value`` found at ``at``, for ``direction``."""
+        try:
+            result = self._schema(value, at, direction, ())
+        except RecursionError:
+            self._resolver.warn("schema-too-deep", at, "schema nested too deeply; replaced by {}")
+            return {}
+        if isinstance(result, bool):
+            return {} if result else {"not": {}}
+        return result
+
+    def definitions(self) -> tuple[dict[str, JsonObject], dict[str, JsonObject]]:
+        """Every referenced schema normalised for input and for output, by ``$defs`` name."""
+        inputs: dict[str, JsonObject] = {}
+        outputs: dict[str, JsonObject] = {}
+        index = 0
+        while index < len(self._queue):  # normalising may discover further definitions
+            name, loc = self._queue[index]
+            index += 1
+            _, raw = self._resolver.lookup(loc)
+            inputs[name] = self.normalise(raw, loc, "input")
+            outputs[name] = self.normalise(raw, loc, "output")
+        locations = {name: loc for loc, name in self._names.items()}
+        for defs in (inputs, outputs):
+            self._break_cycles(defs, locations)
+        return inputs, outputs
+
+    # -- definitions -------------------------------------------------------------------------
+
+    def _register(self, base: str, loc: Location) -> str:
+        name, suffix = base, 2
+        while name in self._taken:
+            name, suffix = f"{base}_{suffix}", suffix + 1
+        self._taken.add(name)
+        self._names[loc] = name
+        self._by_ref[defs_ref(name)] = name
+        self._queue.append((name, loc))
+        return name
+
+    def _definition(self, target: Location, stack: tuple[Location, ...]) -> str | None:
+        """The ``$defs`` name for ``target`` if it is (or must become) a definition."""
+        if target in self._names:
+            return self._names[target]
+        if target.doc == ROOT_DOC and target not in stack:
+            return None  # a local schema that is not a component: inlined
+        base = target.tokens[-1] if target.tokens else PurePosixPath(target.doc).stem or "schema"
+        return self._register(base, target)
+
+    def _break_cycles(self, defs: dict[str, JsonObject], locations: dict[str, Location]) -> None:
+        state: dict[str, bool] = {}  # False while on the DFS stack, True when finished
+        for root, schema in defs.items():
+            if root in state:
+                continue
+            state[root] = False
+            stack = [(root, _in_place_refs(schema))]
+            while stack:
+                name, refs = stack[-1]
+                step = next(refs, None)
+                if step is None:
+                    state[name] = True
+                    stack.pop()
+                    continue
+                node, ref = step
+                target = self._by_ref.get(ref)
+                if target is None or target not in defs:
+                    continue
+                if state.get(target) is False:
+                    del node["$ref"]
+                    self._resolver.warn(
+                        "ref-cycle",
+                        locations[name],
+                        f"schema '{name}' refers to '{target}', which leads back to it without"
+                        " nesting (validators would loop forever); that reference is replaced by {}",
+                    )
+                elif target not in state:
+                    state[target] = False
+                    stack.append((target, _in_place_refs(defs[target])))
+
+    # -- one schema ----------------------------------------------------------------------------
+
+    def _schema(
+        self, value: Any, at: Location, direction: Direction, stack: tuple[Location, ...]
+    ) -> JsonObject | bool:
+        if isinstance(value, bool):
+            return value
+        if not isinstance(value, dict):
+            self._resolver.warn("schema-invalid", at, "a schema must be an object; replaced by {}")
+            return {}
+        out: JsonObject = {}
+        hidden: set[str] = set()
+        for key, item in value.items():
+            self._keyword(out, key, item, at, direction, stack, hidden)
+        _exclusive_bounds(out, value)
+        if "example" in value and "examples" not in out:
+            out["examples"] = [value["example"]]
+        if "examples" in out:
+            self._drop_reference_examples(out, at)
+        if hidden and "required" in out:
+            out["required"] = [name for name in out["required"] if name not in hidden]
+            if not out["required"]:
+                del out["required"]
+        if "$ref" in value:
+            out = self._with_ref(out, value["$ref"], at, direction, stack)
+        if value.get("nullable") is True:
+            out = _nullable(out)
+        return out
+
+    def _keyword(
+        self,
+        out: JsonObject,
+        key: str,
+        item: Any,
+        at: Location,
+        direction: Direction,
+        stack: tuple[Location, ...],
+        hidden: set[str],
+    ) -> None:
+        """Copy or convert one keyword into ``out`` (unknown keywords are left out)."""
+        if key in _SCHEMA_MAPS:
+            self._schema_map(out, key, item, at, direction, stack, hidden)
+        elif key in _SCHEMA_LISTS or (key == "items" and isinstance(item, list)):
+            if isinstance(item, list):
+                # draft-04 style tuple `items` is 2020-12's prefixItems
+                target = "prefixItems" if key == "items" else key
+                out[target] = [
+                    self._schema(sub, at.child(key, i), direction, stack)
+                    for i, sub in enumerate(item)
+                ]
+            else:
+                self._resolver.warn("schema-invalid", at.child(key), f"'{key}' must be a list")
+        elif key in _SCHEMA_SINGLE:
+            out[key] = self._schema(item, at.child(key), direction, stack)
+        elif key in _VALUE_KEYWORDS:
+            out[key] = item
+        elif key == "type":
+            types = self._type(item, at.child("type"))
+            if types is not None:
+                out["type"] = types
+        elif key == "required":
+            self._required(out, item, at)
+        elif key == "examples" and isinstance(item, list):
+            out["examples"] = item
+
+    def _drop_reference_examples(self, out: JsonObject, at: Location) -> None:
+        """Examples are literal values; one that is a ``$ref`` object is a mistake in the spec."""
+        kept = [e for e in out["examples"] if not (isinstance(e, dict) and "$ref" in e)]
+        if len(kept) < len(out["examples"]):
+            self._resolver.info(
+                "example-dropped", at, "an example that is a $ref object (not a value) is dropped"
+            )
+            out["examples"] = kept
+            if not kept:
+                del out["examples"]
+
+    def _schema_map(
+        self,
+        out: JsonObject,
+        key: str,
+        item: Any,
+        at: Location,
+        direction: Direction,
+        stack: tuple[Location, ...],
+        hidden: set[str],
+    ) -> None:
+        if not isinstance(item, dict):
+            self._resolver.warn("schema-invalid", at.child(key), f"'{key}' must be an object")
+            return
+        result: JsonObject = {}
+        for name, sub in item.items():
+            if key == "properties" and self._is_hidden(sub, at.child(key, name), direction):
+                hidden.add(name)
+                continue
+            result[name] = self._schema(sub, at.child(key, name), direction, stack)
+        out[key] = result
+
+    def _is_hidden(self, value: Any, at: Location, direction: Direction) -> bool:
+        """A property marked readOnly (for input) or writeOnly (for output), also through ``$ref``."""
+        flag = _HIDDEN_BY[direction]
+        for _ in range(_MAX_REF_HOPS):
+            if not isinstance(value, dict):
+                return False
+            if flag in value or "$ref" not in value:
+                return value.get(flag) is True
+            target = self._resolver.target(value["$ref"], at)
+            if target is None:
+                return False
+            found, value = self._resolver.lookup(target)
+            if not found:
+                return False
+            at = target
+        return False
+
+    def _type(self, item: Any, at: Location) -> str | list[str] | None:
+        names = item if isinstance(item, list) else [item]
+        known: list[str] = []
+        for name in names:
+            if isinstance(name, str) and name in JSON_TYPES:
+                if name not in known:
+                    known.append(name)
+            else:
+                self._resolver.warn(
+                    "schema-type-unknown", at, f"unknown type {_show(name)} dropped"
+                )
+        if not known:
+            return None
+        return known if isinstance(item, list) else known[0]
+
+    def _required(self, out: JsonObject, item: Any, at: Location) -> None:
+        if not isinstance(item, list) or not all(isinstance(n, str) for n in item):
+            self._resolver.warn(
+                "schema-invalid",
+                at.child("required"),
+                "'required' must be a list of names; dropped",
+            )
+            return
+        out["required"] = list(dict.fromkeys(item))
+
+    def _with_ref(
+        self,
+        out: JsonObject,
+        ref: Any,
+        at: Location,
+        direction: Direction,
+        stack: tuple[Location, ...],
+    ) -> JsonObject:
+        """Combine the schema ``ref`` points to with the sibling keywords already in ``out``."""
+        target = self._resolver.target(ref, at)
+        if target is None:
+            return out  # the resolver has warned; the reference counts as {}
+        found, raw = self._resolver.lookup(target)
+        if not found:
+            self._resolver.warn(
+                "ref-missing", at, f"$ref '{ref}' points to nothing; replaced by {{}}"
+            )
+            return out
+        name = self._definition(target, stack)
+        if name is not None:
+            return {"$ref": defs_ref(name), **out}
+        inlined = self._schema(raw, target, direction, (*stack, target))
+        if inlined is True:
+            return out
+        if isinstance(inlined, dict) and not inlined.keys() & out.keys():
+            return {**inlined, **out}
+        rest = {key: item for key, item in out.items() if key != "allOf"}
+        return {"allOf": [inlined, *out.get("allOf", [])], **rest}
+
+
+def _exclusive_bounds(out: JsonObject, value: JsonObject) -> None:
+    """3.0's boolean ``exclusiveMinimum/Maximum`` modify ``minimum/maximum``; 3.1's are numbers."""
+    for exclusive, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        flag = value.get(exclusive)
+        if isinstance(flag, bool):
+            if flag and bound in out:
+                out[exclusive] = out.pop(bound)
+        elif isinstance(flag, int | float):
+            out[exclusive] = flag
+
+
+def _nullable(out: JsonObject) -> JsonObject:
+    """Let ``out`` also accept null, without making it accept less."""
+    if any(key in out for key in _APPLICATORS):
+        wrapper: JsonObject = {key: out.pop(key) for key in _ANNOTATIONS if key in out}
+        wrapper["anyOf"] = [out, {"type": "null"}]
+        return wrapper
+    if "const" in out:
+        out["enum"] = [out.pop("const"), None]
+    if isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
+    types = out.get("type")
+    if isinstance(types, str) and types != "null":
+        out["type"] = [types, "null"]
+    elif isinstance(types, list) and "null" not in types:
+        out["type"] = [*types, "null"]
+    return out
+
+
+def _in_place_refs(schema: Any) -> Iterator[tuple[JsonObject, str]]:
+    """``$ref``s that apply to the same instance (not through properties or items)."""
+    if not isinstance(schema, dict):
+        return
+    if isinstance(schema.get("$ref"), str):
+        yield schema, schema["$ref"]
+    for key in ("allOf", "anyOf", "oneOf"):
+        for sub in schema.get(key) or ():
+            yield from _in_place_refs(sub)
+    for key in ("not", "if", "then", "else"):
+        yield from _in_place_refs(schema.get(key))
+    dependent = schema.get("dependentSchemas")
+    if isinstance(dependent, dict):
+        for sub in dependent.values():
+            yield from _in_place_refs(sub)
+
+
+def _show(value: Any) -> str:
+    return f"'{value}'" if isinstance(value, str) else type(value).__name__

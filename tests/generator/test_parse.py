@@ -1,0 +1,1030 @@
+"""OpenAPI document → IR: metadata, operations, parameters, bodies, responses, security, keys."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from textwrap import dedent
+from typing import Any
+
+import pytest
+
+from openapi2mcp.diagnostics import Report
+from openapi2mcp.ir import (
+    Api,
+    ApiKeyScheme,
+    HttpBasicScheme,
+    HttpBearerScheme,
+    Operation,
+    Parameter,
+    RequestBody,
+    Response,
+    Tag,
+)
+from openapi2mcp.load import load_source
+from openapi2mcp.operations import response as real_response
+from openapi2mcp.parse import parse_api
+
+HEAD = "openapi: 3.0.3\ninfo: {title: Pets, version: '1.0'}\nservers: [{url: 'https://pets.example.com/v1'}]\n"
+NO_CONTENT = "{'204': {description: done}}"
+
+
+def spec(body: str) -> str:
+    return HEAD + dedent(body)
+
+
+def parse(tmp_path: Path, text: str) -> tuple[Api, Report]:
+    path = tmp_path / "openapi.yaml"
+    path.write_text(text)
+    report = Report()
+    return parse_api(load_source(str(path)), report), report
+
+
+def parse_json(tmp_path: Path, document: dict[str, Any]) -> tuple[Api, Report]:
+    path = tmp_path / "openapi.json"
+    path.write_text(json.dumps(document))
+    report = Report()
+    return parse_api(load_source(str(path)), report), report
+
+
+def where(report: Report) -> list[tuple[str, str]]:
+    return [(d.code, d.pointer) for d in report.diagnostics]
+
+
+def messages(report: Report) -> list[tuple[str, str, str, str]]:
+    return [(d.level, d.code, d.pointer, d.message) for d in report.diagnostics]
+
+
+def one_operation(
+    tmp_path: Path, operation: str, *, path: str = "/pets"
+) -> tuple[Operation, Report]:
+    """Parse a spec with one GET operation whose body (YAML, indented 4) is ``operation``."""
+    text = spec(f"paths:\n  {path}:\n    get:\n      operationId: op\n") + dedent(
+        operation
+    ).replace("\n", "\n      ").join(["      ", "\n"])
+    api, report = parse(tmp_path, text)
+    assert len(api.operations) == 1, where(report)
+    return api.operations[0], report
+
+
+# -- document metadata --------------------------------------------------------------------------
+
+
+def test_metadata_and_servers(tmp_path: Path) -> None:
+    text = dedent(
+        """\
+        openapi: 3.0.3
+        info:
+          title: Pet Store
+          version: 2.1.0
+          description: Pets for everyone.
+        servers:
+          - url: 'https://{region}.pets.example.com:{port}/v1'
+            variables:
+              region: {default: eu, enum: [eu, us]}
+              port: {default: '8443'}
+          - url: /relative/v1
+        paths: {}
+        """
+    )
+    api, report = parse(tmp_path, text)
+    assert (api.title, api.version, api.description, api.openapi_version) == (
+        "Pet Store",
+        "2.1.0",
+        "Pets for everyone.",
+        "3.0.3",
+    )
+    assert api.servers == ("https://eu.pets.example.com:8443/v1", "/relative/v1")
+    assert api.source_sha256 == hashlib.sha256(text.encode()).hexdigest()
+    assert api.operations == ()
+    assert messages(report) == [
+        ("warning", "no-operations", "#", "the document has no paths; nothing to generate")
+    ]
+
+
+def test_missing_servers_give_an_empty_base_url(tmp_path: Path) -> None:
+    api, report = parse(tmp_path, "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths: {}\n")
+    assert api.servers == ("",)
+    assert ("servers-missing", "#") in where(report)
+
+
+def test_a_server_variable_without_default_is_left_in_place(tmp_path: Path) -> None:
+    text = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\nservers: [{url: 'https://{host}/v1'}]\npaths: {}\n"
+    api, report = parse(tmp_path, text)
+    assert api.servers == ("https://{host}/v1",)
+    assert messages(report)[0] == (
+        "warning",
+        "server-variable-missing",
+        "#/servers/0",
+        "server variable 'host' has no default; left in the URL",
+    )
+
+
+def test_missing_title_and_version(tmp_path: Path) -> None:
+    api, report = parse(tmp_path, "openapi: 3.0.3\ninfo: {}\nservers: [{url: /}]\npaths: {}\n")
+    assert (api.title, api.version) == ("", "0.0.0")
+    assert messages(report) == [
+        ("warning", "title-missing", "#/info", "info.title is missing or empty"),
+        ("warning", "version-missing", "#/info", "info.version is missing; using 0.0.0"),
+        ("warning", "no-operations", "#", "the document has no paths; nothing to generate"),
+    ]
+
+
+def test_a_numeric_version_is_kept_as_text_with_a_warning(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        "openapi: 3.1.0\ninfo: {title: T, version: 1.10}\nservers: [{url: /}]\npaths: {}\n",
+    )
+    assert api.version == "1.1"
+    assert where(report)[:2] == [
+        ("spec-invalid", "#/info/version"),
+        ("version-not-string", "#/info/version"),
+    ]
+
+
+def test_tags_in_document_order_then_undeclared_ones_in_first_use_order(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            tags:
+              - {{name: b, description: Bees}}
+              - {{name: a}}
+              - {{name: b, description: again}}
+            paths:
+              /x:
+                get: {{operationId: x, tags: [c, a], responses: {NO_CONTENT}}}
+                post: {{operationId: y, tags: [d, c], responses: {NO_CONTENT}}}
+            """
+        ),
+    )
+    assert api.tags == (Tag("b", "Bees"), Tag("a"), Tag("c"), Tag("d"))
+    assert api.operations[0].tags == ("c", "a")
+    assert where(report) == [("tag-duplicate", "#/tags/2")]
+
+
+def test_operations_follow_path_order_then_fixed_method_order(tmp_path: Path) -> None:
+    api, _ = parse(
+        tmp_path,
+        spec(
+            f"""\
+            paths:
+              /b:
+                trace: {{operationId: b6, responses: {NO_CONTENT}}}
+                delete: {{operationId: b4, responses: {NO_CONTENT}}}
+                post: {{operationId: b3, responses: {NO_CONTENT}}}
+                patch: {{operationId: b5, responses: {NO_CONTENT}}}
+                get: {{operationId: b1, responses: {NO_CONTENT}}}
+                put: {{operationId: b2, responses: {NO_CONTENT}}}
+              /a:
+                head: {{operationId: a2, responses: {NO_CONTENT}}}
+                options: {{operationId: a1, responses: {NO_CONTENT}}}
+            """
+        ),
+    )
+    assert [(op.key, op.method, op.path) for op in api.operations] == [
+        ("b1", "GET", "/b"),
+        ("b2", "PUT", "/b"),
+        ("b3", "POST", "/b"),
+        ("b4", "DELETE", "/b"),
+        ("b5", "PATCH", "/b"),
+        ("b6", "TRACE", "/b"),
+        ("a1", "OPTIONS", "/a"),
+        ("a2", "HEAD", "/a"),
+    ]
+    assert api.operations[0].pointer == "#/paths/~1b/get"
+
+
+def test_webhooks_only_document_has_no_operations(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        dedent(
+            """\
+            openapi: 3.1.0
+            info: {title: Hooks, version: '1'}
+            servers: [{url: 'https://hooks.example.com'}]
+            webhooks:
+              newPet:
+                post:
+                  requestBody: {content: {application/json: {schema: {type: object}}}}
+                  responses: {'200': {description: ok}}
+            """
+        ),
+    )
+    assert api.operations == ()
+    assert messages(report) == [
+        (
+            "warning",
+            "webhooks-only",
+            "#/webhooks",
+            "the document describes only webhooks (no paths); no operations are generated",
+        )
+    ]
+
+
+def test_webhooks_beside_paths_are_ignored(tmp_path: Path) -> None:
+    _, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            paths:
+              /a: {{get: {{operationId: a, responses: {NO_CONTENT}}}}}
+            webhooks:
+              hook: {{post: {{responses: {NO_CONTENT}}}}}
+            """
+        ).replace("3.0.3", "3.1.0"),
+    )
+    assert where(report) == [("webhooks-ignored", "#/webhooks")]
+
+
+# -- parameters ---------------------------------------------------------------------------------
+
+
+def test_path_level_parameters_are_merged_and_the_operation_wins(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            paths:
+              /pets/{{id}}:
+                parameters:
+                  - {{name: id, in: path, required: true, schema: {{type: integer}}}}
+                  - {{name: q, in: query, description: path level, schema: {{type: string}}}}
+                  - {{name: q, in: header, schema: {{type: string}}}}
+                get:
+                  operationId: getPet
+                  parameters:
+                    - {{name: limit, in: query, schema: {{type: integer}}}}
+                    - {{name: q, in: query, description: operation level, schema: {{type: string}}}}
+                  responses: {NO_CONTENT}
+            """
+        ),
+    )
+    (op,) = api.operations
+    assert [(p.name, p.location, p.description) for p in op.parameters] == [
+        ("id", "path", ""),
+        ("q", "query", "operation level"),
+        ("q", "header", ""),
+        ("limit", "query", ""),
+    ]
+    assert where(report) == []
+
+
+@pytest.mark.parametrize(
+    ("declaration", "style", "explode"),
+    [
+        ("{name: p, in: query}", "form", True),
+        ("{name: p, in: cookie}", "form", True),
+        ("{name: p, in: header}", "simple", False),
+        ("{name: p, in: query, style: deepObject}", "deepObject", False),
+        ("{name: p, in: query, style: spaceDelimited, explode: true}", "spaceDelimited", True),
+        ("{name: p, in: query, explode: false}", "form", False),
+        ("{name: p, in: header, explode: true}", "simple", True),
+    ],
+)
+def test_style_and_explode_defaults(
+    tmp_path: Path, declaration: str, style: str, explode: bool
+) -> None:
+    op, _ = one_operation(
+        tmp_path,
+        f"parameters: [{declaration[:-1]}, schema: {{type: string}}}}]\nresponses: {NO_CONTENT}",
+    )
+    assert (op.parameters[0].style, op.parameters[0].explode) == (style, explode)
+
+
+def test_path_parameter_defaults(tmp_path: Path) -> None:
+    op, report = one_operation(
+        tmp_path,
+        f"""\
+        parameters:
+          - name: id
+            in: path
+            required: true
+            description: The pet.
+            deprecated: true
+            example: 7
+            schema: {{type: integer, minimum: 1}}
+          - name: tags
+            in: query
+            allowReserved: true
+            examples: {{a: {{value: [x, y]}}, b: {{summary: no value}}}}
+            schema: {{type: array, items: {{type: string}}}}
+        responses: {NO_CONTENT}
+        """,
+        path="/pets/{id}",
+    )
+    assert op.parameters == (
+        Parameter(
+            name="id",
+            location="path",
+            required=True,
+            schema={"type": "integer", "minimum": 1},
+            description="The pet.",
+            style="simple",
+            explode=False,
+            deprecated=True,
+            examples=(7,),
+        ),
+        Parameter(
+            name="tags",
+            location="query",
+            required=False,
+            schema={"type": "array", "items": {"type": "string"}},
+            style="form",
+            explode=True,
+            allow_reserved=True,
+            examples=(["x", "y"],),
+        ),
+    )
+    assert where(report) == []
+
+
+def test_accept_content_type_and_authorization_headers_are_ignored(tmp_path: Path) -> None:
+    op, report = one_operation(
+        tmp_path,
+        f"""\
+        parameters:
+          - {{name: Accept, in: header, schema: {{type: string}}}}
+          - {{name: content-type, in: header, schema: {{type: string}}}}
+          - {{name: Authorization, in: header, schema: {{type: string}}}}
+          - {{name: Authorization, in: query, schema: {{type: string}}}}
+        responses: {NO_CONTENT}
+        """,
+    )
+    assert [(p.name, p.location) for p in op.parameters] == [("Authorization", "query")]
+    assert where(report) == [
+        ("param-ignored", "#/paths/~1pets/get/parameters/0"),
+        ("param-ignored", "#/paths/~1pets/get/parameters/1"),
+        ("param-ignored", "#/paths/~1pets/get/parameters/2"),
+    ]
+    assert messages(report)[0] == (
+        "info",
+        "param-ignored",
+        "#/paths/~1pets/get/parameters/0",
+        "header parameter 'Accept' is ignored (OpenAPI: Accept, Content-Type and Authorization"
+        " are set by the client, not described as parameters)",
+    )
+
+
+def test_a_content_parameter_takes_the_schema_of_its_media_type(tmp_path: Path) -> None:
+    op, report = one_operation(
+        tmp_path,
+        f"""\
+        parameters:
+          - name: filter
+            in: query
+            required: true
+            content:
+              application/json:
+                schema: {{type: object, properties: {{color: {{type: string, nullable: true}}}}}}
+        responses: {NO_CONTENT}
+        """,
+    )
+    assert op.parameters == (
+        Parameter(
+            name="filter",
+            location="query",
+            required=True,
+            schema={"type": "object", "properties": {"color": {"type": ["string", "null"]}}},
+            style="form",
+            explode=True,
+            content_type="application/json",
+        ),
+    )
+    assert where(report) == []
+
+
+def test_path_template_and_path_parameters_are_reconciled(tmp_path: Path) -> None:
+    op, report = one_operation(
+        tmp_path,
+        f"""\
+        parameters:
+          - {{name: owner, in: path, schema: {{type: string}}}}
+          - {{name: stale, in: path, required: true, schema: {{type: string}}}}
+        responses: {NO_CONTENT}
+        """,
+        path="/owners/{owner}/pets/{petId}",
+    )
+    assert op.parameters == (
+        Parameter(name="owner", location="path", required=True, schema={"type": "string"}),
+        Parameter(name="petId", location="path", required=True, schema={"type": "string"}),
+    )
+    pointer = "#/paths/~1owners~1{owner}~1pets~1{petId}/get"
+    assert messages(report) == [
+        (
+            "warning",
+            "path-param-required",
+            pointer + "/parameters/0",
+            "path parameter 'owner' is treated as required",
+        ),
+        (
+            "warning",
+            "path-param-unused",
+            pointer,
+            "path parameter 'stale' does not appear in the path /owners/{owner}/pets/{petId}; dropped",
+        ),
+        (
+            "warning",
+            "path-param-missing",
+            pointer,
+            "path variable 'petId' has no parameter; a required string is assumed",
+        ),
+    ]
+
+
+def test_a_duplicate_parameter_keeps_the_first(tmp_path: Path) -> None:
+    op, report = one_operation(
+        tmp_path,
+        f"""\
+        parameters:
+          - {{name: q, in: query, description: first, schema: {{type: string}}}}
+          - {{name: q, in: query, description: second, schema: {{type: string}}}}
+        responses: {NO_CONTENT}
+        """,
+    )
+    assert [p.description for p in op.parameters] == ["first"]
+    assert where(report) == [("param-duplicate", "#/paths/~1pets/get/parameters/1")]
+
+
+# -- request bodies -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("media_types", "chosen"),
+    [
+        (["text/plain", "application/json"], "application/json"),
+        (["application/xml", "application/vnd.api+json"], "application/vnd.api+json"),
+        (
+            ["multipart/form-data", "application/x-www-form-urlencoded"],
+            "application/x-www-form-urlencoded",
+        ),
+        (["application/octet-stream", "multipart/form-data"], "multipart/form-data"),
+        (["application/octet-stream", "text/plain"], "text/plain"),
+        (["application/xml", "application/octet-stream"], "application/octet-stream"),
+        (["application/xml", "text/csv"], "application/xml"),
+        (["Application/JSON; charset=utf-8"], "Application/JSON; charset=utf-8"),
+    ],
+)
+def test_request_body_media_type_choice(
+    tmp_path: Path, media_types: list[str], chosen: str
+) -> None:
+    content = {media_type: {"schema": {"type": "string"}} for media_type in media_types}
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "/"}],
+        "paths": {
+            "/a": {
+                "post": {
+                    "operationId": "a",
+                    "requestBody": {"content": content},
+                    "responses": {"204": {"description": "done"}},
+                }
+            }
+        },
+    }
+    api, report = parse_json(tmp_path, document)
+    assert api.operations[0].body == RequestBody(
+        content_type=chosen, required=False, schema={"type": "string"}
+    )
+    others = [media_type for media_type in media_types if media_type != chosen]
+    expected = (
+        [
+            (
+                "info",
+                "media-dropped",
+                "#/paths/~1a/post/requestBody/content",
+                f"request body uses {chosen}; other media types dropped: {', '.join(others)}",
+            )
+        ]
+        if others
+        else []
+    )
+    assert messages(report) == expected
+
+
+def test_body_is_normalised_for_input_and_response_for_output(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        spec(
+            """\
+            paths:
+              /pets:
+                post:
+                  operationId: addPet
+                  requestBody:
+                    description: The pet.
+                    required: true
+                    content:
+                      application/json: {schema: {$ref: '#/components/schemas/Pet'}}
+                  responses:
+                    '201':
+                      description: Created.
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            required: [id, secret]
+                            properties:
+                              id: {type: integer, readOnly: true}
+                              secret: {type: string, writeOnly: true}
+            components:
+              schemas:
+                Pet:
+                  type: object
+                  required: [id, name]
+                  properties:
+                    id: {type: integer, readOnly: true}
+                    name: {type: string}
+            """
+        ),
+    )
+    (op,) = api.operations
+    assert op.body == RequestBody(
+        content_type="application/json",
+        required=True,
+        schema={"$ref": "#/$defs/Pet"},
+        description="The pet.",
+    )
+    assert op.response == Response(
+        status="201",
+        content_type="application/json",
+        schema={"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}},
+        description="Created.",
+    )
+    assert api.input_schemas == {
+        "Pet": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}
+    }
+    assert api.output_schemas == {
+        "Pet": {
+            "type": "object",
+            "required": ["id", "name"],
+            "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+        }
+    }
+    assert where(report) == []
+
+
+def test_a_body_without_content_is_dropped(tmp_path: Path) -> None:
+    op, report = one_operation(
+        tmp_path, f"requestBody: {{description: nothing}}\nresponses: {NO_CONTENT}"
+    )
+    assert op.body is None
+    assert ("body-empty", "#/paths/~1pets/get/requestBody") in where(report)
+
+
+# -- responses ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("codes", "chosen"),
+    [
+        (["201", "200"], "200"),
+        (["default", "204", "202"], "202"),
+        (["default", "2XX"], "2XX"),
+        (["2XX", "204"], "204"),
+        (["404", "default"], "default"),
+        (["400", "500"], None),
+    ],
+)
+def test_success_response_choice(tmp_path: Path, codes: list[str], chosen: str | None) -> None:
+    responses = {code: {"description": f"r{code}"} for code in codes}
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "/"}],
+        "paths": {"/a": {"get": {"operationId": "a", "responses": responses}}},
+    }
+    api, _ = parse_json(tmp_path, document)
+    expected = None if chosen is None else Response(chosen, "", None, f"r{chosen}")
+    assert api.operations[0].response == expected
+
+
+def test_json_response_preferred(tmp_path: Path) -> None:
+    op, report = one_operation(
+        tmp_path,
+        """\
+        responses:
+          '200':
+            description: ok
+            content:
+              application/xml: {schema: {type: string}}
+              application/problem+json: {schema: {type: integer}}
+              application/json: {schema: {type: object, example: {a: 1}}}
+        """,
+    )
+    assert op.response == Response(
+        "200", "application/json", {"type": "object", "examples": [{"a": 1}]}, "ok"
+    )
+    assert messages(report) == [
+        (
+            "info",
+            "media-dropped",
+            "#/paths/~1pets/get/responses/200/content",
+            "response 200 uses application/json; other media types dropped: application/xml,"
+            " application/problem+json",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("{text/csv: {schema: {type: string}}}", Response("200", "text/csv", None, "ok")),
+        (
+            "{application/hal+json: {schema: {type: string}}}",
+            Response("200", "application/hal+json", {"type": "string"}, "ok"),
+        ),
+        ("{application/json: {}}", Response("200", "application/json", None, "ok")),
+        ("{}", Response("200", "", None, "ok")),
+    ],
+)
+def test_response_media_types(tmp_path: Path, content: str, expected: Response) -> None:
+    op, _ = one_operation(
+        tmp_path, f"responses: {{'200': {{description: ok, content: {content}}}}}"
+    )
+    assert op.response == expected
+
+
+# -- security -----------------------------------------------------------------------------------
+
+SECURITY_SCHEMES = """\
+components:
+  securitySchemes:
+    headerKey: {type: apiKey, in: header, name: X-API-Key, description: The key.}
+    queryKey: {type: apiKey, in: query, name: api_key}
+    cookieKey: {type: apiKey, in: cookie, name: session}
+    token: {type: http, scheme: Bearer, bearerFormat: JWT}
+    basic: {type: http, scheme: basic}
+    oauth: {type: oauth2, flows: {clientCredentials: {tokenUrl: 'https://a.example.com/token', scopes: {}}}}
+    oidc: {type: openIdConnect, openIdConnectUrl: 'https://a.example.com/.well-known/openid-configuration'}
+    digest: {type: http, scheme: digest}
+"""
+
+
+def test_security_schemes(tmp_path: Path) -> None:
+    api, report = parse(tmp_path, spec("paths: {}\n") + SECURITY_SCHEMES)
+    assert api.security_schemes == {
+        "headerKey": ApiKeyScheme("headerKey", "header", "X-API-Key", "The key."),
+        "queryKey": ApiKeyScheme("queryKey", "query", "api_key"),
+        "cookieKey": ApiKeyScheme("cookieKey", "cookie", "session"),
+        "token": HttpBearerScheme("token"),
+        "basic": HttpBasicScheme("basic"),
+        "oauth": HttpBearerScheme("oauth"),
+        "oidc": HttpBearerScheme("oidc"),
+    }
+    assert messages(report) == [
+        (
+            "info",
+            "security-as-bearer",
+            "#/components/securitySchemes/oauth",
+            "oauth2 scheme 'oauth' is used as a bearer token: supply an access token obtained"
+            " outside the server",
+        ),
+        (
+            "info",
+            "security-as-bearer",
+            "#/components/securitySchemes/oidc",
+            "openIdConnect scheme 'oidc' is used as a bearer token: supply an access token obtained"
+            " outside the server",
+        ),
+        (
+            "warning",
+            "security-unsupported",
+            "#/components/securitySchemes/digest",
+            "security scheme 'digest' uses HTTP authentication scheme 'digest'; only basic and bearer"
+            " are supported; requirements that need it are dropped",
+        ),
+        ("warning", "no-operations", "#", "the document has no paths; nothing to generate"),
+    ]
+
+
+def test_security_requirements(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            security: [{{headerKey: []}}, {{token: [], basic: []}}]
+            paths:
+              /a:
+                get: {{operationId: inherits, responses: {NO_CONTENT}}}
+                put: {{operationId: overrides, security: [{{oauth: [read]}}], responses: {NO_CONTENT}}}
+                post: {{operationId: anonymous, security: [], responses: {NO_CONTENT}}}
+                delete: {{operationId: optional, security: [{{queryKey: []}}, {{}}], responses: {NO_CONTENT}}}
+                patch: {{operationId: unsupported, security: [{{digest: []}}, {{digest: [], cookieKey: []}}], responses: {NO_CONTENT}}}
+                head: {{operationId: unknown, security: [{{nope: []}}, {{oidc: []}}], responses: {NO_CONTENT}}}
+            """
+        )
+        + SECURITY_SCHEMES,
+    )
+    assert {op.key: op.security for op in api.operations} == {
+        "inherits": (("headerKey",), ("token", "basic")),
+        "overrides": (("oauth",),),
+        "anonymous": (),
+        "optional": (("queryKey",), ()),
+        "unsupported": (),
+        "unknown": (("oidc",),),
+    }
+    assert messages(report)[-2:] == [
+        (
+            "warning",
+            "security-unknown",
+            "#/paths/~1a/head/security/0",
+            "security scheme 'nope' is not declared in components.securitySchemes",
+        ),
+        (
+            "warning",
+            "security-dropped",
+            "#/paths/~1a/patch/security",
+            "no security requirement can be met with the supported schemes; requests are sent"
+            " without credentials",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("scheme", "message"),
+    [
+        ("{type: apiKey, in: body, name: k}", "needs 'name' and 'in' (header, query or cookie)"),
+        ("{type: mutualTLS}", "has type 'mutualTLS', which is not supported"),
+        ("{description: untyped}", "has no valid 'type'"),
+    ],
+)
+def test_unsupported_security_schemes(tmp_path: Path, scheme: str, message: str) -> None:
+    api, report = parse(
+        tmp_path,
+        spec("paths: {}\n").replace("3.0.3", "3.1.0")
+        + f"components: {{securitySchemes: {{s: {scheme}}}}}\n",
+    )
+    assert api.security_schemes == {}
+    assert (
+        "warning",
+        "security-unsupported",
+        "#/components/securitySchemes/s",
+        f"security scheme 's' {message}; requirements that need it are dropped",
+    ) in messages(report)
+
+
+# -- operations ---------------------------------------------------------------------------------
+
+
+def test_operation_fields_and_x_mcp_verbatim(tmp_path: Path) -> None:
+    op, report = one_operation(
+        tmp_path,
+        f"""\
+        summary: List pets
+        description: All of them.
+        deprecated: true
+        tags: [pets]
+        x-mcp: {{name: pets, hidden: false, extra: {{nested: [1, 2]}}}}
+        responses: {NO_CONTENT}
+        """,
+    )
+    assert op == Operation(
+        key="op",
+        operation_id="op",
+        method="GET",
+        path="/pets",
+        pointer="#/paths/~1pets/get",
+        summary="List pets",
+        description="All of them.",
+        tags=("pets",),
+        deprecated=True,
+        response=Response("204", "", None, "done"),
+        x_mcp={"name": "pets", "hidden": False, "extra": {"nested": [1, 2]}},
+    )
+    assert where(report) == []
+
+
+def test_x_mcp_that_is_not_an_object_is_ignored(tmp_path: Path) -> None:
+    op, report = one_operation(tmp_path, f"x-mcp: tool\nresponses: {NO_CONTENT}")
+    assert op.x_mcp == {}
+    assert where(report) == [("x-mcp-invalid", "#/paths/~1pets/get/x-mcp")]
+
+
+def test_operation_keys(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            paths:
+              /one: {{get: {{operationId: a, responses: {NO_CONTENT}}}}}
+              /two: {{get: {{operationId: a, responses: {NO_CONTENT}}}}}
+              /three: {{get: {{operationId: a_2, responses: {NO_CONTENT}}}}}
+              /pets/{{id}}:
+                get: {{parameters: [{{name: id, in: path, required: true, schema: {{type: string}}}}], responses: {NO_CONTENT}}}
+            """
+        ),
+    )
+    assert [(op.key, op.operation_id) for op in api.operations] == [
+        ("a", "a"),
+        ("a_3", "a"),
+        ("a_2", "a_2"),
+        ("get_/pets/{id}", None),
+    ]
+    assert messages(report) == [
+        (
+            "warning",
+            "operation-id-duplicate",
+            "#/paths/~1two/get",
+            "operationId 'a' is already used at #/paths/~1one/get; this operation's key is 'a_3'",
+        ),
+        (
+            "info",
+            "operation-id-missing",
+            "#/paths/~1pets~1{id}/get",
+            "no operationId; the operation's key is 'get_/pets/{id}' (from its method and path)",
+        ),
+    ]
+
+
+def test_path_keys_lose_query_and_fragment(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            paths:
+              /search?kind=pets:
+                get: {{operationId: search, responses: {NO_CONTENT}}}
+              /docs#top:
+                get: {{operationId: docs, responses: {NO_CONTENT}}}
+              nolead:
+                get: {{operationId: nolead, responses: {NO_CONTENT}}}
+            """
+        ),
+    )
+    assert [(op.path, op.pointer) for op in api.operations] == [
+        ("/search", "#/paths/~1search?kind=pets/get"),
+        ("/docs", "#/paths/~1docs#top/get"),
+        ("/nolead", "#/paths/nolead/get"),
+    ]
+    assert messages(report) == [
+        (
+            "warning",
+            "path-key-query",
+            "#/paths/~1search?kind=pets",
+            "path '/search?kind=pets' contains a query or fragment; using '/search'",
+        ),
+        (
+            "warning",
+            "path-key-query",
+            "#/paths/~1docs#top",
+            "path '/docs#top' contains a query or fragment; using '/docs'",
+        ),
+        (
+            "warning",
+            "path-key-invalid",
+            "#/paths/nolead",
+            "path 'nolead' does not start with '/'; using '/nolead'",
+        ),
+    ]
+
+
+def test_operation_servers_are_reported(tmp_path: Path) -> None:
+    _, report = one_operation(
+        tmp_path, f"servers: [{{url: 'https://uploads.example.com'}}]\nresponses: {NO_CONTENT}"
+    )
+    assert where(report) == [("servers-ignored", "#/paths/~1pets/get/servers")]
+
+
+# -- tolerance ----------------------------------------------------------------------------------
+
+
+def test_invalid_parts_skip_only_their_operation(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            paths:
+              /body:
+                post:
+                  operationId: swaggerStyle
+                  parameters: [{{name: pet, in: body, schema: {{type: object}}}}]
+                  responses: {NO_CONTENT}
+              /text:
+                get: hello
+              /params:
+                get: {{operationId: params, parameters: 3, responses: {NO_CONTENT}}}
+              /item: 42
+              /fine:
+                get: {{operationId: fine, responses: {NO_CONTENT}}}
+            """
+        ),
+    )
+    assert [op.key for op in api.operations] == ["fine"]
+    assert messages(report) == [
+        (
+            "warning",
+            "spec-invalid",
+            "#/paths/~1body/post/parameters/0/in",
+            "Input should be 'query', 'header', 'path' or 'cookie'",
+        ),
+        (
+            "warning",
+            "spec-invalid",
+            "#/paths/~1text/get",
+            "Input should be a valid dictionary or instance of Operation",
+        ),
+        (
+            "warning",
+            "spec-invalid",
+            "#/paths/~1params/get/parameters",
+            "Input should be a valid list",
+        ),
+        (
+            "warning",
+            "spec-invalid",
+            "#/paths/~1item",
+            "Input should be a valid dictionary or instance of PathItem",
+        ),
+        (
+            "warning",
+            "op-skipped",
+            "#/paths/~1body/post",
+            "operation skipped: parameter 'pet' has an unsupported location ('in')",
+        ),
+        (
+            "warning",
+            "op-skipped",
+            "#/paths/~1text/get",
+            "operation skipped: the operation is not an object",
+        ),
+        (
+            "warning",
+            "op-skipped",
+            "#/paths/~1params/get",
+            "operation skipped: #/paths/~1params/get/parameters is not a list",
+        ),
+        (
+            "warning",
+            "op-skipped",
+            "#/paths/~1item",
+            "path item cannot be read; its operations skipped",
+        ),
+    ]
+
+
+def test_shape_problems_are_capped(tmp_path: Path) -> None:
+    paths = {
+        f"/p{i}": {"get": {"operationId": f"p{i}", "responses": {"204": {"description": 1}}}}
+        for i in range(60)
+    }
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "/"}],
+        "paths": paths,
+    }
+    api, report = parse_json(tmp_path, document)
+    assert len(api.operations) == 60
+    assert where(report)[:2] == [
+        ("spec-invalid", "#/paths/~1p0/get/responses/204/description"),
+        ("spec-invalid", "#/paths/~1p1/get/responses/204/description"),
+    ]
+    assert messages(report)[50:] == [
+        ("warning", "spec-invalid", "#", "10 more shape problems not listed")
+    ]
+
+
+def test_an_unquoted_openapi_version_is_accepted_with_a_warning(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path, "openapi: 3.1\ninfo: {title: T, version: '1'}\nservers: [{url: /}]\npaths: {}\n"
+    )
+    assert api.openapi_version == "3.1"
+    assert messages(report)[0] == (
+        "warning",
+        "spec-invalid",
+        "#/openapi",
+        "'openapi' must be a string such as \"3.1.0\"",
+    )
+
+
+def test_an_unforeseen_failure_skips_only_that_operation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def flaky(ctx: Any, responses: Any, at: Any) -> Any:
+        if "~1bad" in at.pointer:
+            raise KeyError("boom")
+        return real_response(ctx, responses, at)
+
+    monkeypatch.setattr("openapi2mcp.parse.response", flaky)
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            paths:
+              /bad: {{get: {{operationId: bad, responses: {NO_CONTENT}}}}}
+              /good: {{get: {{operationId: good, responses: {NO_CONTENT}}}}}
+            """
+        ),
+    )
+    assert [op.key for op in api.operations] == ["good"]
+    assert messages(report) == [
+        (
+            "warning",
+            "op-skipped",
+            "#/paths/~1bad/get",
+            "operation skipped: unexpected shape (KeyError)",
+        )
+    ]

@@ -1,0 +1,435 @@
+"""Schema normalisation: OpenAPI 3.0/3.1 schemas become JSON Schema 2020-12, per direction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+
+from openapi2mcp.diagnostics import Report
+from openapi2mcp.load import LoadedDocument
+from openapi2mcp.refs import ROOT, Resolver
+from openapi2mcp.schemas import Direction, SchemaNormaliser
+
+
+def _normaliser(
+    components: dict[str, Any] | None = None, version: str = "3.0.3"
+) -> tuple[SchemaNormaliser, Report]:
+    data = {
+        "openapi": version,
+        "info": {"title": "t", "version": "1"},
+        "paths": {},
+        "components": {"schemas": components or {}},
+    }
+    doc = LoadedDocument(data=data, raw=b"", base_dir=None, name="spec.yaml", sha256="")
+    report = Report()
+    return SchemaNormaliser(Resolver(doc, report)), report
+
+
+def normalise(
+    schema: Any,
+    direction: Direction = "input",
+    components: dict[str, Any] | None = None,
+    version: str = "3.0.3",
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    normaliser, report = _normaliser(components, version)
+    result = normaliser.normalise(schema, ROOT.child("schema"), direction)
+    jsonschema.Draft202012Validator.check_schema(result)
+    return result, [(d.code, d.pointer) for d in report.diagnostics]
+
+
+def definitions(
+    components: dict[str, Any],
+) -> tuple[dict[str, Any], dict[str, Any], list[tuple[str, str, str]]]:
+    normaliser, report = _normaliser(components)
+    inputs, outputs = normaliser.definitions()
+    return inputs, outputs, [(d.code, d.pointer, d.message) for d in report.diagnostics]
+
+
+def accepts(schema: dict[str, Any], instance: Any, defs: dict[str, Any] | None = None) -> bool:
+    root = {**schema, "$defs": defs or {}}
+    return jsonschema.Draft202012Validator(root).is_valid(instance)
+
+
+# -- nullable ---------------------------------------------------------------------------------
+
+
+def test_nullable_with_a_type_adds_null_to_the_type() -> None:
+    assert normalise({"type": "string", "nullable": True}) == ({"type": ["string", "null"]}, [])
+
+
+def test_nullable_with_a_type_list_appends_null_once() -> None:
+    result, _ = normalise({"type": ["string", "integer"], "nullable": True}, version="3.1.0")
+    assert result == {"type": ["string", "integer", "null"]}
+    result, _ = normalise({"type": ["string", "null"], "nullable": True}, version="3.1.0")
+    assert result == {"type": ["string", "null"]}
+
+
+def test_nullable_enum_also_gets_null_in_the_enum() -> None:
+    result, _ = normalise({"type": "string", "enum": ["a", "b"], "nullable": True})
+    assert result == {"type": ["string", "null"], "enum": ["a", "b", None]}
+    assert accepts(result, None)
+    assert not accepts(result, "c")
+
+
+def test_nullable_enum_without_type_gets_null_in_the_enum() -> None:
+    assert normalise({"enum": [1, 2], "nullable": True})[0] == {"enum": [1, 2, None]}
+
+
+def test_nullable_const_becomes_an_enum_with_null() -> None:
+    assert normalise({"const": "x", "nullable": True})[0] == {"enum": ["x", None]}
+
+
+def test_nullable_ref_is_wrapped_in_any_of() -> None:
+    result, diagnostics = normalise(
+        {"$ref": "#/components/schemas/Pet", "nullable": True},
+        components={"Pet": {"type": "object"}},
+    )
+    assert result == {"anyOf": [{"$ref": "#/$defs/Pet"}, {"type": "null"}]}
+    assert diagnostics == []
+
+
+def test_nullable_all_of_is_wrapped_and_annotations_stay_on_top() -> None:
+    schema = {
+        "description": "the owner",
+        "allOf": [{"$ref": "#/components/schemas/Pet"}],
+        "nullable": True,
+        "default": None,
+    }
+    result, _ = normalise(schema, components={"Pet": {"type": "object"}})
+    assert result == {
+        "description": "the owner",
+        "default": None,
+        "anyOf": [{"allOf": [{"$ref": "#/$defs/Pet"}]}, {"type": "null"}],
+    }
+
+
+def test_nullable_object_with_all_of_is_wrapped_so_null_is_really_accepted() -> None:
+    pet = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}
+    schema = {"type": "object", "allOf": [{"$ref": "#/components/schemas/Pet"}], "nullable": True}
+    result, _ = normalise(schema, components={"Pet": pet})
+    assert result == {
+        "anyOf": [{"type": "object", "allOf": [{"$ref": "#/$defs/Pet"}]}, {"type": "null"}]
+    }
+    defs = {"Pet": normalise(pet)[0]}
+    assert accepts(result, None, defs)
+    assert accepts(result, {"name": "Rex"}, defs)
+    assert not accepts(result, {}, defs)
+
+
+def test_nullable_without_assertions_is_just_dropped() -> None:
+    assert normalise({"description": "anything", "nullable": True})[0] == {
+        "description": "anything"
+    }
+
+
+def test_nullable_false_is_dropped() -> None:
+    assert normalise({"type": "integer", "nullable": False})[0] == {"type": "integer"}
+
+
+# -- keywords -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("schema", "expected"),
+    [
+        ({"minimum": 1, "exclusiveMinimum": True}, {"exclusiveMinimum": 1}),
+        ({"maximum": 9, "exclusiveMaximum": True}, {"exclusiveMaximum": 9}),
+        ({"minimum": 1, "exclusiveMinimum": False}, {"minimum": 1}),
+        ({"exclusiveMaximum": True}, {}),
+        ({"exclusiveMinimum": 0.5, "maximum": 3}, {"exclusiveMinimum": 0.5, "maximum": 3}),
+    ],
+)
+def test_exclusive_bounds_become_numeric(schema: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert normalise({"type": "number", **schema})[0] == {"type": "number", **expected}
+
+
+def test_example_becomes_examples() -> None:
+    assert normalise({"type": "string", "example": "rex"})[0] == {
+        "type": "string",
+        "examples": ["rex"],
+    }
+
+
+def test_examples_list_wins_over_example() -> None:
+    result, _ = normalise({"examples": ["a", "b"], "example": "c"}, version="3.1.0")
+    assert result == {"examples": ["a", "b"]}
+
+
+def test_an_example_that_is_a_reference_is_dropped() -> None:
+    result, diagnostics = normalise(
+        {"type": "object", "example": {"$ref": "#/components/examples/pet"}}
+    )
+    assert result == {"type": "object"}
+    assert diagnostics == [("example-dropped", "#/schema")]
+    result, _ = normalise({"examples": [{"$ref": "#/x"}, {"a": 1}]}, version="3.1.0")
+    assert result == {"examples": [{"a": 1}]}
+
+
+def test_duplicate_required_entries_are_removed_in_order() -> None:
+    result, _ = normalise({"type": "object", "required": ["b", "a", "b", "a"]})
+    assert result == {"type": "object", "required": ["b", "a"]}
+
+
+def test_openapi_only_keywords_are_dropped_and_json_schema_ones_kept() -> None:
+    schema = {
+        "type": "object",
+        "title": "Pet",
+        "description": "a pet",
+        "x-internal": True,
+        "xml": {"name": "pet"},
+        "externalDocs": {"url": "https://example.com"},
+        "discriminator": {"propertyName": "kind", "mapping": {"dog": "#/x"}},
+        "deprecated": True,
+        "readOnly": False,
+        "$id": "https://example.com/pet",
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "oneOf": [{"type": "object"}],
+        "additionalProperties": False,
+        "minProperties": 1,
+        "properties": {
+            "name": {"type": "string", "pattern": "^[a-z]+$", "minLength": 1, "format": "hostname"},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+            "kind": {"const": "dog", "default": "dog"},
+            "size": {"type": "integer", "minimum": 1, "maximum": 5, "multipleOf": 1},
+        },
+    }
+    result, diagnostics = normalise(schema)
+    assert result == {
+        "type": "object",
+        "title": "Pet",
+        "description": "a pet",
+        "oneOf": [{"type": "object"}],
+        "additionalProperties": False,
+        "minProperties": 1,
+        "properties": {
+            "name": {"type": "string", "pattern": "^[a-z]+$", "minLength": 1, "format": "hostname"},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+            "kind": {"const": "dog", "default": "dog"},
+            "size": {"type": "integer", "minimum": 1, "maximum": 5, "multipleOf": 1},
+        },
+    }
+    assert diagnostics == []
+
+
+def test_composition_and_array_keywords_are_normalised_recursively() -> None:
+    schema = {
+        "anyOf": [{"type": "string", "nullable": True}],
+        "not": {"type": "integer", "x-a": 1},
+        "prefixItems": [{"type": "string", "example": "a"}],
+        "items": {"type": "number", "deprecated": True},
+    }
+    result, _ = normalise(schema, version="3.1.0")
+    assert result == {
+        "anyOf": [{"type": ["string", "null"]}],
+        "not": {"type": "integer"},
+        "prefixItems": [{"type": "string", "examples": ["a"]}],
+        "items": {"type": "number"},
+    }
+
+
+def test_tuple_items_become_prefix_items() -> None:
+    result, _ = normalise({"type": "array", "items": [{"type": "string"}, {"type": "integer"}]})
+    assert result == {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}
+
+
+def test_type_arrays_of_openapi_31_are_kept() -> None:
+    assert normalise({"type": ["string", "null"]}, version="3.1.0")[0] == {
+        "type": ["string", "null"]
+    }
+
+
+def test_unknown_type_is_reported_and_dropped() -> None:
+    result, diagnostics = normalise({"type": "file", "description": "upload"})
+    assert result == {"description": "upload"}
+    assert diagnostics == [("schema-type-unknown", "#/schema/type")]
+
+
+def test_unknown_type_in_a_list_is_dropped_alone() -> None:
+    result, diagnostics = normalise({"type": ["string", "date"]}, version="3.1.0")
+    assert result == {"type": ["string"]}
+    assert diagnostics == [("schema-type-unknown", "#/schema/type")]
+
+
+def test_boolean_schemas() -> None:
+    assert normalise(True)[0] == {}
+    assert normalise(False)[0] == {"not": {}}
+    result, _ = normalise({"type": "object", "additionalProperties": False}, version="3.1.0")
+    assert result == {"type": "object", "additionalProperties": False}
+
+
+def test_a_schema_that_is_not_an_object_is_replaced_by_an_empty_schema() -> None:
+    result, diagnostics = normalise({"properties": {"a": "string"}})
+    assert result == {"properties": {"a": {}}}
+    assert diagnostics == [("schema-invalid", "#/schema/properties/a")]
+
+
+# -- directions ---------------------------------------------------------------------------------
+
+PET = {
+    "type": "object",
+    "required": ["id", "name", "password"],
+    "properties": {
+        "id": {"type": "integer", "readOnly": True},
+        "name": {"type": "string"},
+        "password": {"type": "string", "writeOnly": True},
+    },
+}
+
+
+def test_input_drops_read_only_properties_and_their_required_entries() -> None:
+    assert normalise(PET, "input")[0] == {
+        "type": "object",
+        "required": ["name", "password"],
+        "properties": {"name": {"type": "string"}, "password": {"type": "string"}},
+    }
+
+
+def test_output_drops_write_only_properties_and_their_required_entries() -> None:
+    assert normalise(PET, "output")[0] == {
+        "type": "object",
+        "required": ["id", "name"],
+        "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+    }
+
+
+def test_read_only_is_seen_through_a_reference() -> None:
+    components = {"Id": {"type": "integer", "readOnly": True}}
+    schema = {
+        "type": "object",
+        "required": ["id"],
+        "properties": {"id": {"$ref": "#/components/schemas/Id"}, "n": {"type": "string"}},
+    }
+    assert normalise(schema, "input", components)[0] == {
+        "type": "object",
+        "properties": {"n": {"type": "string"}},
+    }
+    assert normalise(schema, "output", components)[0] == {
+        "type": "object",
+        "required": ["id"],
+        "properties": {"id": {"$ref": "#/$defs/Id"}, "n": {"type": "string"}},
+    }
+
+
+def test_component_definitions_are_normalised_for_each_direction() -> None:
+    inputs, outputs, diagnostics = definitions({"Pet": PET})
+    assert inputs["Pet"]["properties"] == {
+        "name": {"type": "string"},
+        "password": {"type": "string"},
+    }
+    assert outputs["Pet"]["properties"] == {"id": {"type": "integer"}, "name": {"type": "string"}}
+    assert diagnostics == []
+
+
+# -- references ---------------------------------------------------------------------------------
+
+
+def test_component_references_stay_references_with_escaped_names() -> None:
+    components = {"Pet/Dog": {"type": "object"}, "a~b": {"type": "string"}}
+    schema = {
+        "type": "array",
+        "items": {"$ref": "#/components/schemas/Pet~1Dog"},
+        "contains": {"$ref": "#/components/schemas/a~0b"},
+    }
+    result, diagnostics = normalise(schema, components=components)
+    assert result == {
+        "type": "array",
+        "items": {"$ref": "#/$defs/Pet~1Dog"},
+        "contains": {"$ref": "#/$defs/a~0b"},
+    }
+    assert diagnostics == []
+    inputs, _, _ = definitions(components)
+    assert list(inputs) == ["Pet/Dog", "a~b"]
+
+
+def test_reference_siblings_are_kept() -> None:
+    result, _ = normalise(
+        {"$ref": "#/components/schemas/Pet", "description": "the pet"},
+        components={"Pet": {"type": "object"}},
+        version="3.1.0",
+    )
+    assert result == {"$ref": "#/$defs/Pet", "description": "the pet"}
+
+
+def test_local_references_outside_components_are_inlined() -> None:
+    components = {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}}
+    result, _ = normalise(
+        {"$ref": "#/components/schemas/Pet/properties/name", "maxLength": 5}, components=components
+    )
+    assert result == {"type": "string", "maxLength": 5}
+
+
+def test_recursive_component_is_kept_as_a_reference() -> None:
+    node = {
+        "type": "object",
+        "properties": {
+            "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}}
+        },
+    }
+    inputs, outputs, diagnostics = definitions({"Node": node})
+    expected = {
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+    }
+    assert inputs == outputs == {"Node": expected}
+    assert diagnostics == []
+    assert accepts({"$ref": "#/$defs/Node"}, {"children": [{"children": []}]}, inputs)
+
+
+def test_references_that_loop_without_nesting_are_broken() -> None:
+    components = {
+        "A": {"allOf": [{"$ref": "#/components/schemas/B"}], "description": "a"},
+        "B": {"$ref": "#/components/schemas/A"},
+    }
+    inputs, outputs, diagnostics = definitions(components)
+    assert (
+        inputs == outputs == {"A": {"allOf": [{"$ref": "#/$defs/B"}], "description": "a"}, "B": {}}
+    )
+    assert diagnostics == [
+        (
+            "ref-cycle",
+            "#/components/schemas/B",
+            "schema 'B' refers to 'A', which leads back to it without nesting (validators would"
+            " loop forever); that reference is replaced by {}",
+        )
+    ]
+    assert accepts({"$ref": "#/$defs/A"}, 42, inputs)
+
+
+def test_a_missing_component_reference_becomes_an_empty_schema() -> None:
+    result, diagnostics = normalise({"$ref": "#/components/schemas/Nope", "description": "d"})
+    assert result == {"description": "d"}
+    assert diagnostics == [("ref-missing", "#/schema")]
+
+
+def test_a_remote_reference_becomes_an_empty_schema() -> None:
+    result, diagnostics = normalise({"$ref": "https://example.com/pet.json"})
+    assert result == {}
+    assert diagnostics == [("ref-remote", "#/schema")]
+
+
+def test_a_self_referencing_local_schema_is_promoted_to_a_definition() -> None:
+    # the target is not a component, so it is inlined until it refers to itself
+    data_schema = {
+        "type": "object",
+        "properties": {"next": {"$ref": "#/components/schemas/Holder/properties/link"}},
+    }
+    components = {"Holder": {"type": "object", "properties": {"link": data_schema}}}
+    normaliser, report = _normaliser(components)
+    result = normaliser.normalise(
+        {"$ref": "#/components/schemas/Holder/properties/link"}, ROOT.child("schema"), "input"
+    )
+    assert result == {"type": "object", "properties": {"next": {"$ref": "#/$defs/link"}}}
+    inputs, _ = normaliser.definitions()
+    assert inputs["link"] == result
+    assert report.diagnostics == []
+
+
+def test_absurdly_deep_schemas_are_replaced_by_an_empty_schema() -> None:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(5000):
+        schema = {"not": schema}
+    result, diagnostics = normalise(schema)
+    assert result == {}
+    assert diagnostics == [("schema-too-deep", "#/schema")]
