@@ -10,6 +10,10 @@ from types import ModuleType
 
 import pytest
 
+from openapi2mcp.emit import write_tree
+from openapi2mcp.generate import GenerateOptions, generate
+from openapi2mcp.render import MARKER
+
 REPO = Path(__file__).resolve().parents[1]
 PETSTORE_DIR = REPO / "samples" / "petstore"
 PETSTORE_SPEC = PETSTORE_DIR / "openapi.yaml"
@@ -41,10 +45,6 @@ def fake_petstore_module() -> ModuleType:
 @pytest.fixture(scope="session")
 def petstore_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Petstore sample generated once per session into a temporary directory."""
-    from openapi2mcp.emit import write_tree
-    from openapi2mcp.generate import GenerateOptions, generate
-    from openapi2mcp.render import MARKER
-
     out = tmp_path_factory.mktemp("generated") / "petstore-mcp"
     result = generate(str(PETSTORE_SPEC), GenerateOptions())
     write_tree(result.files, out, force=False, marker=MARKER)

@@ -232,10 +232,10 @@ def _resource(
     mime = mime or "application/json"
     path_params = [p for p in op.parameters if p.location == "path"]
     query = [p for p in op.parameters if p.location == "query"]
-    if any(p.required and not is_scalar(p.schema, api.input_schemas) for p in query):
-        report.info("resource-skipped", op.pointer, "a required query parameter is not a scalar")
+    if any(p.required and not _templatable(api, p) for p in query):
+        report.info("resource-skipped", op.pointer, "a required query parameter is an object")
         return None
-    optional_query = [p for p in query if is_scalar(p.schema, api.input_schemas)]
+    optional_query = [p for p in query if _templatable(api, p)]
     if not path_params and not any(p.required for p in query):
         uri = f"{scheme}://{_uri_path(op.path, {})}"
         return Resource(uri, tool.name, tool.title, tool.description, mime, op)
@@ -262,6 +262,19 @@ def _resource(
             (variables[p.location, p.name], json_type(p.schema, api.input_schemas) or "string")
             for p in exposed
         ),
+    )
+
+
+def _templatable(api: Api, param: Parameter) -> bool:
+    """Scalars and arrays of scalars round-trip through ``{?name}`` (arrays comma-separated)."""
+    if is_scalar(param.schema, api.input_schemas):
+        return True
+    resolved = resolve(param.schema, api.input_schemas)
+    items = resolved.get("items")
+    return (
+        json_type(resolved, api.input_schemas) == "array"
+        and isinstance(items, Mapping)
+        and is_scalar(items, api.input_schemas)
     )
 
 

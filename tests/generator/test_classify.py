@@ -89,10 +89,14 @@ def test_get_collection_is_a_static_resource_and_item_a_template() -> None:
     )
     assert [r.uri for r in surface.resources] == ["pets://pets"]
     (template,) = surface.templates
-    # arrays cannot round-trip through {?…} simply; scalars can
-    assert template.uri_template == "pets://pets/{petId}{?verbose}"
-    assert dict(template.variables) == {"petId": "petId", "verbose": "verbose"}
-    assert dict(template.variable_types) == {"petId": "integer", "verbose": "boolean"}
+    # objects cannot round-trip through {?…}; scalars and arrays of scalars (comma-separated) can
+    assert template.uri_template == "pets://pets/{petId}{?fields,verbose}"
+    assert dict(template.variables) == {"petId": "petId", "fields": "fields", "verbose": "verbose"}
+    assert dict(template.variable_types) == {
+        "petId": "integer",
+        "fields": "array",
+        "verbose": "boolean",
+    }
 
 
 def test_required_query_parameter_makes_a_template_and_enums_give_completions() -> None:

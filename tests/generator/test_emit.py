@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from openapi2mcp import emit
 from openapi2mcp.emit import (
     MARKER,

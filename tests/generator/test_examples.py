@@ -7,6 +7,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+
 from openapi2mcp.examples import NoExample, example_instance
 
 DEFS: dict[str, Any] = {

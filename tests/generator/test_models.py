@@ -14,6 +14,7 @@ from typing import Any
 
 import pydantic
 import pytest
+
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.models import ModelsModule, class_key, render_models
 
