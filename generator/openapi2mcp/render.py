@@ -68,6 +68,7 @@ def render_package(plan: ServerPlan, report: Report) -> dict[str, str]:
         "functions": [_function(t, models.class_names) for t in plan.tools],
         "hints": {t.name: _hints(t) for t in plan.tools},
         "client_config": _client_config(plan),
+        "registry_name": _registry_name(plan),
     }
     pkg = f"src/{plan.package}"
     files: dict[str, str] = {
@@ -135,7 +136,7 @@ def _registry_entry(plan: ServerPlan) -> dict[str, Any]:
     """MCP registry metadata (server.json) for publishing the package on PyPI."""
     return {
         "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
-        "name": f"io.github.your-org/{plan.distribution}",
+        "name": _registry_name(plan),
         "description": f"MCP server for the {plan.title} API"[:100],
         "version": plan.version,
         "packages": [
@@ -158,6 +159,11 @@ def _registry_entry(plan: ServerPlan) -> dict[str, Any]:
     }
 
 
+def _registry_name(plan: ServerPlan) -> str:
+    # a placeholder namespace the publisher replaces with their own (issue: publishing)
+    return f"io.github.your-org/{plan.distribution}"
+
+
 def _smoke_cases(plan: ServerPlan, report: Report) -> dict[str, Any]:
     credentials: dict[str, str] = {}
     for scheme in plan.security.values():
@@ -174,6 +180,8 @@ def _smoke_cases(plan: ServerPlan, report: Report) -> dict[str, Any]:
             continue
         cases.append(case)
     base_path = urlsplit(plan.base_url).path.rstrip("/") if plan.base_url else ""
+    # as it travels on the wire (the fake upstream records the raw path)
+    base_path = quote(base_path, safe="/%!$&'()*+,;=:@-._~")
     return {"basePath": base_path, "credentials": credentials, "tools": cases}
 
 
