@@ -8,6 +8,7 @@ made unique here and every rename, skip or guess is reported as a diagnostic.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,21 @@ VERB_HINTS: Mapping[str, tuple[bool, bool, bool]] = {
 }
 DESCRIPTION_LIMIT = 1024
 _LOCATION_ORDER = ("path", "query", "header", "cookie")
+# RFC 9110 token characters; `x-mcp-header` values must be tokens (mcp-wire §3.2)
+_TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+# header names that carry credentials or personal data are never mirrored into Mcp-Param-*
+_SECRET_WORDS = (
+    "auth",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "key",
+    "cookie",
+    "session",
+    "signature",
+)
+_MIRRORED_TYPES = {"string", "integer", "boolean"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +149,7 @@ def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
     py_names = naming.Namer(max_length=200, reserved={"client", "self"})
     result: list[Argument] = []
     params = sorted(op.parameters, key=lambda p: _LOCATION_ORDER.index(p.location))
+    mirrored: set[str] = set()
     for param in params:
         name = param.name if param.name not in taken else f"{param.name}_{param.location}"
         if name != param.name:
@@ -143,15 +160,29 @@ def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
             )
         taken.add(name)
         py = py_names.claim(naming.python_identifier(name), seed=name)
-        result.append(
-            Argument(name, py, param.location, param.name, param.required, _param_schema(param))
-        )
+        schema = _param_schema(param)
+        if param.location == "header" and _mirrorable(param, mirrored):
+            mirrored.add(param.name.lower())
+            schema["x-mcp-header"] = param.name
+        result.append(Argument(name, py, param.location, param.name, param.required, schema))
     if op.body is not None:
         result.extend(_body_arguments(api, op, taken, py_names))
     return tuple(result)
 
 
-def _param_schema(param: Parameter) -> JsonSchema:
+def _mirrorable(param: Parameter, taken: set[str]) -> bool:
+    """May this header argument be mirrored into an ``Mcp-Param-*`` HTTP header (mcp-wire §3.2)?"""
+    lowered = param.name.lower()
+    return (
+        bool(_TOKEN.match(param.name))
+        and lowered not in taken
+        and not any(word in lowered for word in _SECRET_WORDS)
+        and "$ref" not in param.schema
+        and param.schema.get("type") in _MIRRORED_TYPES
+    )
+
+
+def _param_schema(param: Parameter) -> dict[str, Any]:
     schema = dict(param.schema)
     if param.description and "description" not in schema:
         schema["description"] = param.description

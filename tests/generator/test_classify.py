@@ -250,3 +250,42 @@ def test_plan_names_env_vars_and_prompts() -> None:
     text = plan.prompts[0].parts[0].text
     assert "- list_pets:" in text and "- delete_pet:" in text and "destructive" in text
     assert plan.version == "1.2.3"
+
+
+@pytest.mark.parametrize(
+    ("name", "schema", "mirrored"),
+    [
+        ("X-Request-ID", {"type": "string"}, True),
+        ("X-Page", {"type": "integer"}, True),
+        ("X-Dry-Run", {"type": "boolean"}, True),
+        ("X-Ratio", {"type": "number"}, False),  # numbers never (mcp-wire §3.2)
+        ("X-Api-Key", {"type": "string"}, False),  # credentials never
+        ("X-Auth-Token", {"type": "string"}, False),
+        ("X-Session", {"type": "string"}, False),
+        ("X Bad", {"type": "string"}, False),  # not an RFC 9110 token
+        ("X-Ref", {"$ref": "#/$defs/Id"}, False),  # no $ref on the way
+        ("X-List", {"type": "array", "items": {"type": "string"}}, False),
+    ],
+)
+def test_header_parameters_are_mirrored_only_where_allowed(
+    name: str, schema: dict[str, Any], mirrored: bool
+) -> None:
+    param = Parameter(name, "header", False, schema)
+    surface = classify_operations(
+        api(op("GET", "/x", "getX", parameters=(param,))), ClassifyOptions(), "x", Report()
+    )
+    prop = surface.tools[0].input_schema["properties"][name]
+    assert prop.get("x-mcp-header") == (name if mirrored else None)
+
+
+def test_mirrored_header_names_are_case_insensitively_unique() -> None:
+    params = (
+        Parameter("X-Trace", "header", False, {"type": "string"}),
+        Parameter("x-trace", "query", False, {"type": "string"}),
+        Parameter("X-TRACE", "header", False, {"type": "string"}),
+    )
+    surface = classify_operations(
+        api(op("GET", "/x", "getX", parameters=params)), ClassifyOptions(), "x", Report()
+    )
+    props = surface.tools[0].input_schema["properties"]
+    assert [p.get("x-mcp-header") for p in props.values()] == [None, "X-Trace", None]
