@@ -12,5 +12,8 @@ echo "== lint: ruff + mypy" >&2
 .venv/bin/ruff format --check generator templates/runtime tests samples benchmarks
 .venv/bin/mypy
 
+echo "== Node 22 and the MCP conformance suite (npm)" >&2
+bash scripts/install_node.sh >/dev/null
+
 echo "== tests" >&2
 exec .venv/bin/python -m pytest "$@"
