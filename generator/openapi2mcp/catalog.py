@@ -1,4 +1,4 @@
-"""Build ``catalog.json`` (the runtime's view of the API) and ``mcp-surface.json`` from a plan.
+"""Build ``catalog.json`` (the runtime's view of the API) from a plan.
 
 The catalog's format is owned by ``templates/runtime/catalog.py``; this module only fills it. The MCP
 objects are stored exactly as the 2026-07-28 list methods return them, in plan order.
@@ -6,8 +6,6 @@ objects are stored exactly as the 2026-07-28 list methods return them, in plan o
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
 from .diagnostics import Report
@@ -182,40 +180,6 @@ def _security(api: Api, op: Operation, report: Report) -> list[list[str]]:
         )
         return [[]]
     return usable
-
-
-def surface(plan: ServerPlan) -> dict[str, Any]:
-    """The MCP surface for diffs between versions: names, kinds, annotations, schema hashes."""
-    items: list[dict[str, Any]] = []
-    for tool in plan.tools:
-        obj = tool_object(tool)
-        items.append(
-            {
-                "kind": "tool",
-                "name": tool.name,
-                "operationId": tool.operation.operation_id,
-                "annotations": obj["annotations"],
-                "inputSchemaSha256": _digest(obj["inputSchema"]),
-                "outputSchemaSha256": _digest(obj.get("outputSchema")),
-            }
-        )
-    items += [{"kind": "resource", "name": r.name, "uri": r.uri} for r in plan.resources]
-    items += [
-        {"kind": "resource_template", "name": t.name, "uriTemplate": t.uri_template}
-        for t in plan.resource_templates
-    ]
-    items += [
-        {"kind": "prompt", "name": p.name, "arguments": [a.name for a in p.arguments]}
-        for p in plan.prompts
-    ]
-    return {"server": plan.server_name, "version": plan.version, "items": items}
-
-
-def _digest(value: Any) -> str | None:
-    if value is None:
-        return None
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _drop_empty(obj: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,10 @@ class GenerateOptions:
     name: str | None = None
     max_name_length: int = 64
     include_deprecated: bool = False
+    # the package version in PEP 440 normal form (see `planning.pep440_version`); None = info.version
+    version: str | None = None
+    # fetch `$ref`s to http(s) URLs (off by default: generation never touches the network)
+    allow_remote_refs: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,14 +41,16 @@ def plan_from_document(doc: LoadedDocument, options: GenerateOptions, report: Re
     classify = ClassifyOptions(
         max_name_length=options.max_name_length, include_deprecated=options.include_deprecated
     )
-    return build_plan(api, PlanOptions(name=options.name, classify=classify), report)
+    return build_plan(
+        api, PlanOptions(name=options.name, classify=classify, version=options.version), report
+    )
 
 
 def plan_source(
     source: str, options: GenerateOptions, *, stdin: bytes | None = None
 ) -> tuple[ServerPlan, Report]:
     report = Report()
-    doc = load_source(source, stdin=stdin)
+    doc = load_source(source, stdin=stdin, allow_remote_refs=options.allow_remote_refs)
     return plan_from_document(doc, options, report), report
 
 

@@ -126,3 +126,10 @@ class Api:
     security_schemes: Mapping[str, SecurityScheme] = field(default_factory=dict)
     # sha256 of the raw spec bytes, for headers of generated files
     source_sha256: str = ""
+    # publishing metadata, as written in `info` and `externalDocs` ("" when absent)
+    license_name: str = ""
+    license_identifier: str = ""
+    license_url: str = ""
+    contact_url: str = ""
+    terms_of_service: str = ""
+    external_docs_url: str = ""

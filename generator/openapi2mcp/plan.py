@@ -118,6 +118,17 @@ class EnvVar:
 
 
 @dataclass(frozen=True, slots=True)
+class PackageMetadata:
+    """What the generated ``pyproject.toml`` tells a package index about the server."""
+
+    summary: str = ""  # one line, bounded
+    license: str = ""  # an SPDX license expression, "" when the spec names none we can vouch for
+    keywords: tuple[str, ...] = ()
+    # (label, absolute http(s) URL) for [project.urls], in display order
+    urls: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ServerPlan:
     api: Api
     package: str  # python import name, e.g. "petstore_mcp"
@@ -142,3 +153,4 @@ class ServerPlan:
     security: Mapping[str, Mapping[str, Any]]
     # template variable completions: uri_template -> ((variable, values), ...)
     template_completions: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
+    metadata: PackageMetadata = PackageMetadata()

@@ -1,8 +1,9 @@
 """Planning: turn an :class:`Api` into the complete :class:`ServerPlan`.
 
-Owns the package-level decisions (distribution, package and server names, version, environment
-variables for the base URL, timeout and each security scheme, instructions) and the guiding prompts
-(one per tag). Per-operation decisions are delegated to ``classify.py``.
+Owns the package-level decisions (distribution, package and server names, the PEP 440 version,
+environment variables for the base URL, timeout and each security scheme, instructions, the metadata a
+package index shows: summary, SPDX license, keywords, project URLs) and the guiding prompts (one per
+tag). Per-operation decisions are delegated to ``classify.py``.
 """
 
 from __future__ import annotations
@@ -11,12 +12,21 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from . import naming
 from .classify import ClassifyOptions, classify_operations
 from .diagnostics import Report
 from .ir import Api, ApiKeyScheme, HttpBasicScheme, HttpBearerScheme, SecurityScheme
-from .plan import EnvVar, Prompt, PromptArgument, PromptPart, ServerPlan, Tool
+from .plan import (
+    EnvVar,
+    PackageMetadata,
+    Prompt,
+    PromptArgument,
+    PromptPart,
+    ServerPlan,
+    Tool,
+)
 
 # words that say nothing about which API this is ("GitHub's official OpenAPI spec" → "github")
 _NAME_NOISE = {
@@ -26,14 +36,53 @@ _NAME_NOISE = {
     "web", "with", "yaml",
 }  # fmt: skip
 _NAME_WORDS = 3
-_PEP440 = re.compile(r"^\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?$")
+# PEP 440 versions in any spelling the PEP accepts ("v1.0-Beta.2", "1.0.0-rc1", "2.0.post1")
+_PEP440 = re.compile(
+    r"v?(?:(?P<epoch>\d+)!)?(?P<release>\d+(?:\.\d+)*)"
+    r"(?:[-_.]?(?P<pre>alpha|beta|preview|pre|rc|a|b|c)[-_.]?(?P<pre_n>\d+)?)?"
+    r"(?:-(?P<post_implicit>\d+)|[-_.]?(?:post|rev|r)[-_.]?(?P<post_n>\d+)?(?P<post>))?"
+    r"(?:[-_.]?dev[-_.]?(?P<dev_n>\d+)?(?P<dev>))?"
+    r"(?:\+(?P<local>[a-z0-9]+(?:[-_.][a-z0-9]+)*))?",
+    re.IGNORECASE,
+)
+_PRE_LABELS = {"alpha": "a", "a": "a", "beta": "b", "b": "b"}  # everything else is "rc"
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+# SPDX identifiers we accept from `info.license` (lower case → canonical spelling); a package index
+# rejects unknown ones, so anything else leaves the license out rather than break the build
+_SPDX = {
+    spdx.lower(): spdx
+    for spdx in (
+        "0BSD", "AFL-3.0", "AGPL-3.0-only", "AGPL-3.0-or-later", "Apache-1.1", "Apache-2.0",
+        "Artistic-2.0", "BlueOak-1.0.0", "BSD-1-Clause", "BSD-2-Clause", "BSD-3-Clause",
+        "BSL-1.0", "CC-BY-3.0", "CC-BY-4.0", "CC-BY-SA-4.0", "CC0-1.0", "CDDL-1.0", "ECL-2.0",
+        "EPL-1.0", "EPL-2.0", "EUPL-1.1", "EUPL-1.2", "GPL-2.0-only", "GPL-2.0-or-later",
+        "GPL-3.0-only", "GPL-3.0-or-later", "ISC", "LGPL-2.1-only", "LGPL-2.1-or-later",
+        "LGPL-3.0-only", "LGPL-3.0-or-later", "MIT", "MIT-0", "MPL-2.0", "MS-PL", "NCSA",
+        "ODbL-1.0", "OFL-1.1", "OSL-3.0", "PostgreSQL", "PSF-2.0", "Python-2.0", "Unlicense",
+        "UPL-1.0", "W3C", "WTFPL", "X11", "Zlib",
+    )
+}  # fmt: skip
+# unambiguous license names seen in specs that are not SPDX identifiers themselves
+_LICENSE_NAMES = {
+    "apache 2.0": "Apache-2.0",
+    "apache license 2.0": "Apache-2.0",
+    "apache license, version 2.0": "Apache-2.0",
+    "apache license version 2.0": "Apache-2.0",
+    "mit license": "MIT",
+    "the mit license": "MIT",
+}
+_LICENSE_REF = re.compile(r"LicenseRef-[A-Za-z0-9.-]+")
+_CONTROL_OR_SPACE = re.compile(r"[\x00-\x20\x7f]")
 INSTRUCTIONS_LIMIT = 1500
+SUMMARY_LIMIT = 200
 
 
 @dataclass(frozen=True, slots=True)
 class PlanOptions:
     name: str | None = None
     classify: ClassifyOptions = field(default_factory=ClassifyOptions)
+    # the package version (already PEP 440, see `pep440_version`); None = from info.version
+    version: str | None = None
 
 
 def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
@@ -63,7 +112,7 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         distribution=distribution,
         command=distribution,
         server_name=distribution,
-        version=_version(api.version, report),
+        version=options.version or _version(api.version, report),
         title=api.title or distribution,
         description=_first_paragraph(api.description) or f"MCP server for {api.title}",
         instructions=_instructions(api, surface.tools),
@@ -79,6 +128,7 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         timeout_env=timeout_env,
         security=security,
         template_completions=surface.template_completions,
+        metadata=_package_metadata(api, distribution, base_url, report),
     )
 
 
@@ -90,11 +140,34 @@ def _short_title(title: str) -> str:
 
 
 def _version(raw: str, report: Report) -> str:
-    version = raw.strip().removeprefix("v")
-    if _PEP440.match(version):
-        return version
-    report.warn("version-normalised", "#/info/version", f"{raw!r} is not PEP 440; using 0.0.0")
-    return "0.0.0"
+    """The package version from ``info.version``: PEP 440 as is, a date as ``Y.M.D``, else 0.0.0."""
+    date = _DATE.fullmatch(raw.strip())
+    version = ".".join(str(int(part)) for part in date.groups()) if date else pep440_version(raw)
+    if version is None:
+        report.warn("version-normalised", "#/info/version", f"{raw!r} is not PEP 440; using 0.0.0")
+        return "0.0.0"
+    if version != raw:
+        report.info("version-normalised", "#/info/version", f"{raw!r} is used as {version!r}")
+    return version
+
+
+def pep440_version(raw: str) -> str | None:
+    """``raw`` in PEP 440's normal form ("1.0.0-beta.2" → "1.0.0b2", "v2" → "2"), or None."""
+    match = _PEP440.fullmatch(raw.strip())
+    if match is None:
+        return None
+    parts = match.groupdict()
+    text = f"{int(parts['epoch'])}!" if parts["epoch"] else ""
+    text += ".".join(str(int(n)) for n in parts["release"].split("."))
+    if parts["pre"]:
+        text += _PRE_LABELS.get(parts["pre"].lower(), "rc") + str(int(parts["pre_n"] or 0))
+    if parts["post_implicit"] or parts["post"] is not None:
+        text += f".post{int(parts['post_implicit'] or parts['post_n'] or 0)}"
+    if parts["dev"] is not None:
+        text += f".dev{int(parts['dev_n'] or 0)}"
+    if parts["local"]:
+        text += "+" + re.sub(r"[-_]", ".", parts["local"].lower())
+    return text
 
 
 def _security(api: Api, prefix: str) -> tuple[Mapping[str, Mapping[str, Any]], tuple[EnvVar, ...]]:
@@ -193,3 +266,98 @@ def _tool_line(tool: Tool) -> str:
         else ("destructive" if tool.annotations.destructive else "writes")
     )
     return f"{tool.title} ({tool.operation.method} {tool.operation.path}; {marks})"
+
+
+def _package_metadata(
+    api: Api, distribution: str, base_url: str, report: Report
+) -> PackageMetadata:
+    name = distribution.removesuffix("-mcp")
+    return PackageMetadata(
+        summary=_summary(api),
+        license=_license(api, report),
+        keywords=tuple(dict.fromkeys(("mcp", "openapi", name))),
+        urls=_urls(api, base_url),
+    )
+
+
+def _summary(api: Api) -> str:
+    """One line for the package index: what the server is for, then the spec's first paragraph."""
+    title = " ".join(api.title.split())
+    subject = title if title.lower().endswith(" api") else f"{title} API"
+    line = f"MCP server for the {subject}" if title else "MCP server for an HTTP API"
+    about = " ".join(_first_paragraph(api.description).split())
+    if about:
+        line = f"{line}. {about}"
+    line = "".join(" " if ch.isspace() or not ch.isprintable() else ch for ch in line)
+    if len(line) > SUMMARY_LIMIT:
+        cut = line[: SUMMARY_LIMIT - 2]
+        cut = cut.rsplit(" ", 1)[0] if " " in cut else cut[:-1]  # whole words only
+        line = cut.rstrip(" .,;:") + "..."
+    return line
+
+
+def _license(api: Api, report: Report) -> str:
+    """An SPDX expression from ``info.license`` (``identifier``, else ``name``), or ""."""
+    for declared in (api.license_identifier, api.license_name):
+        expression = _spdx_expression(declared)
+        if expression:
+            return expression
+    declared = api.license_identifier or api.license_name
+    if declared.strip():
+        report.info(
+            "license-omitted",
+            "#/info/license",
+            f"{declared.strip()[:80]!r} is not an SPDX license identifier; the package declares "
+            "no license",
+        )
+    return ""
+
+
+def _spdx_expression(declared: str) -> str:
+    """Known SPDX identifiers joined by AND/OR, canonically spelled; "" for anything else."""
+    alias = _LICENSE_NAMES.get(" ".join(declared.lower().split()))
+    if alias:
+        return alias
+    tokens = declared.split()
+    if not tokens or len(tokens) % 2 == 0:
+        return ""
+    canonical: list[str] = []
+    for index, token in enumerate(tokens):
+        if index % 2:
+            if token.upper() not in ("AND", "OR"):
+                return ""
+            canonical.append(token.upper())
+        elif token.lower() in _SPDX:
+            canonical.append(_SPDX[token.lower()])
+        elif _LICENSE_REF.fullmatch(token):
+            canonical.append(token)
+        else:
+            return ""
+    return " ".join(canonical)
+
+
+def _urls(api: Api, base_url: str) -> tuple[tuple[str, str], ...]:
+    """``[project.urls]``: the spec's documentation, contact, API, terms and license links."""
+    candidates = (
+        ("Documentation", api.external_docs_url),
+        ("Contact", api.contact_url),
+        ("API", base_url),
+        ("Terms of Service", api.terms_of_service),
+        ("License", api.license_url),
+    )
+    urls: dict[str, str] = {}
+    for label, declared in candidates:
+        url = declared.strip()
+        if _is_web_url(url) and url not in urls:
+            urls[url] = label
+    return tuple((label, url) for url, label in urls.items())
+
+
+def _is_web_url(url: str) -> bool:
+    if not url or len(url) > 500 or _CONTROL_OR_SPACE.search(url):
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)

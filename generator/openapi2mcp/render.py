@@ -17,7 +17,7 @@ from urllib.parse import quote, urlsplit
 import jinja2
 
 from . import __version__
-from .catalog import build_catalog, surface
+from .catalog import build_catalog
 from .diagnostics import Report
 from .examples import NoExample, example_instance
 from .filters import FILTERS
@@ -25,6 +25,7 @@ from .models import render_models
 from .plan import ServerPlan, Tool
 from .pytypes import python_type
 from .resources import templates_root
+from .surface import surface
 
 MARKER = ".openapi2mcp"
 

@@ -1,0 +1,367 @@
+"""``openapi2mcp diff``: what changed in the MCP surface between two versions, and does it break clients.
+
+This module owns reading either side (an OpenAPI document, planned in memory with default options, or
+an ``mcp-surface.json``, told apart by content), matching items (by kind and name; a removed and an
+added item of one kind behind the same operationId, or failing that the same ``METHOD /path``, is a
+rename), judging each difference as breaking or compatible (schema rules live in ``schemadiff.py``) and
+rendering the result as text, Markdown (for a pull-request comment) or JSON. It never prints.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from .generate import GenerateOptions, plan_source
+from .load import parse_bytes
+from .schemadiff import Finding, Severity, compare_schemas, quote
+from .surface import KINDS, SURFACE_FORMAT, surface
+
+Category = Literal["added", "removed", "renamed", "changed"]
+FailOn = Literal["breaking", "any", "never"]
+DIFF_FORMAT = 1
+COLLAPSE_AFTER = 10
+# the value of each tool hint that makes a call riskier for the user
+_RISKIER = (
+    ("readOnlyHint", False),
+    ("destructiveHint", True),
+    ("idempotentHint", False),
+    ("openWorldHint", True),
+)
+
+
+class DiffInputError(Exception):
+    """One side of the diff cannot be read or is not a spec or surface file we understand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    severity: Severity
+    category: Category
+    kind: str
+    name: str
+    message: str
+    old_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SurfaceDiff:
+    old: Mapping[str, Any]  # {"server", "version"} of each side
+    new: Mapping[str, Any]
+    changes: tuple[Change, ...]
+
+    @property
+    def breaking(self) -> tuple[Change, ...]:
+        return tuple(c for c in self.changes if c.severity == "breaking")
+
+    @property
+    def compatible(self) -> tuple[Change, ...]:
+        return tuple(c for c in self.changes if c.severity == "compatible")
+
+    def counts(self) -> dict[str, int]:
+        """Changes by severity, items by category (an item with several changes counts once)."""
+        items: dict[Category, set[tuple[str, str]]] = {
+            "added": set(),
+            "removed": set(),
+            "renamed": set(),
+            "changed": set(),
+        }
+        for change in self.changes:
+            items[change.category].add((change.kind, change.name))
+        items["changed"] -= items["renamed"]
+        counts = {"breaking": len(self.breaking), "compatible": len(self.compatible)}
+        return counts | {category: len(keys) for category, keys in items.items()}
+
+    def fails(self, fail_on: FailOn) -> bool:
+        if fail_on == "breaking":
+            return bool(self.breaking)
+        return fail_on == "any" and bool(self.changes)
+
+
+def load_surface(source: str, *, name: str | None = None, stdin: bytes | None = None) -> Any:
+    """``source`` (a path, or "-" for ``stdin``) as a surface document: read, or planned from a spec."""
+    if source == "-":
+        raw = stdin if stdin is not None else sys.stdin.buffer.read()
+        label = "<stdin>"
+    else:
+        try:
+            raw = Path(source).read_bytes()
+        except OSError as exc:
+            raise DiffInputError(f"cannot read {source}: {exc.strerror or exc}") from exc
+        label = Path(source).name
+    data = parse_bytes(raw, label)
+    if isinstance(data, dict) and "items" in data and not {"openapi", "swagger"} & data.keys():
+        return _checked_surface(data, label)
+    plan, _ = plan_source(source, GenerateOptions(name=name), stdin=raw)
+    return surface(plan)
+
+
+def _checked_surface(data: dict[str, Any], label: str) -> dict[str, Any]:
+    if data.get("format") != SURFACE_FORMAT:
+        raise DiffInputError(
+            f"{label} is an MCP surface file of format {data.get('format', 1)}; only format "
+            f"{SURFACE_FORMAT} can be compared: regenerate the package with this openapi2mcp"
+        )
+    items = data["items"]
+    if not isinstance(items, list) or not all(
+        isinstance(i, dict) and i.get("kind") in KINDS and isinstance(i.get("name"), str)
+        for i in items
+    ):
+        raise DiffInputError(f"{label} is not a valid MCP surface file (bad 'items')")
+    return data
+
+
+def diff_sources(old: str, new: str, *, name: str | None = None) -> SurfaceDiff:
+    """Compare two sides given on the command line; at most one of them may be "-"."""
+    stdin = sys.stdin.buffer.read() if "-" in (old, new) else None
+    return diff_surfaces(
+        load_surface(old, name=name, stdin=stdin), load_surface(new, name=name, stdin=stdin)
+    )
+
+
+def diff_surfaces(old: Mapping[str, Any], new: Mapping[str, Any]) -> SurfaceDiff:
+    old_items = {(i["kind"], i["name"]): i for i in old["items"]}
+    new_items = {(i["kind"], i["name"]): i for i in new["items"]}
+    removed = [key for key in old_items if key not in new_items]
+    added = [key for key in new_items if key not in old_items]
+    renames = _renames(removed, added, old_items, new_items)
+    changes: list[Change] = []
+    for key in removed:
+        if key not in renames:
+            changes.append(Change("breaking", "removed", key[0], key[1], "removed"))
+    for key in added:
+        if key not in renames.values():
+            changes.append(Change("compatible", "added", key[0], key[1], "added"))
+    pairs = [(key, key) for key in old_items if key in new_items] + list(renames.items())
+    for old_key, new_key in pairs:
+        kind, name = new_key
+        if old_key != new_key:
+            message = f"renamed from {quote(old_key[1])}"
+            changes.append(Change("breaking", "renamed", kind, name, message, old_key[1]))
+        for finding in _compare_item(old_items[old_key], new_items[new_key]):
+            changes.append(Change(finding.severity, "changed", kind, name, finding.message))
+    order = {kind: index for index, kind in enumerate(KINDS)}
+    changes.sort(key=lambda c: (c.severity != "breaking", order[c.kind], c.name))
+    return SurfaceDiff(_side(old), _side(new), tuple(changes))
+
+
+def _side(document: Mapping[str, Any]) -> dict[str, str]:
+    return {"server": str(document.get("server", "")), "version": str(document.get("version", ""))}
+
+
+Key = tuple[str, str]
+
+
+def _renames(
+    removed: list[Key], added: list[Key], old: Mapping[Key, Any], new: Mapping[Key, Any]
+) -> dict[Key, Key]:
+    """Old key → new key for items that only changed their name (one candidate on each side)."""
+    renames: dict[Key, Key] = {}
+    for field in ("operationId", "operation"):
+        gone = _group(removed, old, field, set(renames))
+        came = _group(added, new, field, set(renames.values()))
+        for ident, keys in gone.items():
+            if len(keys) == 1 and len(came.get(ident, ())) == 1:
+                renames[keys[0]] = came[ident][0]
+    return renames
+
+
+def _group(
+    keys: list[Key], items: Mapping[Key, Any], field: str, taken: set[Key]
+) -> dict[tuple[str, str], list[Key]]:
+    """Keys by (kind, value of ``field``), leaving out taken keys and items without the field."""
+    grouped: dict[tuple[str, str], list[Key]] = {}
+    for key in keys:
+        value = items[key].get(field)
+        if key not in taken and isinstance(value, str):
+            grouped.setdefault((key[0], value), []).append(key)
+    return grouped
+
+
+def _compare_item(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Finding]:
+    findings: list[Finding] = []
+    if old.get("title") != new.get("title"):
+        change = f"title {_text(old.get('title'))} → {_text(new.get('title'))}"
+        findings.append(Finding("compatible", change))
+    if old.get("description") != new.get("description"):
+        findings.append(Finding("compatible", "description changed"))
+    match new["kind"]:
+        case "tool":
+            findings += _compare_tool(old, new)
+        case "resource":
+            for field, label in (("uri", "URI"), ("mimeType", "MIME type")):
+                if old.get(field) != new.get(field):
+                    change = f"{label} {_text(old.get(field))} → {_text(new.get(field))}"
+                    findings.append(Finding("breaking", change))
+        case "resource_template":
+            findings += _compare_template(old, new)
+        case "prompt":
+            findings += _compare_prompt(old, new)
+    return findings
+
+
+def _compare_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Finding]:
+    findings: list[Finding] = []
+    old_hints, new_hints = old.get("annotations") or {}, new.get("annotations") or {}
+    for hint, riskier in _RISKIER:
+        before, after = old_hints.get(hint), new_hints.get(hint)
+        if before != after:
+            severity: Severity = "breaking" if after is riskier else "compatible"
+            findings.append(Finding(severity, f"{hint} {_json(before)} → {_json(after)}"))
+    findings += compare_schemas(old.get("inputSchema"), new.get("inputSchema"), "input")
+    if "outputSchema" in old and "outputSchema" not in new:
+        findings.append(Finding("breaking", "output schema removed (no structured output)"))
+    elif "outputSchema" not in old and "outputSchema" in new:
+        findings.append(Finding("compatible", "output schema added"))
+    elif "outputSchema" in old:
+        findings += compare_schemas(old["outputSchema"], new["outputSchema"], "output")
+    return findings
+
+
+def _compare_template(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Finding]:
+    findings: list[Finding] = []
+    before, after = str(old.get("uriTemplate", "")), str(new.get("uriTemplate", ""))
+    if before != after:
+        (old_base, old_query), (new_base, new_query) = (
+            _split_template(before),
+            _split_template(after),
+        )
+        change = f"URI template {quote(before)} → {quote(after)}"
+        # optional query variables may come and go at the end; anything else moves the URIs
+        compatible = old_base == new_base and set(old_query) <= set(new_query)
+        findings.append(Finding("compatible" if compatible else "breaking", change))
+    if old.get("mimeType") != new.get("mimeType"):
+        change = f"MIME type {_text(old.get('mimeType'))} → {_text(new.get('mimeType'))}"
+        findings.append(Finding("breaking", change))
+    return findings
+
+
+def _split_template(template: str) -> tuple[str, list[str]]:
+    start = template.find("{?")
+    if start < 0 or not template.endswith("}"):
+        return template, []
+    return template[:start], template[start + 2 : -1].split(",")
+
+
+def _compare_prompt(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Finding]:
+    findings: list[Finding] = []
+    old_args = {a.get("name"): a for a in old.get("arguments") or () if isinstance(a, dict)}
+    new_args = {a.get("name"): a for a in new.get("arguments") or () if isinstance(a, dict)}
+    for name in old_args:
+        if name not in new_args:
+            findings.append(Finding("breaking", f"argument {quote(str(name))} removed"))
+    for name, argument in new_args.items():
+        label = quote(str(name))
+        required = bool(argument.get("required"))
+        if name not in old_args:
+            kind = "required" if required else "optional"
+            severity: Severity = "breaking" if required else "compatible"
+            findings.append(Finding(severity, f"new {kind} argument {label}"))
+            continue
+        was_required = bool(old_args[name].get("required"))
+        if required != was_required:
+            severity = "breaking" if required else "compatible"
+            state = "required" if required else "optional"
+            findings.append(Finding(severity, f"argument {label} is now {state}"))
+        if old_args[name].get("description") != argument.get("description"):
+            findings.append(Finding("compatible", f"argument {label}: description changed"))
+    return findings
+
+
+def _text(value: Any) -> str:
+    return quote(value, limit=60) if isinstance(value, str) and value else "none"
+
+
+def _json(value: Any) -> str:
+    return "unset" if value is None else json.dumps(value)
+
+
+# --- rendering ------------------------------------------------------------------------------------
+
+
+def render(result: SurfaceDiff, output_format: str) -> str:
+    match output_format:
+        case "markdown":
+            return render_markdown(result)
+        case "json":
+            return render_json(result)
+        case _:
+            return render_text(result)
+
+
+def _heading(result: SurfaceDiff, code: Callable[[str], str] = str) -> str:
+    old, new = result.old, result.new
+    if old["server"] == new["server"]:
+        return f"{code(old['server'])} {old['version']} → {new['version']}"
+    return f"{code(old['server'])} {old['version']} → {code(new['server'])} {new['version']}"
+
+
+def _summary(result: SurfaceDiff, strong: Callable[[str], str] = str) -> str:
+    if not result.changes:
+        return "No changes to the MCP surface."
+    counts = result.counts()
+    items = ", ".join(f"{counts[c]} {c}" for c in ("added", "removed", "renamed", "changed"))
+    breaking = strong(f"{counts['breaking']} breaking")
+    return f"{breaking}, {counts['compatible']} compatible ({items})"
+
+
+def render_text(result: SurfaceDiff) -> str:
+    lines = [f"MCP surface: {_heading(result)}", _summary(result)]
+    for title, changes in (("Breaking", result.breaking), ("Compatible", result.compatible)):
+        if changes:
+            lines += ["", f"{title}:"]
+            lines += [f"  {c.kind} {c.name}: {c.message}" for c in changes]
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(result: SurfaceDiff) -> str:
+    lines = [
+        f"### MCP surface: {_heading(result, quote)}",
+        "",
+        _summary(result, lambda s: f"**{s}**"),
+    ]
+    for title, changes in (("Breaking", result.breaking), ("Compatible", result.compatible)):
+        if not changes:
+            continue
+        table = ["| Kind | Name | Change |", "| --- | --- | --- |"]
+        table += [
+            f"| {c.kind.replace('_', ' ')} | {_cell(quote(c.name))} | {_cell(c.message)} |"
+            for c in changes
+        ]
+        lines += ["", f"#### {title} changes", ""]
+        if len(changes) > COLLAPSE_AFTER:
+            summary = f"{len(changes)} {title.lower()} changes"
+            lines += [f"<details><summary>{summary}</summary>", "", *table, "", "</details>"]
+        else:
+            lines += table
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    # GitHub splits table cells on every unescaped pipe, even inside code spans
+    return text.replace("|", "\\|")
+
+
+def render_json(result: SurfaceDiff) -> str:
+    document = {
+        "format": DIFF_FORMAT,
+        "old": dict(result.old),
+        "new": dict(result.new),
+        "summary": result.counts(),
+        "changes": [
+            {
+                "severity": c.severity,
+                "category": c.category,
+                "kind": c.kind,
+                "name": c.name,
+                "message": c.message,
+                **({"oldName": c.old_name} if c.old_name else {}),
+            }
+            for c in result.changes
+        ],
+    }
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
