@@ -1,11 +1,13 @@
 """Reading the spec: bytes from a file or stdin → a JSON-like mapping, with the fatal checks.
 
 This module owns turning the user's input into a :class:`LoadedDocument` and refusing, with a
-:class:`~openapi2mcp.diagnostics.GenerationError`, anything that cannot be an OpenAPI 3.0/3.1 document:
-unreadable files, invalid YAML or JSON, documents without an ``openapi`` field, Swagger 2.0 and other
-OpenAPI versions. YAML is read with a safe loader using YAML 1.2 scalars that keeps mapping keys exactly
-as written (``200``, ``on`` or ``yes`` keys stay strings) and timestamps as strings, so the result is
-plain JSON data. ``refs.py`` reuses :func:`parse_bytes` for files reached through ``$ref``.
+:class:`~openapi2mcp.diagnostics.GenerationError`, anything that cannot be an OpenAPI 3.0/3.1 or Swagger
+2.0 document: unreadable files, invalid YAML or JSON, documents without an ``openapi`` (or ``swagger:
+"2.0"``) field and other versions. A Swagger 2.0 document is returned as written; ``parse.py`` converts
+it (``swagger2.py``). YAML is read with a safe loader using YAML 1.2 scalars that keeps mapping keys
+exactly as written (``200``, ``on`` or ``yes`` keys stay strings) and timestamps as strings, so the
+result is plain JSON data. ``refs.py`` reuses :func:`parse_bytes` for files reached through ``$ref``, and
+:class:`RemoteFetcher` for ``http(s)`` references when the user allows them (``--allow-remote-refs``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import hashlib
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import urljoin, urlsplit
 
 import yaml
 
@@ -27,7 +30,11 @@ try:
 except ImportError:  # PyYAML built without libyaml
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
+if TYPE_CHECKING:
+    import httpx
+
 SUPPORTED_VERSION = re.compile(r"3\.[01](\.\d+)?(-[0-9A-Za-z.-]+)?")
+SWAGGER_VERSION: Final = "2.0"
 
 
 _BOOL, _INT, _FLOAT = (f"tag:yaml.org,2002:{t}" for t in ("bool", "int", "float"))
@@ -89,15 +96,97 @@ _Yaml12Loader.add_constructor(_INT, _yaml12_int)
 _Yaml12Loader.add_constructor("tag:yaml.org,2002:timestamp", _scalar_text)
 
 
+class RemoteError(Exception):
+    """A remote document could not be fetched; the message says why (no secrets, one line)."""
+
+
+class RemoteFetcher:
+    """Fetches the documents that ``http(s)`` ``$ref``s name, each URL at most once.
+
+    Only ``http`` and ``https`` URLs are read, redirects are followed by hand (at most
+    ``max_redirects``, never to another scheme), every request has a ``timeout`` and a body larger
+    than ``max_bytes`` is refused. Failures are cached too, so a broken URL is tried once.
+    """
+
+    def __init__(
+        self,
+        *,
+        timeout: float = 10.0,
+        max_bytes: int = 20 * 1024 * 1024,
+        max_redirects: int = 5,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._timeout = timeout
+        self._max_bytes = max_bytes
+        self._max_redirects = max_redirects
+        self._transport = transport
+        self._cache: dict[str, bytes | RemoteError] = {}
+
+    def fetch(self, url: str) -> bytes:
+        """The body of ``url`` (a 2xx answer), or :class:`RemoteError`."""
+        if url not in self._cache:
+            try:
+                self._cache[url] = self._get(url)
+            except RemoteError as exc:
+                self._cache[url] = exc
+        found = self._cache[url]
+        if isinstance(found, RemoteError):
+            raise found
+        return found
+
+    def _get(self, url: str) -> bytes:
+        try:
+            import httpx  # noqa: PLC0415 - only needed when remote references are allowed
+        except ImportError as exc:  # pragma: no cover - httpx is installed with the generator
+            raise RemoteError("httpx is not installed") from exc
+        headers = {"Accept": "application/json, application/yaml, text/yaml, */*;q=0.5"}
+        with httpx.Client(
+            timeout=self._timeout, follow_redirects=False, transport=self._transport
+        ) as client:
+            secure = urlsplit(url).scheme == "https"
+            for _ in range(self._max_redirects + 1):
+                scheme = urlsplit(url).scheme
+                if scheme not in ("http", "https") or (secure and scheme != "https"):
+                    raise RemoteError(f"{url} is not an {'https' if secure else 'http(s)'} URL")
+                try:
+                    with client.stream("GET", url, headers=headers) as response:
+                        if response.is_redirect and "location" in response.headers:
+                            url = urljoin(url, response.headers["location"])
+                            continue
+                        if not response.is_success:
+                            raise RemoteError(f"{url} answered HTTP {response.status_code}")
+                        return self._body(response, url)
+                except httpx.HTTPError as exc:
+                    raise RemoteError(f"cannot fetch {url}: {type(exc).__name__}") from exc
+        raise RemoteError(f"{url}: more than {self._max_redirects} redirects")
+
+    def _body(self, response: httpx.Response, url: str) -> bytes:
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self._max_bytes:
+            raise RemoteError(f"{url} is larger than {self._max_bytes:,} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > self._max_bytes:
+                raise RemoteError(f"{url} is larger than {self._max_bytes:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedDocument:
-    """The parsed root document and where it came from (``base_dir`` is None for stdin)."""
+    """The parsed root document and where it came from (``base_dir`` is None for stdin).
+
+    ``remote`` is set when ``http(s)`` ``$ref``s may be fetched (the user opted in).
+    """
 
     data: dict[str, Any]
     raw: bytes
     base_dir: Path | None
     name: str
     sha256: str
+    remote: RemoteFetcher | None = field(default=None, compare=False)
 
 
 def _fail(code: str, message: str, pointer: str = "") -> GenerationError:
@@ -143,16 +232,23 @@ def _parse_text(text: str, name: str) -> Any:
         raise _yaml_error(exc, name) from exc
 
 
+def is_swagger2(data: dict[str, Any]) -> bool:
+    """Whether the root mapping is a Swagger 2.0 document (``swagger: 2.0`` unquoted counts too)."""
+    return "openapi" not in data and str(data.get("swagger")) == SWAGGER_VERSION
+
+
 def check_openapi(data: Any, name: str) -> dict[str, Any]:
-    """Refuse documents that are not OpenAPI 3.0.x or 3.1.x; return the root mapping."""
+    """Refuse documents that are not OpenAPI 3.0.x, 3.1.x or Swagger 2.0; return the root mapping."""
     if not isinstance(data, dict):
         raise _fail("not-openapi", f"{name} is not an OpenAPI document (no 'openapi' field)")
     if "openapi" not in data:
+        if is_swagger2(data):
+            return data
         if "swagger" in data:
             raise _fail(
                 "swagger-unsupported",
-                f"{name} is a Swagger {data['swagger']} document; Swagger 2.0 is not supported yet:"
-                " convert it to OpenAPI 3 with another tool, or wait for the built-in converter",
+                f"{name} is a Swagger {data['swagger']} document; only Swagger 2.0 and OpenAPI"
+                " 3.0.x and 3.1.x are supported",
                 "#/swagger",
             )
         raise _fail("not-openapi", f"{name} is not an OpenAPI document (no 'openapi' field)")
@@ -166,15 +262,21 @@ def check_openapi(data: Any, name: str) -> dict[str, Any]:
     return data
 
 
-def load_source(source: str, *, stdin: bytes | None = None) -> LoadedDocument:
-    """Read ``source`` (a file path, or "-" for stdin) and return the checked document."""
+def load_source(
+    source: str, *, stdin: bytes | None = None, allow_remote_refs: bool = False
+) -> LoadedDocument:
+    """Read ``source`` (a file path, or "-" for stdin) and return the checked document.
+
+    With ``allow_remote_refs``, ``$ref``s to ``http(s)`` URLs are fetched later (the source itself
+    is always a local file or stdin).
+    """
     if source == "-":
         raw = stdin if stdin is not None else sys.stdin.buffer.read()
         name, base_dir = "<stdin>", None
     elif re.match(r"[A-Za-z][A-Za-z0-9+.-]+://", source):
         raise _fail(
             "source-remote",
-            f"{source} is a URL; download the spec first (the generator never uses the network)",
+            f"{source} is a URL; download the spec first (the generator never downloads it)",
         )
     else:
         path = Path(source)
@@ -191,4 +293,5 @@ def load_source(source: str, *, stdin: bytes | None = None) -> LoadedDocument:
         base_dir=base_dir,
         name=name,
         sha256=hashlib.sha256(raw).hexdigest(),
+        remote=RemoteFetcher() if allow_remote_refs else None,
     )

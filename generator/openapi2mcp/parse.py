@@ -24,10 +24,11 @@ from .ir import (
     SecurityScheme,
     Tag,
 )
-from .load import LoadedDocument
+from .load import LoadedDocument, is_swagger2
 from .operations import Context, SkipOperation, parameters, request_body, response, text
 from .refs import ROOT, Location, Resolver
 from .schemas import SchemaNormaliser
+from .swagger2 import convert_document, convert_fragment
 from .validate import check_document
 
 METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -42,10 +43,17 @@ class _Schemes:
 
 
 def parse_api(doc: LoadedDocument, report: Report) -> Api:
-    """Build the IR of ``doc``; every problem found is added to ``report``."""
+    """Build the IR of ``doc``; every problem found is added to ``report``.
+
+    A Swagger 2.0 document is first converted to OpenAPI 3.0 (``swagger2.py``): the conversion's
+    diagnostics point into the Swagger document, all later ones into the converted document.
+    """
+    transform = None
+    if is_swagger2(doc.data):
+        doc, transform = convert_document(doc, report), convert_fragment
     data = doc.data
     check_document(data, report)
-    resolver = Resolver(doc, report)
+    resolver = Resolver(doc, report, transform=transform)
     ctx = Context(resolver, SchemaNormaliser(resolver))
     info: dict[str, Any] = data["info"] if isinstance(data.get("info"), dict) else {}
     title, version = _title(resolver, info), _version(resolver, info)
@@ -68,7 +76,19 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
         output_schemas=outputs,
         security_schemes=schemes.supported,
         source_sha256=doc.sha256,
+        license_name=_member_text(info, "license", "name"),
+        license_identifier=_member_text(info, "license", "identifier"),
+        license_url=_member_text(info, "license", "url"),
+        contact_url=_member_text(info, "contact", "url"),
+        terms_of_service=text(info.get("termsOfService")),
+        external_docs_url=_member_text(data, "externalDocs", "url"),
     )
+
+
+def _member_text(parent: dict[str, Any], key: str, member: str) -> str:
+    """``parent[key][member]`` when it is a string (``info.license.name``), else ``""``."""
+    child = parent.get(key)
+    return text(child.get(member)) if isinstance(child, dict) else ""
 
 
 def _title(resolver: Resolver, info: dict[str, Any]) -> str:
@@ -105,7 +125,28 @@ def _servers(resolver: Resolver, raw: Any) -> tuple[str, ...]:
             "servers-missing", ROOT, "no servers are declared; the base URL must be configured"
         )
         return ("",)
+    secure = "https://" + urls[0].removeprefix("http://")
+    if urls[0].startswith("http://") and secure in urls:
+        # the same server over TLS: never send credentials in clear text by default
+        resolver.info(
+            "server-https-preferred",
+            ROOT.child("servers"),
+            f"the first server {urls[0]} is also declared as {secure}, which is used",
+        )
+        urls.remove(secure)
+        urls.insert(0, secure)
     return tuple(urls)
+
+
+def _other_servers(resolver: Resolver, declared: Any) -> bool:
+    """Whether a path's or operation's ``servers`` change the base URL (only then are they lost)."""
+
+    def first_url(servers: Any) -> Any:
+        if isinstance(servers, list) and servers and isinstance(servers[0], dict):
+            return servers[0].get("url")
+        return None
+
+    return bool(first_url(declared) != first_url(resolver.lookup(ROOT.child("servers"))[1]))
 
 
 def _server_url(resolver: Resolver, server: dict[str, Any], at: Location) -> str:
@@ -263,7 +304,7 @@ def _operations(
         ) -> Location:
             return (here if key in local else there).child(key)
 
-        if "servers" in value:
+        if "servers" in value and _other_servers(resolver, value["servers"]):
             resolver.warn(
                 "servers-ignored",
                 where("servers"),
@@ -321,7 +362,7 @@ def _operation(
 ) -> Operation:
     if not isinstance(raw, dict):
         raise SkipOperation("the operation is not an object")
-    if "servers" in raw:
+    if "servers" in raw and _other_servers(ctx.resolver, raw["servers"]):
         ctx.resolver.warn(
             "servers-ignored",
             at.child("servers"),

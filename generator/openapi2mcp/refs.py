@@ -5,21 +5,25 @@ pointer) and :class:`Resolver`, which turns a ``$ref`` string into a target loca
 reference chains of non-schema objects (parameters, request bodies, responses, path items, security
 schemes, examples, headers). Local pointers (``#/components/...``, with ``~0``/``~1`` and percent
 escapes) and relative files (``other.yaml#/X``, ``./pet.json``) are supported; files are read once and
-must stay inside the root spec's directory. URLs are refused and never fetched. Every failure is a
-warning diagnostic and a ``None`` result, never an exception. Schema references are not inlined here:
-``schemas.py`` maps them to ``#/$defs/<Name>`` with :func:`defs_ref`.
+must stay inside the root spec's directory. ``http(s)`` URLs are refused unless the user allowed them
+(``LoadedDocument.remote``); then each is fetched once, its document is keyed by its URL, and relative
+references inside it resolve against that URL (never to local files). A ``transform`` given to the
+resolver is applied to every document it reads (``swagger2.convert_fragment`` for a converted Swagger
+root). Every failure is a warning diagnostic and a ``None`` result, never an exception. Schema
+references are not inlined here: ``schemas.py`` maps them to ``#/$defs/<Name>`` with :func:`defs_ref`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urldefrag, urljoin
 
-from .diagnostics import GenerationError, Level, Report, pointer, pointer_escape
-from .load import LoadedDocument, parse_bytes
+from .diagnostics import GenerationError, Level, Report, pointer
+from .load import LoadedDocument, RemoteError, parse_bytes
 
 ROOT_DOC: Final = ""
 _URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
@@ -47,9 +51,19 @@ class Location:
 ROOT = Location(ROOT_DOC)
 
 
+def fragment_ref(*tokens: str) -> str:
+    """The local ``$ref`` string for raw pointer ``tokens`` (RFC 6901 escaping, then URI encoding)."""
+    return "#" + quote(pointer(*tokens)[1:], safe=_FRAGMENT_SAFE)
+
+
 def defs_ref(name: str) -> str:
     """The ``$ref`` string for ``$defs/<name>`` (RFC 6901 escaping, then URI-fragment encoding)."""
-    return "#/$defs/" + quote(pointer_escape(name), safe=_FRAGMENT_SAFE)
+    return fragment_ref("$defs", name)
+
+
+def is_url(doc: str) -> bool:
+    """Whether a document key (or a ``$ref``'s file part) is an ``http(s)`` URL."""
+    return doc.startswith(("http://", "https://"))
 
 
 def decode_fragment(fragment: str) -> tuple[str, ...] | None:
@@ -88,8 +102,16 @@ def walk(data: Any, tokens: tuple[str, ...]) -> Any:
 class Resolver:
     """Resolves ``$ref`` strings against the root document and the files it refers to."""
 
-    def __init__(self, root: LoadedDocument, report: Report) -> None:
+    def __init__(
+        self,
+        root: LoadedDocument,
+        report: Report,
+        *,
+        transform: Callable[[Any], Any] | None = None,
+    ) -> None:
         self._report = report
+        self._remote = root.remote
+        self._transform = transform
         self._root_dir = root.base_dir.resolve() if root.base_dir is not None else None
         self._root_file = (
             (self._root_dir / root.name).resolve() if self._root_dir is not None else None
@@ -123,21 +145,55 @@ class Resolver:
             self.warn("ref-invalid", at, "$ref must be a string")
             return None
         file_part, _, fragment = ref.partition("#")
-        if _URI_SCHEME.match(file_part):
-            self.warn(
-                "ref-remote",
-                at,
-                f"$ref '{ref}' is a URL; references are never fetched from the network",
-            )
-            return None
         tokens = decode_fragment(fragment)
         if tokens is None:
             self.warn("ref-invalid", at, f"$ref '{ref}' has a fragment that is not a JSON pointer")
             return None
-        if file_part == "":
+        if not file_part:
             return Location(at.doc, tokens)
-        doc = self._document(unquote(file_part), ref, at)
+        if is_url(at.doc) or _URI_SCHEME.match(file_part):
+            # inside a fetched document every reference is relative to its URL
+            doc = self._remote_document(urljoin(at.doc, file_part), ref, at)
+        else:
+            doc = self._document(unquote(file_part), ref, at)
         return None if doc is None else Location(doc, tokens)
+
+    def _remote_document(self, url: str, ref: str, at: Location) -> str | None:
+        """Fetch (once) and parse the document at ``url``; its doc key (the URL without fragment)."""
+        if not is_url(url):
+            self.warn(
+                "ref-remote", at, f"$ref '{ref}' is a URL; only http and https can be fetched"
+            )
+            return None
+        if self._remote is None:
+            self.warn(
+                "ref-remote",
+                at,
+                f"$ref '{ref}' is a URL; remote references are fetched only with"
+                " --allow-remote-refs",
+            )
+            return None
+        key = urldefrag(url).url
+        if key in self._docs:
+            return key
+        if key in self._failed:
+            return None
+        try:
+            raw = self._remote.fetch(key)
+            data = parse_bytes(raw, key)
+        except RemoteError as exc:
+            self._failed.add(key)
+            self.warn("ref-fetch-failed", at, f"$ref '{ref}': {exc}")
+            return None
+        except GenerationError as exc:
+            self._failed.add(key)
+            self.warn("ref-file-invalid", at, f"$ref '{ref}': {exc.diagnostic.message}")
+            return None
+        self._docs[key] = self._loaded(data)
+        return key
+
+    def _loaded(self, data: Any) -> Any:
+        return data if self._transform is None else self._transform(data)
 
     def _document(self, relative: str, ref: str, at: Location) -> str | None:
         """Load (once) the file ``relative`` names from the document of ``at``; its doc key."""
@@ -176,7 +232,7 @@ class Resolver:
             self.warn("ref-file-invalid", at, f"$ref '{ref}': cannot read {key}: {reason}")
             return None
         try:
-            self._docs[key] = parse_bytes(raw, key)
+            self._docs[key] = self._loaded(parse_bytes(raw, key))
         except GenerationError as exc:
             self._failed.add(key)
             self.warn("ref-file-invalid", at, f"$ref '{ref}': {exc.diagnostic.message}")

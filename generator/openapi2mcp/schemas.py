@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import Any, Final, Literal
+from urllib.parse import unquote, urlsplit
 
-from .refs import ROOT, ROOT_DOC, Location, Resolver, defs_ref
+from .refs import ROOT, ROOT_DOC, Location, Resolver, defs_ref, is_url
 
 Direction = Literal["input", "output"]
 JsonObject = dict[str, Any]
@@ -133,7 +134,7 @@ class SchemaNormaliser:
             return self._names[target]
         if target.doc == ROOT_DOC and target not in stack:
             return None  # a local schema that is not a component: inlined
-        base = target.tokens[-1] if target.tokens else PurePosixPath(target.doc).stem or "schema"
+        base = target.tokens[-1] if target.tokens else _document_stem(target.doc)
         return self._register(base, target)
 
     def _break_cycles(self, defs: dict[str, JsonObject], locations: dict[str, Location]) -> None:
@@ -379,6 +380,12 @@ def _in_place_refs(schema: Any) -> Iterator[tuple[JsonObject, str]]:
     if isinstance(dependent, dict):
         for sub in dependent.values():
             yield from _in_place_refs(sub)
+
+
+def _document_stem(doc: str) -> str:
+    """``pet`` for ``schemas/pet.yaml`` or ``https://host/schemas/pet.yaml?v=2``."""
+    path = unquote(urlsplit(doc).path) if is_url(doc) else doc
+    return PurePosixPath(path).stem or "schema"
 
 
 def _show(value: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -99,7 +100,7 @@ def test_spec_from_stdin(tmp_path: Path) -> None:
         ("openapi: 3.0.3\ninfo: [unclosed\n", "line"),
         ('{"openapi": "3.0.3", "info": ', "line"),
         ("just: a mapping\n", "not an OpenAPI document"),
-        ('swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n', "Swagger 2.0"),
+        ('swagger: "1.2"\ninfo: {title: x, version: "1"}\npaths: {}\n', "Swagger 1.2"),
     ],
 )
 def test_unusable_input_is_one_line_error_with_exit_2(
@@ -113,6 +114,56 @@ def test_unusable_input_is_one_line_error_with_exit_2(
     assert len(lines) == 1 and lines[0].startswith("error: ")
     assert message in lines[0]
     assert not (tmp_path / "out").exists()
+
+
+SWAGGER = """\
+swagger: "2.0"
+info: {title: Tiny API, version: "2.0"}
+basePath: /v2
+produces: [application/json]
+paths:
+  /things:
+    get:
+      operationId: listThings
+      parameters:
+        - {name: tag, in: query, type: array, items: {type: string}, collectionFormat: pipes}
+      responses:
+        "200": {description: ok, schema: {type: array, items: {$ref: "#/definitions/Thing"}}}
+    post:
+      operationId: addThing
+      parameters:
+        - {name: thing, in: body, required: true, schema: {$ref: "#/definitions/Thing"}}
+      responses: {"201": {description: created}}
+definitions:
+  Thing: {type: object, properties: {name: {type: string}}, required: [name]}
+"""
+
+
+def test_a_swagger_2_document_is_converted_and_generated(tmp_path: Path) -> None:
+    path = tmp_path / "swagger.yaml"
+    path.write_text(SWAGGER)
+    out = tmp_path / "out"
+    code, output = invoke("generate", str(path), "-o", str(out))
+    assert code == 0, output
+    assert output.splitlines()[0] == (
+        "warning[swagger-host-missing] at #: no 'host': the server URL is the relative '/v2';"
+        " set the base URL when running the server"
+    )
+    assert "Generated tiny-mcp (2 tools, 1 resources, 0 resource templates" in output
+    catalog = json.loads((out / "src/tiny_mcp/catalog.json").read_text())
+    assert catalog["operations"]["listThings"]["parameters"][0] == {
+        "name": "tag",
+        "location": "query",
+        "argument": "tag",
+        "required": False,
+        "style": "pipeDelimited",
+        "explode": False,
+    }
+    assert catalog["operations"]["addThing"]["body"] == {
+        "contentType": "application/json",
+        "required": True,
+        "properties": {"name": "name"},
+    }
 
 
 def test_missing_file_is_exit_2(tmp_path: Path) -> None:

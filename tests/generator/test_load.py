@@ -144,12 +144,21 @@ def test_a_document_that_is_not_openapi_is_refused(tmp_path: Path, content: str)
     )
 
 
-def test_swagger_2_is_refused_with_advice(tmp_path: Path) -> None:
-    source = write(tmp_path, "petstore.yaml", 'swagger: "2.0"\ninfo: {title: T, version: "1"}\n')
+@pytest.mark.parametrize("version", ['"2.0"', "2.0"])
+def test_swagger_2_is_loaded_as_written_for_the_parser_to_convert(
+    tmp_path: Path, version: str
+) -> None:
+    source = write(tmp_path, "petstore.yaml", f"swagger: {version}\ninfo: {{title: T}}\n")
+    assert load_source(source).data["info"] == {"title": "T"}
+
+
+@pytest.mark.parametrize("version", ["1.2", "3.0"])
+def test_other_swagger_versions_are_refused(tmp_path: Path, version: str) -> None:
+    source = write(tmp_path, "petstore.yaml", f'swagger: "{version}"\ninfo: {{title: T}}\n')
     assert refused(source) == (
         "swagger-unsupported",
-        "petstore.yaml is a Swagger 2.0 document; Swagger 2.0 is not supported yet: convert it to"
-        " OpenAPI 3 with another tool, or wait for the built-in converter",
+        f"petstore.yaml is a Swagger {version} document; only Swagger 2.0 and OpenAPI 3.0.x and"
+        " 3.1.x are supported",
     )
 
 
@@ -179,7 +188,7 @@ def test_a_url_is_refused_without_network() -> None:
     assert refused("https://example.com/openapi.yaml") == (
         "source-remote",
         "https://example.com/openapi.yaml is a URL; download the spec first (the generator never"
-        " uses the network)",
+        " downloads it)",
     )
 
 

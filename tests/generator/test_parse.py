@@ -1028,3 +1028,82 @@ def test_an_unforeseen_failure_skips_only_that_operation(
             "operation skipped: unexpected shape (KeyError)",
         )
     ]
+
+
+def test_boolean_schemas_in_openapi_3_1_are_not_reported_as_invalid(tmp_path: Path) -> None:
+    # regression: openapi-pydantic only accepts objects as schemas, so `unevaluatedProperties: false`
+    # (real-world trial: the 3.1 Train Travel API) was reported as spec-invalid
+    body = """\
+    paths:
+      /a:
+        post:
+          operationId: a
+          requestBody:
+            content:
+              application/json:
+                schema:
+                  type: object
+                  unevaluatedProperties: false
+                  properties:
+                    never: false
+                    list: {type: array, items: false, prefixItems: [true]}
+                    d: {anyOf: [true, false], not: true, propertyNames: true}
+                    e: {patternProperties: {"^a": false}, $defs: {X: true}}
+          responses: {'204': {description: done}}
+    components:
+      schemas:
+        Anything: true
+    """
+    _, report = parse(tmp_path, spec(body).replace("openapi: 3.0.3", "openapi: 3.1.0"))
+    assert where(report) == []
+    _, report = parse(tmp_path, spec(body))
+    assert ("spec-invalid", "#/components/schemas/Anything") in where(report)
+
+
+def test_servers_repeating_the_documents_are_not_reported_as_ignored(tmp_path: Path) -> None:
+    # regression: Twilio's API repeats the document's server on 119 paths, each reported as ignored
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            paths:
+              /same:
+                servers: [{{url: 'https://pets.example.com/v1'}}]
+                get:
+                  operationId: same
+                  servers: [{{url: 'https://pets.example.com/v1'}}, {{url: 'https://b.example.com'}}]
+                  responses: {NO_CONTENT}
+              /other:
+                get:
+                  operationId: other
+                  servers: [{{url: 'https://other.example.com'}}]
+                  responses: {NO_CONTENT}
+            """
+        ),
+    )
+    assert [op.key for op in api.operations] == ["same", "other"]
+    assert where(report) == [("servers-ignored", "#/paths/~1other/get/servers")]
+
+
+def test_the_https_twin_of_a_first_http_server_is_preferred(tmp_path: Path) -> None:
+    # regression: AWS EC2 lists http://ec2.{region}.amazonaws.com before its https twin, so the
+    # generated server sent signed requests in clear text by default
+    api, report = parse(
+        tmp_path,
+        "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\nservers:\n"
+        "  - {url: 'http://{region}.example.com', variables: {region: {default: eu}}}\n"
+        "  - {url: 'https://{region}.example.com', variables: {region: {default: eu}}}\n"
+        "  - {url: 'http://plain.example.com'}\n",
+    )
+    assert api.servers == (
+        "https://eu.example.com",
+        "http://eu.example.com",
+        "http://plain.example.com",
+    )
+    assert messages(report)[0] == (
+        "info",
+        "server-https-preferred",
+        "#/servers",
+        "the first server http://eu.example.com is also declared as https://eu.example.com,"
+        " which is used",
+    )

@@ -377,8 +377,8 @@ def test_remote_references_are_refused_and_never_fetched(tmp_path: Path) -> None
         ("ref-remote", "#/paths/~1b/get/responses/200/content/application~1json/schema"),
     ]
     assert report.diagnostics[0].message == (
-        "$ref 'https://example.com/params.yaml#/p' is a URL; references are never fetched from the"
-        " network"
+        "$ref 'https://example.com/params.yaml#/p' is a URL; remote references are fetched only"
+        " with --allow-remote-refs"
     )
 
 
