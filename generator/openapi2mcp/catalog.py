@@ -17,7 +17,7 @@ DEFAULT_TIMEOUT_SECONDS = 30.0
 
 
 def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
-    operations = {t.operation.key: _operation(plan.api, t, report) for t in plan.tools}
+    operations = {t.operation.key: _operation(plan.api, t, report) for t in plan.callable_tools}
     catalog: dict[str, Any] = {
         "format": CATALOG_FORMAT,
         "server": {
@@ -31,7 +31,7 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             "baseUrl": plan.base_url,
             "baseUrlEnv": plan.base_url_env,
             "timeoutEnv": plan.timeout_env,
-            "timeoutSeconds": DEFAULT_TIMEOUT_SECONDS,
+            "timeoutSeconds": plan.timeout_seconds,
             "securitySchemes": {k: dict(v) for k, v in plan.security.items()},
         },
         "tools": [tool_object(t) for t in plan.tools],

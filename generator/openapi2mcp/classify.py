@@ -8,13 +8,15 @@ made unique here and every rename, skip or guess is reported as a diagnostic.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
 from . import naming
+from .config import AnnotationOverride, Config
 from .diagnostics import Report
 from .ir import Api, JsonSchema, Operation, Parameter
 from .plan import (
@@ -62,6 +64,17 @@ _MIRRORED_TYPES = {"string", "integer", "boolean"}
 class ClassifyOptions:
     max_name_length: int = 64
     include_deprecated: bool = False
+    description_limit: int = DESCRIPTION_LIMIT
+    config: Config = field(default_factory=Config)
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where one operation goes, and which setting decided it (shown by ``inspect``)."""
+
+    kind: str  # "default", "tool", "resource", "resource_template", "exclude"
+    read_tool: bool
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +84,8 @@ class Surface:
     templates: tuple[ResourceTemplate, ...]
     decisions: tuple[Decision, ...]
     template_completions: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...]
+    # every operation's tool, exposed or not (a read kept only as a resource is still callable)
+    all_tools: tuple[Tool, ...] = ()
 
 
 def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report: Report) -> Surface:
@@ -81,20 +96,29 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
     templates: list[ResourceTemplate] = []
     decisions: list[Decision] = []
     completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
+    all_tools: list[Tool] = []
     for op in api.operations:
         x_mcp = op.x_mcp if isinstance(op.x_mcp, Mapping) else {}
-        if x_mcp.get("exclude") is True:
-            decisions.append(Decision(op, ("skipped",), (), None, "excluded by x-mcp"))
+        placement = _placement(op, x_mcp, options.config)
+        if placement.kind == "exclude":
+            decisions.append(
+                Decision(op, ("skipped",), (), None, f"excluded by {placement.source}")
+            )
             continue
-        if op.deprecated and not options.include_deprecated:
+        if op.deprecated and not options.include_deprecated and placement.source == "default":
             report.info("op-deprecated", op.pointer, f"deprecated operation {op.key!r} not exposed")
             decisions.append(Decision(op, ("skipped",), (), None, "deprecated"))
             continue
-        tool = _tool(api, op, x_mcp, namer, python_names, report)
-        tools.append(tool)
-        kinds: list[Kind] = ["tool"]
-        names = [tool.name]
-        if op.method == "GET":
+        tool = _tool(api, op, x_mcp, namer, python_names, options, report)
+        all_tools.append(tool)
+        kinds: list[Kind] = []
+        names: list[str] = []
+        if placement.read_tool or op.method != "GET":
+            tools.append(tool)
+            kinds.append("tool")
+            names.append(tool.name)
+        wants_resource = placement.kind in {"default", "resource", "resource_template"}
+        if op.method == "GET" and wants_resource:
             exposed = _resource(api, op, tool, scheme, report)
             if isinstance(exposed, Resource):
                 resources.append(exposed)
@@ -107,10 +131,40 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
                 offered = _variable_completions(api, op, exposed, tool)
                 if offered:
                     completions.append((exposed.uri_template, offered))
-        decisions.append(Decision(op, tuple(kinds), tuple(names), tool.annotations))
+        elif placement.kind in {"resource", "resource_template"}:
+            report.warn(
+                "rule-not-applicable",
+                op.pointer,
+                f"{placement.source} asks for a {placement.kind} but only GET operations can be read",
+            )
+        if not kinds:  # a read that could not become a resource stays a tool
+            tools.append(tool)
+            kinds.append("tool")
+            names.append(tool.name)
+        note = "" if placement.source == "default" else f"by {placement.source}"
+        decisions.append(Decision(op, tuple(kinds), tuple(names), tool.annotations, note))
     return Surface(
-        tuple(tools), tuple(resources), tuple(templates), tuple(decisions), tuple(completions)
+        tuple(tools),
+        tuple(resources),
+        tuple(templates),
+        tuple(decisions),
+        tuple(completions),
+        tuple(all_tools),
     )
+
+
+def _placement(op: Operation, x_mcp: Mapping[str, Any], config: Config) -> Placement:
+    """Precedence: defaults < x-mcp in the spec (or an overlay) < config rules."""
+    matched = config.rule_for(op.method, op.path, op.tags, op.operation_id or op.key)
+    if matched is not None:
+        index, rule = matched
+        return Placement(rule.kind, rule.read_tool, f"config rule #{index + 1}")
+    if x_mcp.get("exclude") is True:
+        return Placement("exclude", True, "x-mcp")
+    kind = x_mcp.get("kind")
+    if isinstance(kind, str) and kind in {"tool", "resource", "resource_template", "exclude"}:
+        return Placement(kind, x_mcp.get("read_tool") is not False, "x-mcp")
+    return Placement("default", True, "default")
 
 
 def _tool(
@@ -119,9 +173,11 @@ def _tool(
     x_mcp: Mapping[str, Any],
     namer: naming.Namer,
     python_names: naming.Namer,
+    options: ClassifyOptions,
     report: Report,
 ) -> Tool:
-    wanted = x_mcp.get("name") if isinstance(x_mcp.get("name"), str) else None
+    renamed = options.config.rename.get(op.operation_id or op.key)
+    wanted = renamed or (x_mcp.get("name") if isinstance(x_mcp.get("name"), str) else None)
     source = wanted or op.operation_id or f"{op.method.lower()} {op.path}"
     name = namer.claim(naming.tool_name(source, max_length=namer.max_length), seed=op.key)
     if op.operation_id and name != op.operation_id and not wanted:
@@ -129,13 +185,18 @@ def _tool(
     python_name = python_names.claim(naming.python_identifier(name, fallback="op"), seed=op.key)
     read_only, destructive, idempotent = VERB_HINTS[op.method]
     title = _text(x_mcp.get("title")) or op.summary.strip() or _humanize(name)
-    annotations = Annotations(title, read_only, destructive, idempotent)
+    annotations = _override(
+        Annotations(title, read_only, destructive, idempotent),
+        _x_mcp_annotations(x_mcp),
+        options.config.annotations.get(op.operation_id or op.key)
+        or options.config.annotations.get(name),
+    )
     arguments = _arguments(api, op, report)
     return Tool(
         name=name,
         operation=op,
         title=title,
-        description=_description(x_mcp, op),
+        description=_description(x_mcp, op, options.description_limit),
         arguments=arguments,
         input_schema=_input_schema(api, arguments),
         output_schema=_output_schema(api, op),
@@ -178,7 +239,8 @@ def _mirrorable(param: Parameter, taken: set[str]) -> bool:
         and lowered not in taken
         and not any(word in lowered for word in _SECRET_WORDS)
         and "$ref" not in param.schema
-        and param.schema.get("type") in _MIRRORED_TYPES
+        and isinstance(param.schema.get("type"), str)
+        and param.schema["type"] in _MIRRORED_TYPES
     )
 
 
@@ -346,13 +408,40 @@ def _variable_completions(
     return tuple(offered)
 
 
-def _description(x_mcp: Mapping[str, Any], op: Operation) -> str:
+def _x_mcp_annotations(x_mcp: Mapping[str, Any]) -> AnnotationOverride | None:
+    raw = x_mcp.get("annotations")
+    if not isinstance(raw, Mapping):
+        return None
+    hint = {
+        "title": "title",
+        "readOnlyHint": "read_only",
+        "destructiveHint": "destructive",
+        "idempotentHint": "idempotent",
+        "openWorldHint": "open_world",
+    }
+    values = {hint[k]: v for k, v in raw.items() if k in hint and isinstance(v, bool | str)}
+    try:
+        return AnnotationOverride.model_validate(values)
+    except ValueError:
+        return None
+
+
+def _override(base: Annotations, *overrides: AnnotationOverride | None) -> Annotations:
+    """Later overrides win; only the fields they set change."""
+    result = base
+    for override in overrides:
+        if override is not None:
+            result = dataclasses.replace(result, **override.model_dump(exclude_none=True))
+    return result
+
+
+def _description(x_mcp: Mapping[str, Any], op: Operation, limit: int) -> str:
     text = _text(x_mcp.get("description"))
     if not text:
         parts = [op.summary.strip(), op.description.strip()]
         text = "\n\n".join(p for i, p in enumerate(parts) if p and p not in parts[:i])
-    if len(text) > DESCRIPTION_LIMIT:
-        text = text[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
+    if limit and len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
     return text
 
 

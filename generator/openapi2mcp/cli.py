@@ -1,7 +1,7 @@
 """The ``openapi2mcp`` command line; the only module that prints.
 
-Exit codes: 0 success; 1 drift found by ``--check`` (or warnings under ``--strict``); 2 the input or
-the output directory is unusable.
+Exit codes: 0 success; 1 drift found by ``--check`` (or warnings under ``--strict``), or changes found
+by ``diff`` as selected by ``--fail-on``; 2 the input or the output directory is unusable.
 """
 
 from __future__ import annotations
@@ -10,16 +10,18 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 import click
 
 from . import __version__
 from .catalog import build_catalog
 from .diagnostics import GenerationError, Report
+from .diff import DiffInputError, FailOn, diff_sources, render
 from .emit import OutputExists, check_tree, write_tree
 from .generate import GenerateOptions, Generation, generate, plan_source
 from .plan import ServerPlan
+from .planning import pep440_version
 from .render import MARKER
 
 T = TypeVar("T")
@@ -35,12 +37,51 @@ def main() -> None:
 
 def _options(f: click.decorators.FC) -> click.decorators.FC:
     f = click.option("--name", help="API name for the package (default: from info.title).")(f)
-    f = click.option("--max-name-length", default=64, show_default=True, help="Longest tool name.")(
-        f
-    )
-    return click.option(
-        "--include-deprecated", is_flag=True, help="Also expose deprecated operations."
+    f = click.option(
+        "--max-name-length", type=int, default=None, help="Longest tool name (default: 64)."
     )(f)
+    f = click.option(
+        "--config",
+        "config_path",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="Config file (default: openapi2mcp.toml next to the spec).",
+    )(f)
+    f = click.option(
+        "--overlay",
+        "overlays",
+        multiple=True,
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="OpenAPI Overlay 1.0 document applied before parsing (repeatable, in order).",
+    )(f)
+    f = click.option(
+        "--version",
+        "package_version",
+        metavar="VERSION",
+        help="Package version, PEP 440 (default: from info.version).",
+    )(f)
+    return click.option(
+        "--include-deprecated/--exclude-deprecated",
+        default=None,
+        help="Expose deprecated operations (default: excluded).",
+    )(f)
+
+
+def _package_version(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    version = pep440_version(raw)
+    if version is None:
+        _fail(
+            f"--version {raw!r} is not a PEP 440 version (for example 1.2.0, 1.2.0rc1, 2.0.post1)"
+        )
+    return version
+
+
+_remote_refs = click.option(
+    "--allow-remote-refs",
+    is_flag=True,
+    help="Fetch $refs to http(s) URLs (off: never use the network).",
+)
 
 
 @main.command("generate")
@@ -51,19 +92,32 @@ def _options(f: click.decorators.FC) -> click.decorators.FC:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if the output would change.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1) when there are warnings.")
 @click.option("-v", "--verbose", is_flag=True, help="Show informational diagnostics and diffs.")
+@_remote_refs
 def generate_command(
     spec: str,
     output: Path | None,
     name: str | None,
-    max_name_length: int,
-    include_deprecated: bool,
+    max_name_length: int | None,
+    config_path: Path | None,
+    overlays: tuple[Path, ...],
+    package_version: str | None,
+    include_deprecated: bool | None,
     force: bool,
     check: bool,
     strict: bool,
     verbose: bool,
+    allow_remote_refs: bool,
 ) -> None:
     """Generate an MCP server package from SPEC (a YAML/JSON file, or - for stdin)."""
-    options = GenerateOptions(name, max_name_length, include_deprecated)
+    options = GenerateOptions(
+        name,
+        max_name_length,
+        include_deprecated,
+        config_path=config_path,
+        overlays=overlays,
+        version=_package_version(package_version),
+        allow_remote_refs=allow_remote_refs,
+    )
     result = _run(lambda: generate(spec, options, stdin=_stdin(spec)))
     _print_report(result.report, verbose=verbose)
     out = output or Path(result.plan.distribution)
@@ -93,17 +147,36 @@ def generate_command(
 @click.argument("spec")
 @_options
 @click.option("-v", "--verbose", is_flag=True, help="Show informational diagnostics.")
+@_remote_refs
 def inspect_command(
-    spec: str, name: str | None, max_name_length: int, include_deprecated: bool, verbose: bool
+    spec: str,
+    name: str | None,
+    max_name_length: int | None,
+    config_path: Path | None,
+    overlays: tuple[Path, ...],
+    package_version: str | None,
+    include_deprecated: bool | None,
+    verbose: bool,
+    allow_remote_refs: bool,
 ) -> None:
     """Show what would be generated from SPEC, without writing anything."""
-    options = GenerateOptions(name, max_name_length, include_deprecated)
+    options = GenerateOptions(
+        name,
+        max_name_length,
+        include_deprecated,
+        config_path=config_path,
+        overlays=overlays,
+        version=_package_version(package_version),
+        allow_remote_refs=allow_remote_refs,
+    )
     plan, report = _run(lambda: plan_source(spec, options, stdin=_stdin(spec)))
     _print_report(report, verbose=verbose)
+    click.echo(f"package {plan.distribution}=={plan.version}")
     rows = [("OPERATION", "KIND", "MCP NAME", "HINTS")]
     for decision in plan.decisions:
         op = decision.operation
-        hints = _hint_marks(decision.annotations) if decision.annotations else decision.note
+        hints = _hint_marks(decision.annotations) if decision.annotations else ""
+        hints = "  ".join(h for h in (hints, decision.note) if h)
         rows.append(
             (
                 f"{op.method} {op.path}",
@@ -126,6 +199,38 @@ def inspect_command(
         f"{sum(1 for d in plan.decisions if 'skipped' in d.kinds)} skipped; "
         f"catalog {catalog_bytes:,} bytes"
     )
+
+
+@main.command("diff")
+@click.argument("old")
+@click.argument("new")
+@click.option("--name", help="API name used when a side is a spec (default: from info.title).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="Report format (markdown suits a pull-request comment).",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking", "any", "never"]),
+    default="breaking",
+    show_default=True,
+    help="Exit 1 when there are breaking changes, any changes, or never.",
+)
+def diff_command(old: str, new: str, name: str | None, output_format: str, fail_on: str) -> None:
+    """Compare the MCP surfaces of OLD and NEW (OpenAPI documents or mcp-surface.json files)."""
+    if old == new == "-":
+        _fail("only one side can be read from standard input")
+    try:
+        result = _run(lambda: diff_sources(old, new, name=name))
+    except DiffInputError as exc:
+        _fail(str(exc))
+    click.echo(render(result, output_format), nl=False)
+    if result.fails(cast(FailOn, fail_on)):  # click.Choice admits only these values
+        sys.exit(EXIT_DRIFT)
 
 
 def _catalog_json(plan: ServerPlan) -> bytes:

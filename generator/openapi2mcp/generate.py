@@ -6,12 +6,17 @@ Writing (or checking against disk) is the caller's business (``emit.write_tree``
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from .classify import ClassifyOptions
-from .diagnostics import Report
+from .config import find_config, load_config
+from .diagnostics import Diagnostic, GenerationError, Report
 from .emit import format_tree
-from .load import LoadedDocument, load_source
+from .load import LoadedDocument, load_source, parse_bytes
+from .overlay import apply_overlay, parse_overlay
 from .parse import parse_api
 from .plan import ServerPlan
 from .planning import PlanOptions, build_plan
@@ -20,9 +25,15 @@ from .render import render_package
 
 @dataclass(frozen=True, slots=True)
 class GenerateOptions:
+    """CLI-level options; ``None`` means "not given": the config file or the default decides."""
+
     name: str | None = None
-    max_name_length: int = 64
-    include_deprecated: bool = False
+    max_name_length: int | None = None
+    include_deprecated: bool | None = None
+    # --config; without it, openapi2mcp.toml next to the spec is used when present
+    config_path: Path | None = None
+    # --overlay, applied in order to the document before parsing
+    overlays: tuple[Path, ...] = ()
     # the package version in PEP 440 normal form (see `planning.pep440_version`); None = info.version
     version: str | None = None
     # fetch `$ref`s to http(s) URLs (off by default: generation never touches the network)
@@ -37,13 +48,53 @@ class Generation:
 
 
 def plan_from_document(doc: LoadedDocument, options: GenerateOptions, report: Report) -> ServerPlan:
+    """Precedence: defaults < x-mcp in the spec < overlays < config file < CLI flags."""
+    spec_path = doc.base_dir / doc.name if doc.base_dir is not None else None
+    config = load_config(find_config(spec_path, options.config_path))
+    if options.overlays:
+        doc = dataclasses.replace(doc, data=_overlaid(doc.data, options.overlays, report))
     api = parse_api(doc, report)
     classify = ClassifyOptions(
-        max_name_length=options.max_name_length, include_deprecated=options.include_deprecated
+        max_name_length=options.max_name_length or config.max_name_length,
+        include_deprecated=(
+            config.include_deprecated
+            if options.include_deprecated is None
+            else options.include_deprecated
+        ),
+        description_limit=config.description_limit,
+        config=config,
     )
     return build_plan(
         api, PlanOptions(name=options.name, classify=classify, version=options.version), report
     )
+
+
+def _overlaid(data: dict[str, Any], overlays: tuple[Path, ...], report: Report) -> dict[str, Any]:
+    for path in overlays:
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise GenerationError(
+                Diagnostic(
+                    "overlay-unreadable",
+                    "error",
+                    "",
+                    f"cannot read overlay {path.name}: {exc.strerror}",
+                )
+            ) from exc
+        errors_before = len(report.errors)
+        overlay = parse_overlay(parse_bytes(raw, path.name), report, name=path.name)
+        if overlay is not None:
+            data = apply_overlay(data, overlay, report)
+        if len(report.errors) > errors_before:
+            raise GenerationError(report.errors[errors_before])
+    if not isinstance(data, dict) or ("paths" not in data and "webhooks" not in data):
+        raise GenerationError(
+            Diagnostic(
+                "overlay-broke-spec", "error", "#", "after the overlays the document has no paths"
+            )
+        )
+    return data
 
 
 def plan_source(

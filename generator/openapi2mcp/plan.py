@@ -154,3 +154,11 @@ class ServerPlan:
     # template variable completions: uri_template -> ((variable, values), ...)
     template_completions: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
     metadata: PackageMetadata = PackageMetadata()
+    # every callable operation (exposed tools plus reads kept only as resources), for the catalog's
+    # request data and the typed client; empty means "the same as tools"
+    operation_tools: tuple[Tool, ...] = ()
+    timeout_seconds: float = 30.0
+
+    @property
+    def callable_tools(self) -> tuple[Tool, ...]:
+        return self.operation_tools or self.tools

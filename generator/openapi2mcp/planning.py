@@ -27,6 +27,7 @@ from .plan import (
     ServerPlan,
     Tool,
 )
+from .prompting import configured_prompts
 
 # words that say nothing about which API this is ("GitHub's official OpenAPI spec" → "github")
 _NAME_NOISE = {
@@ -86,11 +87,13 @@ class PlanOptions:
 
 
 def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
-    base = options.name or _short_title(api.title)
+    """Precedence for every setting: defaults < x-mcp < overlays < config file < CLI flags."""
+    config = options.classify.config
+    base = options.name or config.name or _short_title(api.title)
     distribution = naming.distribution_name(base)
     package = naming.package_name(distribution)
-    prefix = naming.env_prefix(distribution.removesuffix("-mcp"))
-    scheme = naming.uri_scheme(distribution.removesuffix("-mcp"))
+    prefix = naming.env_prefix(config.upstream.env_prefix or distribution.removesuffix("-mcp"))
+    scheme = config.uri_scheme or naming.uri_scheme(distribution.removesuffix("-mcp"))
     surface = classify_operations(api, options.classify, scheme, report)
     security, security_vars = _security(api, prefix)
     base_url_env, timeout_env = f"{prefix}_BASE_URL", f"{prefix}_TIMEOUT"
@@ -102,8 +105,15 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
             f"no absolute server URL in the spec; set {base_url_env} when running the server",
         )
     env_vars = (
-        EnvVar(base_url_env, f"Base URL of the API (default: {base_url or 'none'})", not base_url),
-        EnvVar(timeout_env, "Upstream request timeout in seconds (default: 30)"),
+        EnvVar(
+            base_url_env,
+            f"Base URL of the API (default: {base_url or 'none'})",
+            required=not base_url.startswith(("http://", "https://")),
+        ),
+        EnvVar(
+            timeout_env,
+            f"Upstream request timeout in seconds (default: {config.upstream.timeout:g})",
+        ),
         *security_vars,
     )
     return ServerPlan(
@@ -121,7 +131,8 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         tools=surface.tools,
         resources=surface.resources,
         resource_templates=surface.templates,
-        prompts=_prompts(api, surface.tools, surface.resources, surface.templates),
+        prompts=configured_prompts(config, report)
+        + _prompts(api, surface.tools, reserved={p.name for p in config.prompts}),
         decisions=surface.decisions,
         env_vars=env_vars,
         base_url_env=base_url_env,
@@ -129,6 +140,8 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         security=security,
         template_completions=surface.template_completions,
         metadata=_package_metadata(api, distribution, base_url, report),
+        operation_tools=surface.all_tools,
+        timeout_seconds=config.upstream.timeout,
     )
 
 
@@ -219,9 +232,7 @@ def _first_paragraph(text: str) -> str:
     return text.strip().split("\n\n", 1)[0].strip()
 
 
-def _prompts(
-    api: Api, tools: tuple[Tool, ...], resources: Any, templates: Any
-) -> tuple[Prompt, ...]:
+def _prompts(api: Api, tools: tuple[Tool, ...], *, reserved: set[str]) -> tuple[Prompt, ...]:
     groups: dict[str, list[Tool]] = {}
     for tool in tools:
         for tag in tool.operation.tags or ("",):
@@ -230,7 +241,7 @@ def _prompts(
     ordered = [t.name for t in api.tags if t.name in groups] + [
         tag for tag in groups if tag not in descriptions
     ]
-    namer = naming.Namer(max_length=64)
+    namer = naming.Namer(max_length=64, reserved=reserved)
     prompts: list[Prompt] = []
     for tag in ordered:
         label = tag or "other"

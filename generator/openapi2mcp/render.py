@@ -21,10 +21,12 @@ from .catalog import build_catalog
 from .diagnostics import Report
 from .examples import NoExample, example_instance
 from .filters import FILTERS
+from .ir import Api
 from .models import render_models
 from .plan import ServerPlan, Tool
 from .pytypes import python_type
 from .resources import templates_root
+from .schema_utils import json_type
 from .surface import surface
 
 MARKER = ".openapi2mcp"
@@ -66,7 +68,7 @@ def render_package(plan: ServerPlan, report: Report) -> dict[str, str]:
         "plan": plan,
         "header": f"# {header_text}",
         "header_text": header_text.replace("\n# ", " "),
-        "functions": [_function(t, models.class_names) for t in plan.tools],
+        "functions": [_function(t, models.class_names, plan.api) for t in plan.callable_tools],
         "hints": {t.name: _hints(t) for t in plan.tools},
         "client_config": _client_config(plan),
         "registry_name": _registry_name(plan),
@@ -99,11 +101,13 @@ def _json(value: Any, *, indent: int | None = None) -> str:
     return json.dumps(value, ensure_ascii=False, indent=indent, separators=separators) + "\n"
 
 
-def _function(tool: Tool, class_names: Mapping[str, str]) -> Function:
+def _function(tool: Tool, class_names: Mapping[str, str], api: Api) -> Function:
     params = []
     for arg in sorted(tool.arguments, key=lambda a: not a.required):
         annotation = python_type(arg.schema, class_names)
-        if annotation.startswith("models.") and " " not in annotation:
+        is_object = json_type(arg.schema, api.input_schemas) == "object"
+        if annotation.startswith("models.") and " " not in annotation and is_object:
+            # plain dicts are accepted wherever a model object is
             annotation += " | dict[str, Any]"
         if not arg.required and annotation != "Any" and not annotation.endswith("| None"):
             annotation += " | None"

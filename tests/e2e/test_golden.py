@@ -1,6 +1,6 @@
-"""Golden output: the committed Petstore package is exactly what the generator produces today.
+"""Golden output: the committed sample packages are exactly what the generator produces today.
 
-Refresh it after an intended change with `pytest tests/e2e/test_golden.py --update-golden`.
+Refresh them after an intended change with `pytest tests/e2e/test_golden.py --update-golden`.
 """
 
 from __future__ import annotations
@@ -12,20 +12,30 @@ import pytest
 from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render import MARKER
-from tests.conftest import PETSTORE_DIR, PETSTORE_SPEC
+from tests.conftest import REPO
 
-GOLDEN = PETSTORE_DIR / "golden"
+SAMPLES = {
+    # sample → (spec, options); the bookshop exercises x-mcp + an overlay + openapi2mcp.toml
+    "petstore": ("openapi.yaml", GenerateOptions()),
+    "bookshop": (
+        "openapi.yaml",
+        GenerateOptions(overlays=(REPO / "samples/bookshop/overlay.yaml",)),
+    ),
+}
 
 
-def test_petstore_matches_golden(request: pytest.FixtureRequest) -> None:
-    result = generate(str(PETSTORE_SPEC), GenerateOptions())
+@pytest.mark.parametrize("sample", sorted(SAMPLES))
+def test_sample_matches_golden(sample: str, request: pytest.FixtureRequest) -> None:
+    spec, options = SAMPLES[sample]
+    golden = REPO / "samples" / sample / "golden"
+    result = generate(str(REPO / "samples" / sample / spec), options)
     if request.config.getoption("--update-golden"):
-        if GOLDEN.exists():
-            shutil.rmtree(GOLDEN)
-        write_tree(result.files, GOLDEN, force=True, marker=MARKER)
+        if golden.exists():
+            shutil.rmtree(golden)
+        write_tree(result.files, golden, force=True, marker=MARKER)
     on_disk = {
-        p.relative_to(GOLDEN).as_posix(): p.read_bytes()
-        for p in GOLDEN.rglob("*")
+        p.relative_to(golden).as_posix(): p.read_bytes()
+        for p in golden.rglob("*")
         if p.is_file() and "__pycache__" not in p.parts
     }
     assert sorted(on_disk) == sorted(result.files), (

@@ -265,6 +265,7 @@ def test_plan_names_env_vars_and_prompts() -> None:
         ("X Bad", {"type": "string"}, False),  # not an RFC 9110 token
         ("X-Ref", {"$ref": "#/$defs/Id"}, False),  # no $ref on the way
         ("X-List", {"type": "array", "items": {"type": "string"}}, False),
+        ("X-Maybe", {"type": ["string", "null"]}, False),  # regression: a type list crashed (Box)
     ],
 )
 def test_header_parameters_are_mirrored_only_where_allowed(

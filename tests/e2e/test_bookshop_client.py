@@ -1,0 +1,140 @@
+"""The customised Bookshop sample with the official MCP client, both eras: resources, templates with
+path and query variables, a config-defined prompt with arguments and completions, renamed tools."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from openapi2mcp.emit import write_tree
+from openapi2mcp.generate import GenerateOptions, generate
+from openapi2mcp.render import MARKER
+from tests.conftest import REPO
+
+BOOK = {"isbn": "978-0", "title": "The Hobbit", "author": "Tolkien", "genre": "fantasy"}
+
+
+class Bookshop(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str]] = []
+        super().__init__(("127.0.0.1", 0), _Handler)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: Bookshop
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _reply(self, status: int, body: Any) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        self.server.seen.append(("GET", self.path))
+        if self.path.startswith("/api/books/978-0"):
+            self._reply(200, BOOK)
+        elif self.path.startswith("/api/books"):
+            self._reply(200, [BOOK])
+        else:
+            self._reply(404, {"error": "no such book"})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length)
+        self.server.seen.append(("POST", f"{self.path} {body.decode()}"))
+        self._reply(201, {"id": "o-1", "status": "placed"})
+
+
+@pytest.fixture(scope="module")
+def bookshop_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    sample = REPO / "samples" / "bookshop"
+    result = generate(
+        str(sample / "openapi.yaml"), GenerateOptions(overlays=(sample / "overlay.yaml",))
+    )
+    out = tmp_path_factory.mktemp("bookshop") / "bookshop-mcp"
+    write_tree(result.files, out, force=False, marker=MARKER)
+    return out
+
+
+@pytest.fixture
+def upstream() -> Iterator[Bookshop]:
+    server = Bookshop()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_customised_surface_over_both_eras(
+    bookshop_package: Path, upstream: Bookshop, mode: str
+) -> None:
+    host, port = upstream.server_address[:2]
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "bookshop_mcp"],
+        env={
+            "PYTHONPATH": str(bookshop_package / "src"),
+            "BOOKSHOP_BASE_URL": f"http://{host}:{port}/api",
+        },
+    )
+    async with Client(params, mode=mode) as client:  # type: ignore[arg-type]
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        # config rule: admin excluded; getBook only a template; rename + overlay + x-mcp names
+        assert sorted(tools) == ["book_reviews", "cancel_order", "list_books", "purchase_book"]
+        cancel = tools["cancel_order"].annotations
+        assert (
+            cancel is not None
+            and cancel.title == "Cancel a book order"
+            and cancel.idempotent_hint is True
+        )
+
+        resources = (await client.list_resources()).resources
+        assert [str(r.uri) for r in resources] == ["books://books"]
+        templates = (await client.list_resource_templates()).resource_templates
+        assert [t.uri_template for t in templates] == ["books://books/{isbn}{?format}"]
+
+        read = await client.read_resource("books://books/978-0?format=ebook")
+        assert json.loads(read.contents[0].text)["title"] == "The Hobbit"  # type: ignore[union-attr]
+        assert upstream.seen[-1] == ("GET", "/api/books/978-0?format=ebook")
+
+        prompt = await client.get_prompt("recommend", {"genre": "crime"})
+        text = prompt.messages[0].content.text  # type: ignore[union-attr]
+        assert text.startswith("Recommend a crime book") and "purchase_book" in text
+
+        completion = await client.complete(
+            {"type": "ref/prompt", "name": "recommend"}, {"name": "genre", "value": "f"}
+        )
+        assert completion.completion.values == ["fantasy"]
+        genres = await client.complete(
+            {"type": "ref/resource", "uri": "books://books/{isbn}{?format}"},
+            {"name": "format", "value": ""},
+        )
+        assert genres.completion.values == ["hardcover", "paperback", "ebook"]
+
+        bought = await client.call_tool("purchase_book", {"isbn": "978-0", "quantity": 2})
+        assert not bought.is_error
+        assert upstream.seen[-1] == ("POST", '/api/orders {"isbn":"978-0","quantity":2}')
