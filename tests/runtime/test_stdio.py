@@ -232,13 +232,6 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
     )
 
 
-def test_cli_http_is_not_available_yet() -> None:
-    done = run_cli("http", "--port", "9999")
-    assert done.returncode == 2
-    assert done.stdout == b""
-    assert b"HTTP transport is not available yet" in done.stderr
-
-
 def test_cli_explicit_stdio_serves_until_eof() -> None:
     done = run_cli("stdio")
     assert (done.returncode, done.stdout) == (0, b"")

@@ -86,7 +86,7 @@ async def create_pet(
     x_request_id: str | None = None,
     category: models.Category | dict[str, Any] | None = None,
     tags: list[models.Tag] | None = None,
-    status: models.PetStatus | dict[str, Any] | None = None,
+    status: models.PetStatus | None = None,
     birth_date: str | None = None,
     notes: str | None = None,
     photo_urls: list[str] | None = None,
@@ -182,7 +182,7 @@ async def update_pet(
     name: str,
     category: models.Category | dict[str, Any] | None = None,
     tags: list[models.Tag] | None = None,
-    status: models.PetStatus | dict[str, Any] | None = None,
+    status: models.PetStatus | None = None,
     birth_date: str | None = None,
     notes: str | None = None,
     photo_urls: list[str] | None = None,
@@ -235,7 +235,7 @@ async def patch_pet(
     *,
     pet_id: int,
     name: str | None = None,
-    status: models.PetStatus | dict[str, Any] | None = None,
+    status: models.PetStatus | None = None,
     tags: list[models.Tag] | None = None,
     notes: str | None = None,
 ) -> models.Pet:
@@ -300,7 +300,7 @@ async def list_orders(
     client: ApiClient,
     *,
     limit: int | None = None,
-    status: models.OrderStatus | dict[str, Any] | None = None,
+    status: models.OrderStatus | None = None,
 ) -> list[models.Order]:
     """List orders
 
@@ -325,7 +325,7 @@ async def place_order(
     x_request_id: str | None = None,
     quantity: int | None = None,
     ship_date: str | None = None,
-    status: models.OrderStatus | dict[str, Any] | None = None,
+    status: models.OrderStatus | None = None,
     complete: bool | None = None,
 ) -> models.Order:
     """Place an order

@@ -6,16 +6,20 @@ on a tool's first call and kept), then the bound operation is called and its res
 (compiled on the first read); matched template variables are converted to the argument types the
 bound tool declares. Results come back in the 2026 shape; the protocol layer adapts them per era.
 Upstream and validation failures of a tool are tool results (``isError``), not protocol errors.
+A tool call whose request carried a progress token reports ``notifications/progress`` through
+``Progress`` around its upstream call (mcp-wire §7.1): 0 of 2 naming the call when it starts, 1 of 2
+with the upstream's status when it has answered, 2 of 2 when the result is built (or at once when the
+call failed); whichever transport built the ``Progress`` delivers them.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
-from .catalog import Catalog, TemplateBinding
+from .catalog import Catalog, OperationSpec, TemplateBinding
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .jsonschema import SchemaError, Validator
 from .results import UpstreamStatusError, resource_contents, tool_error, tool_result
@@ -28,6 +32,61 @@ logger = logging.getLogger(__name__)
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
 _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _NOT_FOUND_STATUS = 404
+
+# sends one server notification on the channel of the request being answered
+Notify = Callable[[JsonObject], Awaitable[None]]
+
+
+class Progress:
+    """``notifications/progress`` for one request; silent when the client sent no progress token.
+
+    Values that do not increase are dropped, so a caller can never make progress go backwards.
+    """
+
+    __slots__ = ("_last", "_notify", "_token")
+
+    def __init__(self, token: str | int | None, notify: Notify | None) -> None:
+        self._token = token
+        self._notify = notify
+        self._last: float | None = None
+
+    @classmethod
+    def for_request(cls, params: Any, notify: Notify) -> Progress:
+        """The reporter for a request whose ``params._meta.progressToken`` may ask for progress."""
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        if isinstance(token, bool) or not isinstance(token, str | int):
+            return NO_PROGRESS
+        return cls(token, notify)
+
+    @property
+    def enabled(self) -> bool:
+        return self._token is not None and self._notify is not None
+
+    async def report(
+        self, progress: float, *, total: float | None = None, message: str | None = None
+    ) -> None:
+        if self._token is None or self._notify is None:
+            return
+        if self._last is not None and progress <= self._last:
+            return
+        self._last = progress
+        params: JsonObject = {"progressToken": self._token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        await self._notify({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+
+
+NO_PROGRESS = Progress(None, None)
+
+
+def _call_label(spec: OperationSpec | None, operation: str) -> str:
+    """``GET /pets/{petId}``: names the upstream call without any argument values."""
+    if spec is None:
+        return operation
+    return f"{spec['method'].upper()} {spec['path']}"
 
 
 class UpstreamCaller(Protocol):
@@ -93,6 +152,7 @@ class Calls:
 
     def __init__(self, catalog: Catalog, upstream: UpstreamCaller) -> None:
         self._upstream = upstream
+        self._operations = catalog["operations"]
         self._tools = {tool["name"]: tool for tool in catalog["tools"]}
         self._tool_bindings = catalog["toolBindings"]
         self._inputs: dict[str, Validator | _Unset | None] = {}
@@ -110,7 +170,9 @@ class Calls:
 
     # -- tools ---------------------------------------------------------------------------------
 
-    async def call_tool(self, params: JsonObject, version: str) -> JsonObject:
+    async def call_tool(
+        self, params: JsonObject, version: str, progress: Progress = NO_PROGRESS
+    ) -> JsonObject:
         name = params.get("name")
         if not isinstance(name, str):
             raise JsonRpcError(INVALID_PARAMS, "tools/call requires params.name (a string)")
@@ -125,13 +187,18 @@ class Calls:
             raise JsonRpcError(INVALID_PARAMS, "tools/call params.arguments must be an object")
         wrapped = "outputSchema" in tool and not is_object_schema(tool["outputSchema"])
         return shape_tool_result(
-            await self._run_tool(name, tool, binding["operation"], arguments),
+            await self._run_tool(name, tool, binding["operation"], arguments, progress),
             version,
             wrapped_output=wrapped,
         )
 
     async def _run_tool(
-        self, name: str, tool: JsonObject, operation: str, arguments: JsonObject
+        self,
+        name: str,
+        tool: JsonObject,
+        operation: str,
+        arguments: JsonObject,
+        progress: Progress,
     ) -> JsonObject:
         validator = self._validator(self._inputs, name, tool.get("inputSchema"), "input")
         if validator is not None:
@@ -144,11 +211,17 @@ class Calls:
             if output is None:
                 # a declared schema we cannot check must not be answered with unchecked output
                 return tool_error(f"Tool {name!r} has an unusable output schema")
+        label = _call_label(self._operations.get(operation), operation)
+        await progress.report(0, total=2, message=f"Calling {label}")
         try:
             response = await self._upstream.call(operation, arguments)
         except UpstreamError as exc:
+            await progress.report(2, total=2, message=f"{label} failed")
             return tool_error(str(exc))
-        return tool_result(response, output)
+        await progress.report(1, total=2, message=f"{label} answered {response.status}")
+        result = tool_result(response, output)
+        await progress.report(2, total=2, message="Done")
+        return result
 
     @staticmethod
     def _validator(

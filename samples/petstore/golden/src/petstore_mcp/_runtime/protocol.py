@@ -7,7 +7,8 @@ HTTP session); a request carrying ``_meta["io.modelcontextprotocol/protocolVersi
 statelessly under 2026-07-28 and never reads the session; anything else after a handshake gets legacy
 semantics; anything else is the ``-32602`` a modern client expects for missing ``_meta``. Unexpected
 exceptions become ``-32603`` and are logged (to stderr, by whoever configures logging), never raised
-into the transport.
+into the transport. A request whose ``_meta`` carries a ``progressToken`` gets a ``Progress`` bound
+to the transport's ``notify``; only ``tools/call`` reports through it today.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .calls import Calls, ResourceNotFound, UpstreamCaller
+from .calls import Calls, Notify, Progress, ResourceNotFound, UpstreamCaller
 from .catalog import Catalog
 from .completion import Completer
 from .jsonrpc import (
@@ -66,8 +67,7 @@ STATIC_CACHE = CacheHint(3_600_000, "public")
 # resource contents are upstream data, possibly per credential: never reuse across callers
 PRIVATE_CACHE = CacheHint(0, "private")
 
-Notify = Callable[[JsonObject], Awaitable[None]]
-Handler = Callable[[JsonObject, str], Awaitable[JsonObject]]
+Handler = Callable[[JsonObject, str, Progress], Awaitable[JsonObject]]
 
 
 @dataclass(slots=True)
@@ -108,7 +108,7 @@ class Dispatcher:
     ) -> JsonObject | None:
         """The reply to one message, or ``None`` for notifications and stray responses.
 
-        ``notify`` sends a server notification on the request's channel (progress, later).
+        ``notify`` sends a server notification on the request's channel (progress).
         """
         try:
             envelope = check_envelope(message)
@@ -122,7 +122,8 @@ class Dispatcher:
             return None
         assert envelope.id is not None
         try:
-            result = await self._request(envelope, session)
+            progress = Progress.for_request(envelope.params, notify)
+            result = await self._request(envelope, session, progress)
         except JsonRpcError as exc:
             return failure(envelope.id, exc)
         except Exception:
@@ -148,31 +149,35 @@ class Dispatcher:
 
     # -- era selection -------------------------------------------------------------------------
 
-    async def _request(self, envelope: Envelope, session: LegacySession | None) -> JsonObject:
+    async def _request(
+        self, envelope: Envelope, session: LegacySession | None, progress: Progress
+    ) -> JsonObject:
         params = envelope.params
         if envelope.method == "initialize":
             return self._initialize(params, session)
         meta = params.get("_meta") if isinstance(params, dict) else None
         if isinstance(meta, dict) and PROTOCOL_VERSION_KEY in meta:
             assert isinstance(params, dict)
-            _check_modern_meta(meta)
-            return await self._dispatch(self._modern, envelope.method, params, MODERN)
+            check_modern_meta(meta)
+            return await self._dispatch(self._modern, envelope.method, params, MODERN, progress)
         if session is not None and session.version is not None:
             if params is None:
                 params = {}
             if not isinstance(params, dict):
                 raise JsonRpcError(INVALID_PARAMS, "params must be an object")
-            return await self._dispatch(self._legacy, envelope.method, params, session.version)
+            return await self._dispatch(
+                self._legacy, envelope.method, params, session.version, progress
+            )
         raise JsonRpcError(INVALID_PARAMS, f"Missing required _meta field {PROTOCOL_VERSION_KEY}")
 
     @staticmethod
     async def _dispatch(
-        table: dict[str, Handler], method: str, params: JsonObject, version: str
+        table: dict[str, Handler], method: str, params: JsonObject, version: str, progress: Progress
     ) -> JsonObject:
         handler = table.get(method)
         if handler is None:
             raise JsonRpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
-        return await handler(params, version)
+        return await handler(params, version, progress)
 
     def _initialize(self, params: Any, session: LegacySession | None) -> JsonObject:
         requested = params.get("protocolVersion") if isinstance(params, dict) else None
@@ -219,7 +224,7 @@ class Dispatcher:
     def _finish_list(self, result: JsonObject, version: str) -> JsonObject:
         return self._finish(result, version, STATIC_CACHE)
 
-    async def _discover(self, params: JsonObject, version: str) -> JsonObject:
+    async def _discover(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
         if self._discovery is None:
             result: JsonObject = {
                 "supportedVersions": list(SUPPORTED_VERSIONS),
@@ -230,21 +235,23 @@ class Dispatcher:
             self._discovery = PreparedResult(self._finish(result, version, STATIC_CACHE))
         return self._discovery
 
-    async def _ping(self, params: JsonObject, version: str) -> JsonObject:
+    async def _ping(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
         return {}
 
     def _list(self, key: str) -> Handler:
         pager = self._pagers[key]
 
-        async def list_page(params: JsonObject, version: str) -> JsonObject:
+        async def list_page(params: JsonObject, version: str, progress: Progress) -> JsonObject:
             return pager.page(params, version)
 
         return list_page
 
-    async def _call_tool(self, params: JsonObject, version: str) -> JsonObject:
-        return self._finish(await self._calls.call_tool(params, version), version)
+    async def _call_tool(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
+        return self._finish(await self._calls.call_tool(params, version, progress), version)
 
-    async def _read_resource(self, params: JsonObject, version: str) -> JsonObject:
+    async def _read_resource(
+        self, params: JsonObject, version: str, progress: Progress
+    ) -> JsonObject:
         try:
             contents = await self._calls.read_resource(params)
         except ResourceNotFound as exc:
@@ -252,10 +259,10 @@ class Dispatcher:
             raise JsonRpcError(code, "Resource not found", {"uri": exc.uri}) from exc
         return self._finish({"contents": contents}, version, PRIVATE_CACHE)
 
-    async def _get_prompt(self, params: JsonObject, version: str) -> JsonObject:
+    async def _get_prompt(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
         return self._finish(self._prompts.get(params), version)
 
-    async def _complete(self, params: JsonObject, version: str) -> JsonObject:
+    async def _complete(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
         return self._finish(self._completer.complete(params), version)
 
 
@@ -265,8 +272,11 @@ def batch_refused() -> JsonRpcError:
     )
 
 
-def _check_modern_meta(meta: JsonObject) -> None:
-    """Version first (``-32022``), then the other required keys (``-32602``)."""
+def check_modern_meta(meta: JsonObject) -> None:
+    """Version first (``-32022``), then the other required keys (``-32602``).
+
+    Public so the HTTP transport can run it before dispatch, where these failures are HTTP 400.
+    """
     version = meta[PROTOCOL_VERSION_KEY]
     if not isinstance(version, str):
         raise JsonRpcError(

@@ -1,0 +1,304 @@
+"""``tools/call`` and ``resources/read``: the two methods that reach the upstream API.
+
+Tools are looked up by name, their arguments validated against ``inputSchema`` (validators compiled
+on a tool's first call and kept), then the bound operation is called and its response mapped by
+``results``. Resources are looked up by static URI, then by matching the catalog's URI templates
+(compiled on the first read); matched template variables are converted to the argument types the
+bound tool declares. Results come back in the 2026 shape; the protocol layer adapts them per era.
+Upstream and validation failures of a tool are tool results (``isError``), not protocol errors.
+A tool call whose request carried a progress token reports ``notifications/progress`` through
+``Progress`` around its upstream call (mcp-wire §7.1): 0 of 2 naming the call when it starts, 1 of 2
+with the upstream's status when it has answered, 2 of 2 when the result is built (or at once when the
+call failed); whichever transport built the ``Progress`` delivers them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+from .catalog import Catalog, OperationSpec, TemplateBinding
+from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
+from .jsonschema import SchemaError, Validator
+from .results import UpstreamStatusError, resource_contents, tool_error, tool_result
+from .shaping import is_object_schema, shape_tool_result
+from .upstream import UpstreamError, UpstreamResponse
+from .uritemplate import UriTemplate
+
+logger = logging.getLogger(__name__)
+
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
+_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_NOT_FOUND_STATUS = 404
+
+# sends one server notification on the channel of the request being answered
+Notify = Callable[[JsonObject], Awaitable[None]]
+
+
+class Progress:
+    """``notifications/progress`` for one request; silent when the client sent no progress token.
+
+    Values that do not increase are dropped, so a caller can never make progress go backwards.
+    """
+
+    __slots__ = ("_last", "_notify", "_token")
+
+    def __init__(self, token: str | int | None, notify: Notify | None) -> None:
+        self._token = token
+        self._notify = notify
+        self._last: float | None = None
+
+    @classmethod
+    def for_request(cls, params: Any, notify: Notify) -> Progress:
+        """The reporter for a request whose ``params._meta.progressToken`` may ask for progress."""
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        if isinstance(token, bool) or not isinstance(token, str | int):
+            return NO_PROGRESS
+        return cls(token, notify)
+
+    @property
+    def enabled(self) -> bool:
+        return self._token is not None and self._notify is not None
+
+    async def report(
+        self, progress: float, *, total: float | None = None, message: str | None = None
+    ) -> None:
+        if self._token is None or self._notify is None:
+            return
+        if self._last is not None and progress <= self._last:
+            return
+        self._last = progress
+        params: JsonObject = {"progressToken": self._token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        await self._notify({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+
+
+NO_PROGRESS = Progress(None, None)
+
+
+def _call_label(spec: OperationSpec | None, operation: str) -> str:
+    """``GET /pets/{petId}``: names the upstream call without any argument values."""
+    if spec is None:
+        return operation
+    return f"{spec['method'].upper()} {spec['path']}"
+
+
+class UpstreamCaller(Protocol):
+    """What the protocol needs from ``upstream.Upstream`` (tests substitute fakes)."""
+
+    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse: ...
+
+
+class ResourceNotFound(Exception):
+    """No resource has this URI; the protocol layer picks the era's error code."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__(f"Resource not found: {uri}")
+        self.uri = uri
+
+
+class _Unset:
+    """Marks a validator that has not been compiled yet (``None`` means "no usable schema")."""
+
+
+_UNSET = _Unset()
+
+
+def _primary_type(schema: Any) -> str | None:
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if isinstance(kind, list):
+        kind = next((name for name in kind if name != "null"), None)
+    return kind if isinstance(kind, str) else None
+
+
+def convert_variable(value: str, schema: Any) -> Any:
+    """A matched URI-template variable as the type its argument schema declares.
+
+    Raises ``ValueError`` when the text cannot be that type (the URI then names no resource).
+    """
+    kind = _primary_type(schema)
+    if kind == "integer":
+        if not _INTEGER.fullmatch(value):
+            raise ValueError(value)
+        return int(value)
+    if kind == "number":
+        if not _NUMBER.fullmatch(value):
+            raise ValueError(value)
+        return int(value) if _INTEGER.fullmatch(value) else float(value)
+    if kind == "boolean":
+        if value not in ("true", "false"):
+            raise ValueError(value)
+        return value == "true"
+    if kind == "array":
+        items = schema.get("items") if isinstance(schema, dict) else None
+        return [convert_variable(part, items) for part in value.split(",")] if value else []
+    return value
+
+
+def _format_issues(tool: str, issues: list[Any]) -> str:
+    lines = [f"Invalid arguments for tool {tool!r}:"]
+    lines.extend(f"- {issue.path or '(arguments)'}: {issue.message}" for issue in issues)
+    return "\n".join(lines)
+
+
+class Calls:
+    """Runs tools and reads resources against the upstream API."""
+
+    def __init__(self, catalog: Catalog, upstream: UpstreamCaller) -> None:
+        self._upstream = upstream
+        self._operations = catalog["operations"]
+        self._tools = {tool["name"]: tool for tool in catalog["tools"]}
+        self._tool_bindings = catalog["toolBindings"]
+        self._inputs: dict[str, Validator | _Unset | None] = {}
+        self._outputs: dict[str, Validator | _Unset | None] = {}
+        self._resources = {item["uri"]: item for item in catalog["resources"]}
+        self._resource_bindings = catalog["resourceBindings"]
+        self._template_items = catalog["resourceTemplates"]
+        self._template_bindings = catalog["templateBindings"]
+        self._templates: list[tuple[UriTemplate, JsonObject, TemplateBinding]] | None = None
+        # the tool bound to each operation, whose inputSchema types template variables
+        self._tool_by_operation: dict[str, JsonObject] = {}
+        for name, binding in catalog["toolBindings"].items():
+            if name in self._tools:
+                self._tool_by_operation.setdefault(binding["operation"], self._tools[name])
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    async def call_tool(
+        self, params: JsonObject, version: str, progress: Progress = NO_PROGRESS
+    ) -> JsonObject:
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise JsonRpcError(INVALID_PARAMS, "tools/call requires params.name (a string)")
+        tool = self._tools.get(name)
+        binding = self._tool_bindings.get(name)
+        if tool is None or binding is None:
+            raise JsonRpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise JsonRpcError(INVALID_PARAMS, "tools/call params.arguments must be an object")
+        wrapped = "outputSchema" in tool and not is_object_schema(tool["outputSchema"])
+        return shape_tool_result(
+            await self._run_tool(name, tool, binding["operation"], arguments, progress),
+            version,
+            wrapped_output=wrapped,
+        )
+
+    async def _run_tool(
+        self,
+        name: str,
+        tool: JsonObject,
+        operation: str,
+        arguments: JsonObject,
+        progress: Progress,
+    ) -> JsonObject:
+        validator = self._validator(self._inputs, name, tool.get("inputSchema"), "input")
+        if validator is not None:
+            issues = validator.issues(arguments)
+            if issues:
+                return tool_error(_format_issues(name, issues))
+        output: Validator | None = None
+        if "outputSchema" in tool:
+            output = self._validator(self._outputs, name, tool["outputSchema"], "output")
+            if output is None:
+                # a declared schema we cannot check must not be answered with unchecked output
+                return tool_error(f"Tool {name!r} has an unusable output schema")
+        label = _call_label(self._operations.get(operation), operation)
+        await progress.report(0, total=2, message=f"Calling {label}")
+        try:
+            response = await self._upstream.call(operation, arguments)
+        except UpstreamError as exc:
+            await progress.report(2, total=2, message=f"{label} failed")
+            return tool_error(str(exc))
+        await progress.report(1, total=2, message=f"{label} answered {response.status}")
+        result = tool_result(response, output)
+        await progress.report(2, total=2, message="Done")
+        return result
+
+    @staticmethod
+    def _validator(
+        cache: dict[str, Validator | _Unset | None], name: str, schema: Any, what: str
+    ) -> Validator | None:
+        cached = cache.get(name, _UNSET)
+        if not isinstance(cached, _Unset):
+            return cached
+        compiled: Validator | None = None
+        if isinstance(schema, dict | bool):
+            try:
+                compiled = Validator(schema)
+            except SchemaError as exc:
+                logger.warning("tool %s: %s schema not usable: %s", name, what, exc)
+        cache[name] = compiled
+        return compiled
+
+    # -- resources -----------------------------------------------------------------------------
+
+    async def read_resource(self, params: JsonObject) -> list[JsonObject]:
+        uri = params.get("uri")
+        if not isinstance(uri, str):
+            raise JsonRpcError(INVALID_PARAMS, "resources/read requires params.uri (a string)")
+        operation, arguments, mime_type = self._resolve(uri)
+        try:
+            response = await self._upstream.call(operation, arguments)
+            contents = resource_contents(response, uri, mime_type)
+        except UpstreamStatusError as exc:
+            if exc.status == _NOT_FOUND_STATUS:
+                raise ResourceNotFound(uri) from exc
+            raise JsonRpcError(INTERNAL_ERROR, str(exc)) from exc
+        except UpstreamError as exc:
+            raise JsonRpcError(INTERNAL_ERROR, str(exc)) from exc
+        if not contents:
+            # an empty list would read as "no such resource"; the resource exists and is empty
+            return [{"uri": uri, "mimeType": mime_type or "text/plain", "text": ""}]
+        return contents
+
+    def _resolve(self, uri: str) -> tuple[str, JsonObject, str | None]:
+        """The operation, its arguments and the declared MIME type for ``uri``."""
+        static = self._resource_bindings.get(uri)
+        if static is not None:
+            item = self._resources.get(uri, {})
+            return static["operation"], {}, item.get("mimeType")
+        for template, item, binding in self._compiled_templates():
+            variables = template.match(uri)
+            if variables is None:
+                continue
+            try:
+                arguments = self._arguments(binding, variables)
+            except ValueError:
+                continue
+            return binding["operation"], arguments, item.get("mimeType")
+        raise ResourceNotFound(uri)
+
+    def _compiled_templates(self) -> list[tuple[UriTemplate, JsonObject, TemplateBinding]]:
+        if self._templates is None:
+            compiled = []
+            for item in self._template_items:
+                binding = self._template_bindings.get(item["uriTemplate"])
+                if binding is None:
+                    continue
+                try:
+                    compiled.append((UriTemplate(item["uriTemplate"]), item, binding))
+                except ValueError as exc:
+                    logger.warning("resource template skipped: %s", exc)
+            self._templates = compiled
+        return self._templates
+
+    def _arguments(self, binding: TemplateBinding, variables: Mapping[str, str]) -> JsonObject:
+        tool = self._tool_by_operation.get(binding["operation"])
+        schema = tool.get("inputSchema") if tool is not None else None
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(properties, dict):
+            properties = {}
+        arguments: JsonObject = {}
+        for variable, text in variables.items():
+            argument = binding["variables"].get(variable, variable)
+            arguments[argument] = convert_variable(text, properties.get(argument))
+        return arguments

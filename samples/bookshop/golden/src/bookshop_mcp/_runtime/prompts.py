@@ -1,0 +1,73 @@
+"""``prompts/get``: a prompt's messages with the caller's arguments filled in.
+
+Messages come from the catalog's ``promptMessages`` as parts, each literal text or the value of one
+argument, and are joined by plain concatenation: argument values and catalog text are never
+interpreted as format strings, so braces in either are kept as they are. Argument values must be
+strings (as the spec requires); a missing required argument or an unknown prompt is ``-32602``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .catalog import PromptMessage
+from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
+
+
+class Prompts:
+    """Renders the catalog's prompts."""
+
+    def __init__(
+        self, prompts: list[JsonObject], messages: Mapping[str, list[PromptMessage]]
+    ) -> None:
+        self._prompts = {prompt["name"]: prompt for prompt in prompts}
+        self._messages = messages
+
+    def get(self, params: JsonObject) -> JsonObject:
+        """The ``GetPromptResult`` body (without the era's envelope fields)."""
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise JsonRpcError(INVALID_PARAMS, "prompts/get requires params.name (a string)")
+        prompt = self._prompts.get(name)
+        if prompt is None:
+            raise JsonRpcError(INVALID_PARAMS, f"Unknown prompt: {name}")
+        arguments = _string_arguments(params.get("arguments"))
+        declared = prompt.get("arguments")
+        for argument in declared if isinstance(declared, list) else []:
+            if argument.get("required") and argument.get("name") not in arguments:
+                raise JsonRpcError(
+                    INVALID_PARAMS,
+                    f"Missing required argument for prompt {name}: {argument['name']}",
+                )
+        result: JsonObject = {}
+        if isinstance(prompt.get("description"), str):
+            result["description"] = prompt["description"]
+        result["messages"] = [
+            {
+                "role": message["role"],
+                "content": {"type": "text", "text": _render(message, arguments)},
+            }
+            for message in self._messages.get(name, [])
+        ]
+        return result
+
+
+def _string_arguments(arguments: object) -> dict[str, str]:
+    if arguments is None:
+        return {}
+    if not isinstance(arguments, dict):
+        raise JsonRpcError(INVALID_PARAMS, "prompts/get params.arguments must be an object")
+    for key, value in arguments.items():
+        if not isinstance(value, str):
+            raise JsonRpcError(INVALID_PARAMS, f"Prompt argument {key} must be a string")
+    return arguments
+
+
+def _render(message: PromptMessage, arguments: Mapping[str, str]) -> str:
+    pieces: list[str] = []
+    for part in message["parts"]:
+        if "text" in part:
+            pieces.append(part["text"])
+        elif "argument" in part:
+            pieces.append(arguments.get(part["argument"], ""))
+    return "".join(pieces)
