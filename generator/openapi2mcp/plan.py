@@ -157,6 +157,8 @@ class ServerPlan:
     # every callable operation (exposed tools plus reads kept only as resources), for the catalog's
     # request data and the typed client; empty means "the same as tools"
     operation_tools: tuple[Tool, ...] = ()
+    # variables read only by the HTTP transport (origins, limits, inbound auth)
+    http_env_vars: tuple[EnvVar, ...] = ()
     timeout_seconds: float = 30.0
 
     @property

@@ -141,8 +141,30 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         template_completions=surface.template_completions,
         metadata=_package_metadata(api, distribution, base_url, report),
         operation_tools=surface.all_tools,
+        http_env_vars=_http_env_vars(prefix),
         timeout_seconds=config.upstream.timeout,
     )
+
+
+def _http_env_vars(prefix: str) -> tuple[EnvVar, ...]:
+    """What ``<api>-mcp http`` reads (runtime ``Settings.from_env`` and ``auth_config``)."""
+    return (
+        EnvVar(f"{prefix}_ALLOWED_ORIGINS", "Browser origins allowed to call the server, comma "
+               "separated (default: localhost, 127.0.0.1 and [::1] on any port); others get 403"),
+        EnvVar(f"{prefix}_MAX_BODY_BYTES", "Largest request body accepted (default: 4194304); "
+               "larger gets 413"),
+        EnvVar(f"{prefix}_PUBLIC_URL", "The endpoint's URL as clients reach it (OAuth resource id; "
+               "default: the bound address)"),
+        EnvVar(f"{prefix}_AUTH_TOKENS", "Static bearer tokens accepted from MCP clients, comma "
+               "separated, at least 16 characters each (default: no authentication)", secret=True),
+        EnvVar(f"{prefix}_AUTH_JWKS_URL", "Turns on OAuth 2.1: JWKS URL of the authorization "
+               "server whose JWTs (RS256/PS256) are accepted"),
+        EnvVar(f"{prefix}_AUTH_ISSUER", "Required with the JWKS URL: the exact issuer (iss) of the tokens"),
+        EnvVar(f"{prefix}_AUTH_AUDIENCE", "Expected audience, aud (default: the public URL)"),
+        EnvVar(f"{prefix}_AUTH_REQUIRED_SCOPES", "Scopes every token must carry, space or comma separated"),
+        EnvVar(f"{prefix}_AUTH_AUTHORIZATION_SERVERS", "Authorization servers advertised in the "
+               "protected resource metadata (default: the issuer)"),
+    )  # fmt: skip
 
 
 def _short_title(title: str) -> str:
