@@ -282,14 +282,18 @@ class RoundRobinProxy:
                 [lines[0], f"Host: {host}:{port}", "Connection: close", *kept, "", ""]
             )
             up_reader, up_writer = await asyncio.open_connection(host, port)
-            up_writer.write(request.encode("latin-1") + body)
-            await up_writer.drain()
-            # the backend closes after its response (Connection: close): relay bytes until then
-            while chunk := await up_reader.read(65536):
-                writer.write(chunk)
-                await writer.drain()
-            up_writer.close()
-            await up_writer.wait_closed()
+            try:
+                up_writer.write(request.encode("latin-1") + body)
+                await up_writer.drain()
+                # the backend closes after its response (Connection: close): relay bytes until then
+                while chunk := await up_reader.read(65536):
+                    writer.write(chunk)
+                    await writer.drain()
+            finally:
+                # also on cancellation at shutdown: an unclosed transport is a ResourceWarning
+                up_writer.close()
+                with contextlib.suppress(OSError, asyncio.CancelledError):
+                    await up_writer.wait_closed()
         except (OSError, asyncio.IncompleteReadError):
             pass
         finally:
