@@ -317,10 +317,10 @@ def compare(label: str, spec: Path, runs: int, call: tuple[str, dict[str, Any]] 
         ("tools/list tokens (o200k)", ours["tokens"], theirs["tokens"], "tok", True),
         ("peak RSS after tools/list", ours["rss"], theirs["rss"], "MB", True),
     ]
-    print(f"  {'metric':28} {'ours':>14} {'FastMCP':>14} {'FastMCP/ours':>13}")
+    print(f"  {'metric':28} {'ours':>18} {'FastMCP':>18} {'FastMCP/ours':>13}")
     for name, a, b, unit, _ in rows:
         ratio = b / a if a and a == a and b == b else float("nan")
-        print(f"  {name:28} {a:>11,.1f} {unit:<3}{b:>11,.1f} {unit:<3}{ratio:>12.1f}x")
+        print(f"  {name:28} {a:>14,.1f} {unit:<3} {b:>14,.1f} {unit:<3} {ratio:>12.1f}x")
 
 
 def main() -> None:
