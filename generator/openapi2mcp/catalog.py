@@ -6,11 +6,19 @@ objects are stored exactly as the 2026-07-28 list methods return them, in plan o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from .diagnostics import Report
 from .ir import Api, Operation
-from .plan import ServerPlan, Tool
+from .plan import (
+    PromptImage,
+    PromptMessage,
+    PromptPart,
+    PromptResource,
+    PromptText,
+    ServerPlan,
+    Tool,
+)
 
 CATALOG_FORMAT = 1
 DEFAULT_TIMEOUT_SECONDS = 30.0
@@ -83,16 +91,7 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             for t in plan.resource_templates
         },
         "promptMessages": {
-            p.name: [
-                {
-                    "role": "user",
-                    "parts": [
-                        {"argument": part.argument} if part.argument else {"text": part.text}
-                        for part in p.parts
-                    ],
-                }
-            ]
-            for p in plan.prompts
+            p.name: [_prompt_message(message) for message in p.all_messages()] for p in plan.prompts
         },
         "completions": {
             "prompts": {
@@ -180,6 +179,26 @@ def _security(api: Api, op: Operation, report: Report) -> list[list[str]]:
         )
         return [[]]
     return usable
+
+
+def _prompt_message(message: PromptMessage) -> dict[str, Any]:
+    """A ``PromptMessage`` of the catalog: text ``parts``, an ``image`` or a ``resource``."""
+    entry: dict[str, Any] = {"role": message.role}
+    content = message.content
+    match content:
+        case PromptText(parts=parts):
+            entry["parts"] = _parts(parts)
+        case PromptImage(data=data, mime_type=mime_type):
+            entry["image"] = {"data": data, "mimeType": mime_type}
+        case PromptResource(uri=uri, mime_type=mime_type, text=text):
+            entry["resource"] = {"uri": _parts(uri), "mimeType": mime_type, "text": _parts(text)}
+        case _:
+            assert_never(content)
+    return entry
+
+
+def _parts(parts: tuple[PromptPart, ...]) -> list[dict[str, str]]:
+    return [{"argument": part.argument} if part.argument else {"text": part.text} for part in parts]
 
 
 def _drop_empty(obj: dict[str, Any]) -> dict[str, Any]:

@@ -3,15 +3,21 @@
 Validated with pydantic; an unknown key is an error that names it (as a dotted path) and suggests the
 closest valid one. ``[[rules]]`` form an ordered table (first match wins) that overrides the default
 classification; ``[rename]``, ``[annotations.<operationId>]`` and ``[[prompts]]`` adjust single items.
+A prompt is one ``template`` (a user message) or a list of ``messages``, each text, an image (a file
+next to the config, embedded as base64 when the config is loaded, or inline base64) or an embedded
+text resource; ``{argument}`` placeholders may appear in texts and in a resource's URI and text.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import difflib
 import fnmatch
+import mimetypes
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,6 +28,8 @@ from .diagnostics import Diagnostic, GenerationError
 CONFIG_NAME = "openapi2mcp.toml"
 RuleKind = Literal["tool", "resource", "resource_template", "exclude"]
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# an image is embedded in catalog.json; keep the catalog (read at every start-up) small
+MAX_IMAGE_BYTES = 1024 * 1024
 
 
 class _Strict(BaseModel):
@@ -69,16 +77,61 @@ class PromptArgumentConfig(_Strict):
     values: tuple[str, ...] = ()
 
 
+class PromptImageConfig(_Strict):
+    """An image message: a ``file`` next to the config, or base64 ``data``; ``mime_type`` image/*."""
+
+    file: str | None = None
+    data: str | None = None
+    # default: from the file name's extension
+    mime_type: str | None = None
+
+
+class PromptResourceConfig(_Strict):
+    """An embedded text resource; ``uri`` and ``text`` may hold placeholders."""
+
+    uri: str
+    text: str
+    mime_type: str = "text/plain"
+
+
+class PromptMessageConfig(_Strict):
+    """One message: exactly one of ``text``, ``image`` and ``resource``."""
+
+    role: Literal["user", "assistant"] = "user"
+    text: str | None = None
+    image: PromptImageConfig | None = None
+    resource: PromptResourceConfig | None = None
+
+
 class PromptConfig(_Strict):
     name: str
     title: str = ""
     description: str = ""
     arguments: tuple[PromptArgumentConfig, ...] = ()
-    # literal text with {argument} placeholders; `{{` and `}}` stand for braces
-    template: str
+    # literal text with {argument} placeholders; `{{` and `}}` stand for braces. One user message;
+    # `messages` instead gives several, with roles and other content types
+    template: str | None = None
+    messages: tuple[PromptMessageConfig, ...] = ()
+
+    def texts(self) -> Iterator[tuple[str, str]]:
+        """Every text that may hold placeholders, with the key it comes from."""
+        if self.template is not None:
+            yield "template", self.template
+        for index, message in enumerate(self.messages):
+            key = f"messages[{index}]"
+            if message.text is not None:
+                yield f"{key}.text", message.text
+            if message.resource is not None:
+                yield f"{key}.resource.uri", message.resource.uri
+                yield f"{key}.resource.text", message.resource.text
 
     def placeholders(self) -> list[str]:
-        return _PLACEHOLDER.findall(self.template.replace("{{", "").replace("}}", ""))
+        return [name for _, text in self.texts() for name in placeholders(text)]
+
+
+def placeholders(text: str) -> list[str]:
+    """The argument names a text refers to, in order (``{{``/``}}`` are literal braces)."""
+    return _PLACEHOLDER.findall(text.replace("{{", "").replace("}}", ""))
 
 
 class UpstreamConfig(_Strict):
@@ -127,23 +180,105 @@ def load_config(path: Path | None) -> Config:
         raise _error(path, f"cannot read: {exc.strerror or exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise _error(path, f"invalid TOML: {exc}") from exc
-    return parse_config(data, source=path.name)
+    return parse_config(data, source=path.name, base_dir=path.parent)
 
 
-def parse_config(data: Mapping[str, Any], *, source: str = CONFIG_NAME) -> Config:
+def parse_config(
+    data: Mapping[str, Any], *, source: str = CONFIG_NAME, base_dir: Path | None = None
+) -> Config:
+    """Validate ``data``; image files are read from ``base_dir`` (the config file's folder)."""
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
         raise _error(Path(source), _explain(exc)) from exc
-    for prompt in config.prompts:
-        declared = {a.name for a in prompt.arguments}
-        unknown = [p for p in prompt.placeholders() if p not in declared]
-        if unknown:
-            raise _error(
-                Path(source),
-                f"prompts.{prompt.name}: template uses undeclared argument {unknown[0]!r}",
+    try:
+        for prompt in config.prompts:
+            _check_prompt(prompt)
+        prompts = tuple(_embed_images(prompt, base_dir) for prompt in config.prompts)
+    except _ConfigProblem as exc:
+        raise _error(Path(source), str(exc)) from None
+    return config.model_copy(update={"prompts": prompts})
+
+
+class _ConfigProblem(Exception):
+    """A problem found after validation; the message starts with the key."""
+
+
+def _check_prompt(prompt: PromptConfig) -> None:
+    key = f"prompts.{prompt.name}"
+    if (prompt.template is None) == (not prompt.messages):
+        raise _ConfigProblem(f"{key}: give either template or messages (one of them)")
+    declared: dict[str, bool] = {}
+    for argument in prompt.arguments:
+        if argument.name in declared:
+            raise _ConfigProblem(f"{key}.arguments: {argument.name!r} is declared twice")
+        declared[argument.name] = argument.required
+    for index, message in enumerate(prompt.messages):
+        given = [k for k in ("text", "image", "resource") if getattr(message, k) is not None]
+        if len(given) != 1:
+            raise _ConfigProblem(
+                f"{key}.messages[{index}]: give exactly one of text, image, resource"
             )
-    return config
+    for where, text in prompt.texts():
+        for name in placeholders(text):
+            if name not in declared:
+                raise _ConfigProblem(f"{key}: {where} uses undeclared argument {name!r}")
+            # a resource needs a URI: an omitted optional argument would leave it empty
+            if where.endswith(".resource.uri") and not declared[name]:
+                raise _ConfigProblem(
+                    f"{key}: {where} uses optional argument {name!r}; make it required"
+                )
+
+
+def _embed_images(prompt: PromptConfig, base_dir: Path | None) -> PromptConfig:
+    """The prompt with every image's base64 ``data`` and ``mime_type`` filled in."""
+    messages = []
+    for index, message in enumerate(prompt.messages):
+        if message.image is None:
+            messages.append(message)
+            continue
+        key = f"prompts.{prompt.name}.messages[{index}].image"
+        image = _embedded(message.image, base_dir, key)
+        messages.append(message.model_copy(update={"image": image}))
+    return prompt.model_copy(update={"messages": tuple(messages)})
+
+
+def _embedded(image: PromptImageConfig, base_dir: Path | None, key: str) -> PromptImageConfig:
+    if (image.file is None) == (image.data is None):
+        raise _ConfigProblem(f"{key}: give either file or data (one of them)")
+    mime_type = image.mime_type
+    if image.file is not None:
+        raw = _read_image(image.file, base_dir, f"{key}.file")
+        data = base64.b64encode(raw).decode("ascii")
+        mime_type = mime_type or mimetypes.guess_type(image.file, strict=False)[0]
+    else:
+        assert image.data is not None
+        data = "".join(image.data.split())
+        try:
+            raw = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            raise _ConfigProblem(f"{key}.data: not valid base64") from None
+        if len(raw) > MAX_IMAGE_BYTES:
+            raise _ConfigProblem(f"{key}.data: larger than {MAX_IMAGE_BYTES} bytes")
+    if mime_type is None or not mime_type.startswith("image/"):
+        raise _ConfigProblem(f"{key}.mime_type: needed, an image/* type (e.g. image/png)")
+    return PromptImageConfig(file=image.file, data=data, mime_type=mime_type)
+
+
+def _read_image(name: str, base_dir: Path | None, key: str) -> bytes:
+    if base_dir is None:
+        raise _ConfigProblem(f"{key}: image files need a config file to be relative to")
+    folder = base_dir.resolve()
+    path = (folder / name).resolve()
+    # like $refs, files come only from the config's own folder tree
+    if Path(name).is_absolute() or not path.is_relative_to(folder):
+        raise _ConfigProblem(f"{key}: {name!r} is outside the config file's folder")
+    try:
+        if path.stat().st_size > MAX_IMAGE_BYTES:
+            raise _ConfigProblem(f"{key}: {name!r} is larger than {MAX_IMAGE_BYTES} bytes")
+        return path.read_bytes()
+    except OSError as exc:
+        raise _ConfigProblem(f"{key}: cannot read {name!r}: {exc.strerror or exc}") from None
 
 
 def _explain(exc: ValidationError) -> str:

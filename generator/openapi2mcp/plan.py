@@ -88,14 +88,53 @@ class PromptPart:
 
 
 @dataclass(frozen=True, slots=True)
+class PromptText:
+    """Text content: literal parts and argument values, concatenated by the runtime."""
+
+    parts: tuple[PromptPart, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PromptImage:
+    """Image content, embedded at generation time."""
+
+    data: str  # base64
+    mime_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class PromptResource:
+    """An embedded text resource; its URI and text are built from parts like text content."""
+
+    uri: tuple[PromptPart, ...]
+    mime_type: str
+    text: tuple[PromptPart, ...]
+
+
+PromptContent = PromptText | PromptImage | PromptResource
+
+
+@dataclass(frozen=True, slots=True)
+class PromptMessage:
+    role: Literal["user", "assistant"]
+    content: PromptContent
+
+
+@dataclass(frozen=True, slots=True)
 class Prompt:
     name: str
     title: str
     description: str
     arguments: tuple[PromptArgument, ...]
-    parts: tuple[PromptPart, ...]
+    # one user message of text; ignored when `messages` is given
+    parts: tuple[PromptPart, ...] = ()
     # argument -> offered completion values
     completions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    messages: tuple[PromptMessage, ...] = ()
+
+    def all_messages(self) -> tuple[PromptMessage, ...]:
+        """The messages ``prompts/get`` returns, in order."""
+        return self.messages or (PromptMessage("user", PromptText(self.parts)),)
 
 
 @dataclass(frozen=True, slots=True)

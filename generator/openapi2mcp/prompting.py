@@ -2,16 +2,27 @@
 
 A template is literal text with ``{argument}`` placeholders (``{{``/``}}`` for braces). It is split
 here into :class:`PromptPart` values, so neither the generator nor the runtime ever formats a
-string with user data: the runtime only concatenates parts.
+string with user data: the runtime only concatenates parts. A prompt's ``template`` becomes one user
+message; its ``messages`` keep their roles and become text, image (already base64, from the config
+loader) or embedded-resource content, whose URI and text are split the same way.
 """
 
 from __future__ import annotations
 
 import re
 
-from .config import Config, PromptConfig
+from .config import Config, PromptConfig, PromptMessageConfig
 from .diagnostics import Report
-from .plan import Prompt, PromptArgument, PromptPart
+from .plan import (
+    Prompt,
+    PromptArgument,
+    PromptContent,
+    PromptImage,
+    PromptMessage,
+    PromptPart,
+    PromptResource,
+    PromptText,
+)
 
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -57,6 +68,20 @@ def _prompt(prompt: PromptConfig) -> Prompt:
         arguments=tuple(
             PromptArgument(a.name, a.description, a.required) for a in prompt.arguments
         ),
-        parts=template_parts(prompt.template),
+        parts=template_parts(prompt.template or ""),
         completions=tuple((a.name, a.values) for a in prompt.arguments if a.values),
+        messages=tuple(PromptMessage(m.role, _content(m)) for m in prompt.messages),
     )
+
+
+def _content(message: PromptMessageConfig) -> PromptContent:
+    """A config message's content; ``config`` has checked that exactly one kind is given."""
+    if message.image is not None:
+        assert message.image.data is not None and message.image.mime_type is not None
+        return PromptImage(message.image.data, message.image.mime_type)
+    if message.resource is not None:
+        resource = message.resource
+        return PromptResource(
+            template_parts(resource.uri), resource.mime_type, template_parts(resource.text)
+        )
+    return PromptText(template_parts(message.text or ""))

@@ -116,6 +116,7 @@ ROUTES: dict[tuple[str, str], Callable[[dict[str, str]], Reply]] = {
     ),
     ("POST", "/tools/progress"): _slow(Reply.text("Progress tool completed")),
     ("POST", "/tools/logging"): _slow(Reply.text("Logging tool completed")),
+    ("POST", "/tools/logging-tool"): _slow(Reply.text("Logging tool completed")),
     ("POST", "/tools/json-schema"): _fixed(Reply.text("Contact accepted")),
     ("POST", "/tools/custom-header"): _custom_header,
     ("GET", "/static-text"): _fixed(Reply.text("This is the content of the static text resource.")),

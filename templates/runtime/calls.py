@@ -9,7 +9,9 @@ Upstream and validation failures of a tool are tool results (``isError``), not p
 A tool call whose request carried a progress token reports ``notifications/progress`` through
 ``Progress`` around its upstream call (mcp-wire §7.1): 0 of 2 naming the call when it starts, 1 of 2
 with the upstream's status when it has answered, 2 of 2 when the result is built (or at once when the
-call failed); whichever transport built the ``Progress`` delivers them.
+call failed); whichever transport built the ``Progress`` delivers them. A ``RequestLog`` does the same
+for ``notifications/message`` (mcp-wire §7.4) when the client chose a log level: what is called, the
+upstream's answer and the outcome, never argument values or credentials.
 """
 
 from __future__ import annotations
@@ -80,6 +82,37 @@ class Progress:
 
 
 NO_PROGRESS = Progress(None, None)
+
+# notifications/message severities, least severe first (RFC 5424 names, as MCP uses them)
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+class RequestLog:
+    """``notifications/message`` for one request, at or above the level the client chose.
+
+    Silent when the client chose no level: log messages are opt-in on both eras (a modern request's
+    ``_meta`` log level, a legacy session's ``logging/setLevel``).
+    """
+
+    __slots__ = ("_logger", "_minimum", "_notify")
+
+    def __init__(self, level: str | None, notify: Notify | None, logger: str = "") -> None:
+        self._minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else None
+        self._notify = notify
+        self._logger = logger
+
+    async def log(self, level: str, data: str) -> None:
+        if self._minimum is None or self._notify is None:
+            return
+        if LOG_LEVELS.index(level) < self._minimum:
+            return
+        params: JsonObject = {"level": level, "data": data}
+        if self._logger:
+            params["logger"] = self._logger
+        await self._notify({"jsonrpc": "2.0", "method": "notifications/message", "params": params})
+
+
+NO_LOG = RequestLog(None, None)
 
 
 def _call_label(spec: OperationSpec | None, operation: str) -> str:
@@ -171,7 +204,11 @@ class Calls:
     # -- tools ---------------------------------------------------------------------------------
 
     async def call_tool(
-        self, params: JsonObject, version: str, progress: Progress = NO_PROGRESS
+        self,
+        params: JsonObject,
+        version: str,
+        progress: Progress = NO_PROGRESS,
+        log: RequestLog = NO_LOG,
     ) -> JsonObject:
         name = params.get("name")
         if not isinstance(name, str):
@@ -187,7 +224,7 @@ class Calls:
             raise JsonRpcError(INVALID_PARAMS, "tools/call params.arguments must be an object")
         wrapped = "outputSchema" in tool and not is_object_schema(tool["outputSchema"])
         return shape_tool_result(
-            await self._run_tool(name, tool, binding["operation"], arguments, progress),
+            await self._run_tool(name, tool, binding["operation"], arguments, progress, log),
             version,
             wrapped_output=wrapped,
         )
@@ -199,11 +236,13 @@ class Calls:
         operation: str,
         arguments: JsonObject,
         progress: Progress,
+        log: RequestLog = NO_LOG,
     ) -> JsonObject:
         validator = self._validator(self._inputs, name, tool.get("inputSchema"), "input")
         if validator is not None:
             issues = validator.issues(arguments)
             if issues:
+                await log.log("warning", f"Tool {name}: invalid arguments, nothing was called")
                 return tool_error(_format_issues(name, issues))
         output: Validator | None = None
         if "outputSchema" in tool:
@@ -213,14 +252,25 @@ class Calls:
                 return tool_error(f"Tool {name!r} has an unusable output schema")
         label = _call_label(self._operations.get(operation), operation)
         await progress.report(0, total=2, message=f"Calling {label}")
+        await log.log("info", f"Tool {name}: calling {label}")
+        # argument names only: values may be personal data
+        await log.log("debug", f"Tool {name}: arguments {', '.join(sorted(arguments)) or '(none)'}")
         try:
             response = await self._upstream.call(operation, arguments)
         except UpstreamError as exc:
             await progress.report(2, total=2, message=f"{label} failed")
+            # UpstreamError messages are written to be shown: no credentials in them
+            await log.log("error", f"Tool {name}: {label} failed: {exc}")
             return tool_error(str(exc))
         await progress.report(1, total=2, message=f"{label} answered {response.status}")
+        answered = f"{label} answered {response.status} {response.reason}".rstrip()
+        await log.log("info" if response.status < 400 else "warning", f"Tool {name}: {answered}")
+        kind = response.content_type or "no content type"
+        await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
         result = tool_result(response, output)
         await progress.report(2, total=2, message="Done")
+        outcome = "an error result" if result.get("isError") else "a result"
+        await log.log("info", f"Tool {name}: returning {outcome}")
         return result
 
     @staticmethod
@@ -259,6 +309,14 @@ class Calls:
             # an empty list would read as "no such resource"; the resource exists and is empty
             return [{"uri": uri, "mimeType": mime_type or "text/plain", "text": ""}]
         return contents
+
+    def knows_resource(self, uri: str) -> bool:
+        """Whether ``uri`` names a resource (static, or a match of a template), without reading it."""
+        try:
+            self._resolve(uri)
+        except ResourceNotFound:
+            return False
+        return True
 
     def _resolve(self, uri: str) -> tuple[str, JsonObject, str | None]:
         """The operation, its arguments and the declared MIME type for ``uri``."""

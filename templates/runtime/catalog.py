@@ -133,9 +133,28 @@ class PromptPart(TypedDict):
     argument: NotRequired[str]
 
 
+class PromptImage(TypedDict):
+    """Image content of a prompt message, embedded when the server was generated."""
+
+    data: str  # base64
+    mimeType: str
+
+
+class PromptResource(TypedDict):
+    """An embedded text resource; ``uri`` and ``text`` are built from parts like text content."""
+
+    uri: list[PromptPart]
+    mimeType: str
+    text: list[PromptPart]
+
+
 class PromptMessage(TypedDict):
+    """One message of a prompt: text from ``parts``, or an ``image``, or a ``resource``."""
+
     role: Literal["user", "assistant"]
-    parts: list[PromptPart]
+    parts: NotRequired[list[PromptPart]]
+    image: NotRequired[PromptImage]
+    resource: NotRequired[PromptResource]
 
 
 class Completions(TypedDict):

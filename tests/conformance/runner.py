@@ -170,10 +170,12 @@ def judge(run: RevisionRun) -> None:
         run.unexpected.extend(
             f"{result.scenario}:{check}" for check in result.failed_checks if check not in listed
         )
+        # a listed check that passes, or that no longer runs in a passing scenario, excuses nothing
         run.stale.extend(
             f"{result.scenario}:{check}"
             for check in sorted(listed)
             if result.verdicts.get(check) == "SUCCESS"
+            or (check not in result.verdicts and result.passed)
         )
 
 

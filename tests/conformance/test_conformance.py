@@ -27,6 +27,7 @@ from tests.conformance.runner import (
 )
 
 pytestmark = pytest.mark.slow
+ANSWERED = "Tool test_tool_with_logging: POST /tools/logging answered 200 OK"
 
 
 @pytest.fixture(scope="module")
@@ -96,8 +97,41 @@ def test_fixture_operations_reached_the_fake_api(conformance: ConformanceRun) ->
         ("POST", "/tools/audio", 200),
         ("POST", "/tools/embedded-resource", 200),
         ("POST", "/tools/error", 500),
+        ("POST", "/tools/logging", 200),
+        ("POST", "/tools/logging-tool", 200),
         ("GET", "/static-text", 200),
         ("GET", "/static-binary", 200),
         ("GET", "/template/123/data", 200),
     }
     assert expected <= calls, sorted(expected - calls)
+
+
+def test_logging_fixture_logs_its_real_upstream_call(conformance: ConformanceRun) -> None:
+    result = _revision(conformance, "2025-11-25").scenarios["tools-call-with-logging"]
+    assert result.passed
+    logs = result.details("tools-call-with-logging")["logs"]
+    assert {"level": "info", "logger": "test-mcp", "data": ANSWERED} in logs
+    assert [entry["level"] for entry in logs] == ["info", "debug", "info", "debug", "info"]
+
+
+@pytest.mark.parametrize("revision", REVISIONS)
+def test_prompt_fixtures_come_from_the_sample_config(
+    conformance: ConformanceRun, revision: str
+) -> None:
+    scenarios = _revision(conformance, revision).scenarios
+    with_args = scenarios["prompts-get-with-args"].details("prompts-get-with-args")["messages"]
+    assert with_args == [
+        {
+            "role": "user",
+            "content": {
+                "type": "text",
+                "text": "Prompt with arguments: arg1='testValue1', arg2='testValue2'",
+            },
+        }
+    ]
+    embedded = scenarios["prompts-get-embedded-resource"].details("prompts-get-embedded-resource")
+    assert embedded["messages"][0]["content"]["resource"] == {
+        "uri": "test://example-resource",
+        "mimeType": "text/plain",
+        "text": "Embedded resource content for testing.",
+    }

@@ -104,6 +104,24 @@ def test_per_check_entries_excuse_only_that_check(tmp_path: Path) -> None:
     assert run.stale == ["server-stateless:listed-but-passing"]
 
 
+def test_a_listed_check_that_no_longer_runs_in_a_passing_scenario_is_stale(
+    tmp_path: Path,
+) -> None:
+    # e.g. a WARNING about a missing session id disappears once the server mints one
+    _write(tmp_path, "server-sse-multiple-streams", [_check("streams-accepted", "SUCCESS")])
+    _write(tmp_path, "server-stateless", [_check("other-check", "FAILURE")])
+    baseline = [
+        "server-sse-multiple-streams:server-sse-multiple-streams-session",
+        "server-stateless:gone-check",
+        "server-stateless:other-check",
+    ]
+
+    run = _run(tmp_path, baseline, {"server-sse-multiple-streams", "server-stateless"})
+
+    assert run.stale == ["server-sse-multiple-streams:server-sse-multiple-streams-session"]
+    assert run.unexpected == []
+
+
 def test_unscored_scenarios_never_fail_the_run(tmp_path: Path) -> None:
     _write(tmp_path, "tasks-lifecycle", [_check("tasks-sync-tool-call", "FAILURE")])
 

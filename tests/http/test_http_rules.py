@@ -7,6 +7,7 @@ uvicorn) and asserts the exact status, headers and JSON-RPC body a client receiv
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import httpx
@@ -285,12 +286,24 @@ async def test_an_empty_batch_is_400(endpoint: httpx.AsyncClient) -> None:
     assert body_of(response) == error_body(-32600, "Invalid request: empty batch")
 
 
-async def test_legacy_initialize_is_json_and_mints_no_session(endpoint: httpx.AsyncClient) -> None:
-    response = await post(endpoint, initialize("2025-11-25"), dict(BASE_HEADERS))
-    assert response.status_code == 200
-    result = body_of(response)["result"]
+async def test_legacy_initialize_is_json_with_a_fresh_session_id(
+    endpoint: httpx.AsyncClient,
+) -> None:
+    first = await post(endpoint, initialize("2025-11-25"), dict(BASE_HEADERS))
+    second = await post(endpoint, initialize("2025-11-25"), dict(BASE_HEADERS))
+    assert first.status_code == 200
+    result = body_of(first)["result"]
     assert result["protocolVersion"] == "2025-11-25"
     assert "resultType" not in result
+    # visible ASCII, high entropy: 32 random-looking bytes in URL-safe base64, never repeated
+    ids = {first.headers["mcp-session-id"], second.headers["mcp-session-id"]}
+    assert len(ids) == 2 and all(re.fullmatch(r"[A-Za-z0-9_-]{43}", i) for i in ids)
+
+
+async def test_a_failed_initialize_mints_no_session_id(endpoint: httpx.AsyncClient) -> None:
+    body = legacy("initialize", 0, capabilities={})
+    response = await post(endpoint, body, dict(BASE_HEADERS))
+    assert body_of(response)["error"]["code"] == -32602
     assert "mcp-session-id" not in response.headers
 
 

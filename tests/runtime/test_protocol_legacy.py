@@ -14,8 +14,9 @@ if TYPE_CHECKING:
 LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"]
 CAPABILITIES = {
     "completions": {},
+    "logging": {},
     "prompts": {"listChanged": False},
-    "resources": {"listChanged": False},
+    "resources": {"listChanged": False, "subscribe": True},
     "tools": {"listChanged": False},
 }
 SERVER_INFO = {
@@ -246,7 +247,7 @@ def test_prompts_and_completion_legacy(peer: StdioPeer) -> None:
     assert completed["result"] == {"completion": {"values": ["dog"], "total": 1, "hasMore": False}}
 
 
-@pytest.mark.parametrize("method", ["server/discover", "logging/setLevel", "resources/subscribe"])
+@pytest.mark.parametrize("method", ["server/discover", "subscriptions/listen"])
 def test_methods_legacy_peers_do_not_have(peer: StdioPeer, method: str) -> None:
     legacy_peer(peer, "2025-11-25")
     assert peer.request(method, {})["error"] == {

@@ -44,6 +44,7 @@ def test_discover(peer: StdioPeer) -> None:
             "supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
             "capabilities": {
                 "completions": {},
+                "logging": {},
                 "prompts": {"listChanged": False},
                 "resources": {"listChanged": False},
                 "tools": {"listChanged": False},
