@@ -22,7 +22,7 @@ from .emit import OutputExists, check_tree, write_tree
 from .generate import GenerateOptions, Generation, generate, plan_source
 from .plan import ServerPlan
 from .planning import pep440_version
-from .render import MARKER
+from .render import MARKER, PublishOptions, kept_paths, registry_name_problem, spec_url_problem
 
 T = TypeVar("T")
 EXIT_DRIFT = 1
@@ -93,6 +93,17 @@ _remote_refs = click.option(
 @click.option("--strict", is_flag=True, help="Fail (exit 1) when there are warnings.")
 @click.option("-v", "--verbose", is_flag=True, help="Show informational diagnostics and diffs.")
 @_remote_refs
+@click.option(
+    "--registry-name",
+    metavar="io.github.OWNER/NAME",
+    help="The server's name in the MCP registry (server.json, README marker).",
+)
+@click.option(
+    "--ci-workflow",
+    is_flag=True,
+    help="Also write .github/workflows/regenerate.yml (created once, then yours).",
+)
+@click.option("--spec-url", metavar="URL", help="Where the CI workflow downloads the spec.")
 def generate_command(
     spec: str,
     output: Path | None,
@@ -107,6 +118,9 @@ def generate_command(
     strict: bool,
     verbose: bool,
     allow_remote_refs: bool,
+    registry_name: str | None,
+    ci_workflow: bool,
+    spec_url: str | None,
 ) -> None:
     """Generate an MCP server package from SPEC (a YAML/JSON file, or - for stdin)."""
     options = GenerateOptions(
@@ -117,12 +131,21 @@ def generate_command(
         overlays=overlays,
         version=_package_version(package_version),
         allow_remote_refs=allow_remote_refs,
+        publish=_publish_options(
+            registry_name,
+            ci_workflow,
+            spec_url,
+            max_name_length=max_name_length,
+            include_deprecated=include_deprecated,
+            allow_remote_refs=allow_remote_refs,
+        ),
     )
     result = _run(lambda: generate(spec, options, stdin=_stdin(spec)))
     _print_report(result.report, verbose=verbose)
     out = output or Path(result.plan.distribution)
+    keep = kept_paths(result.plan)
     if check:
-        drift = check_tree(result.files, out)
+        drift = check_tree(result.files, out, keep=keep)
         if drift:
             click.echo(f"{out}: {len(drift)} file(s) out of date:", err=True)
             for item in drift:
@@ -133,7 +156,7 @@ def generate_command(
         click.echo(f"{out}: up to date ({len(result.files)} files)", err=True)
     else:
         try:
-            write_tree(result.files, out, force=force, marker=MARKER)
+            write_tree(result.files, out, force=force, marker=MARKER, keep=keep)
         except OutputExists as exc:
             _fail(str(exc))
         except OSError as exc:
@@ -141,6 +164,33 @@ def generate_command(
         click.echo(_summary(result, out), err=True)
     if strict and result.report.warnings:
         sys.exit(EXIT_DRIFT)
+
+
+def _publish_options(
+    registry_name: str | None,
+    ci_workflow: bool,
+    spec_url: str | None,
+    *,
+    max_name_length: int | None,
+    include_deprecated: bool | None,
+    allow_remote_refs: bool,
+) -> PublishOptions:
+    if registry_name is not None and (problem := registry_name_problem(registry_name)):
+        _fail(f"--registry-name {problem}")
+    if spec_url is not None:
+        if not ci_workflow:
+            _fail("--spec-url is for the CI workflow: add --ci-workflow")
+        if problem := spec_url_problem(spec_url):
+            _fail(f"--spec-url {problem}")
+    # the options a regeneration in CI must repeat to produce the same package
+    args: list[str] = []
+    if max_name_length is not None:
+        args += ["--max-name-length", str(max_name_length)]
+    if include_deprecated is not None:
+        args.append("--include-deprecated" if include_deprecated else "--exclude-deprecated")
+    if allow_remote_refs:
+        args.append("--allow-remote-refs")
+    return PublishOptions(registry_name, ci_workflow, spec_url, tuple(args))
 
 
 @main.command("inspect")

@@ -39,8 +39,8 @@ __all__ = [
 MARKER = ".openapi2mcp"
 # fixes only: import sorting, unused imports, pyupgrade; none of them renames anything
 FIX_RULES = ("I", "F401", "UP")
-# created by running or testing the generated package; never drift
-IGNORED_DIRS = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
+# created by running or testing the generated package, or the repository holding it; never drift
+IGNORED_DIRS = frozenset({".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 IGNORED_SUFFIXES = (".pyc", ".pyo")
 FILE_MODE = 0o644
 DIR_MODE = 0o755

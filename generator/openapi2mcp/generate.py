@@ -20,7 +20,7 @@ from .overlay import apply_overlay, parse_overlay
 from .parse import parse_api
 from .plan import ServerPlan
 from .planning import PlanOptions, build_plan
-from .render import render_package
+from .render import PublishOptions, render_package
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,8 @@ class GenerateOptions:
     version: str | None = None
     # fetch `$ref`s to http(s) URLs (off by default: generation never touches the network)
     allow_remote_refs: bool = False
+    # registry name and CI workflow: they change publishing files only
+    publish: PublishOptions = dataclasses.field(default_factory=PublishOptions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,5 +109,5 @@ def plan_source(
 
 def generate(source: str, options: GenerateOptions, *, stdin: bytes | None = None) -> Generation:
     plan, report = plan_source(source, options, stdin=stdin)
-    files = format_tree(render_package(plan, report))
+    files = format_tree(render_package(plan, report, options.publish))
     return Generation(files, plan, report)

@@ -3,12 +3,17 @@
 One Jinja2 template per generated source file (``templates/package``), ``StrictUndefined`` so a missing
 value fails loudly, and every spec string passed through a filter from ``filters.py``. JSON files are
 serialised here, not templated. The runtime (``templates/runtime``) is copied verbatim. Nothing is
-written to disk: ``emit.py`` formats and writes the tree.
+written to disk: ``emit.py`` formats and writes the tree. :class:`PublishOptions` carries the choices
+that only change publishing files (the registry name, the CI workflow); :func:`kept_paths` names the
+paths that belong to the user once they exist (the custom module, ``.github/``, licence files), which
+writing and ``--check`` leave alone.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +35,75 @@ from .schema_utils import json_type
 from .surface import surface
 
 MARKER = ".openapi2mcp"
+REGISTRY_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+# the registry schema's limits on server.json
+REGISTRY_NAME_MAX = 200
+REGISTRY_TEXT_MAX = 100
+# reverse-DNS namespace (at least one dot), one slash, then the schema's name characters
+_REGISTRY_NAME = re.compile(
+    r"(?=.{3,200}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?"
+    r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)+/[a-zA-Z0-9._-]+"
+)
+# http(s) URL of printable ASCII URI characters; "$" is left out so GitHub never sees "${{"
+_SPEC_URL = re.compile(
+    r"https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:[/?#][A-Za-z0-9\-._~:/?#\[\]@!&'()*+,;=%]*)?"
+)
+# not a URL, so the workflow stops with a message until the user sets it
+SPEC_URL_PLACEHOLDER = "set-me-to-the-url-of-the-openapi-document"
+WORKFLOW_PATH = ".github/workflows/regenerate.yml"
+# a container is reached through its network interface; the README asks for origins and auth
+CONTAINER_HOST = "0.0.0.0"  # noqa: S104
+# besides the custom module: what a repository holding the package keeps across regenerations
+_KEPT_REPOSITORY_PATHS = (
+    ".git",
+    ".github",
+    ".gitignore",
+    ".gitattributes",
+    "LICENSE",
+    "LICENSE.md",
+    "LICENSE.txt",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PublishOptions:
+    """Choices that change only publishing files: ``server.json``, the README, the CI workflow."""
+
+    # io.github.OWNER/NAME (see `registry_name_problem`); None: a placeholder to replace
+    registry_name: str | None = None
+    # also write .github/workflows/regenerate.yml (created once, then the user's)
+    ci_workflow: bool = False
+    # where the workflow downloads the spec (see `spec_url_problem`); None: a placeholder
+    spec_url: str | None = None
+    # further `openapi2mcp generate` options the workflow repeats (--name is always added)
+    generate_args: tuple[str, ...] = ()
+
+
+def registry_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a registry server name, or ``None`` when it can."""
+    if _REGISTRY_NAME.fullmatch(name):
+        return None
+    return (
+        f"{name!r} is not an MCP registry name like io.github.OWNER/NAME: a reverse-DNS namespace "
+        f"(io.github.<user or organisation>, or a domain you own reversed), one '/', then letters, "
+        f"digits, '.', '_' or '-'; at most {REGISTRY_NAME_MAX} characters"
+    )
+
+
+def spec_url_problem(url: str) -> str | None:
+    """Why the CI workflow cannot download the spec from ``url``, or ``None`` when it can."""
+    if _SPEC_URL.fullmatch(url):
+        return None
+    return f"{url!r} is not an http(s) URL (plain ASCII, no spaces or '$')"
+
+
+def custom_module_path(plan: ServerPlan) -> str:
+    return f"src/{plan.package}/custom.py"
+
+
+def kept_paths(plan: ServerPlan) -> tuple[str, ...]:
+    """Paths that are the user's once they exist: never overwritten, never reported as drift."""
+    return (custom_module_path(plan), *_KEPT_REPOSITORY_PATHS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +123,10 @@ class Function:
     returns: str
 
 
-def render_package(plan: ServerPlan, report: Report) -> dict[str, str]:
+def render_package(
+    plan: ServerPlan, report: Report, publish: PublishOptions | None = None
+) -> dict[str, str]:
+    publish = publish or PublishOptions()
     root = templates_root()
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(root / "package")),
@@ -71,7 +148,18 @@ def render_package(plan: ServerPlan, report: Report) -> dict[str, str]:
         "functions": [_function(t, models.class_names, plan.api) for t in plan.callable_tools],
         "hints": {t.name: _hints(t) for t in plan.tools},
         "client_config": _client_config(plan),
-        "registry_name": _registry_name(plan),
+        "registry_name": _registry_name(plan, publish),
+        "registry_name_placeholder": publish.registry_name is None,
+        "generator_version": __version__,
+        "env_prefix": plan.base_url_env.removesuffix("_BASE_URL"),
+        "docker_cmd": json.dumps(
+            [plan.command, "http", "--host", CONTAINER_HOST, "--port", "8000"]
+        ),
+        "ci_workflow": publish.ci_workflow,
+        "spec_url": publish.spec_url or SPEC_URL_PLACEHOLDER,
+        "spec_url_placeholder": publish.spec_url is None,
+        "generate_args": shlex.join(_generate_args(plan, publish)),
+        "kept_paths_md": ", ".join(f"`{p}`" for p in kept_paths(plan)),
     }
     pkg = f"src/{plan.package}"
     files: dict[str, str] = {
@@ -85,15 +173,27 @@ def render_package(plan: ServerPlan, report: Report) -> dict[str, str]:
         f"{pkg}/py.typed": "",
         f"{pkg}/catalog.json": _json(build_catalog(plan, report)),
         "mcp-surface.json": _json(surface(plan), indent=2),
-        "server.json": _json(_registry_entry(plan), indent=2),
+        "server.json": _json(_registry_entry(plan, publish), indent=2),
+        "Dockerfile": env.get_template("Dockerfile.j2").render(context),
+        custom_module_path(plan): env.get_template("src/custom.py.j2").render(context),
         "tests/test_smoke.py": env.get_template("tests/test_smoke.py.j2").render(context),
         "tests/fake_upstream.py": (root / "package/tests/fake_upstream.py").read_text("utf-8"),
         "tests/smoke_cases.json": _json(_smoke_cases(plan, report), indent=2),
         MARKER: _json({"generator": "openapi2mcp", "version": __version__}, indent=2),
     }
+    if publish.ci_workflow:
+        files[WORKFLOW_PATH] = env.get_template("github/regenerate.yml.j2").render(context)
     for source in sorted((root / "runtime").glob("*.py")):
         files[f"{pkg}/_runtime/{source.name}"] = source.read_text("utf-8")
     return files
+
+
+def _generate_args(plan: ServerPlan, publish: PublishOptions) -> list[str]:
+    # the package name is pinned so that a new info.title never renames the package
+    args = ["--name", plan.distribution.removesuffix("-mcp") or plan.distribution]
+    if publish.registry_name is not None:
+        args += ["--registry-name", publish.registry_name]
+    return [*args, *publish.generate_args]
 
 
 def _json(value: Any, *, indent: int | None = None) -> str:
@@ -137,18 +237,21 @@ def _client_config(plan: ServerPlan) -> str:
     return json.dumps({"mcpServers": {plan.distribution: entry}}, indent=2, ensure_ascii=False)
 
 
-def _registry_entry(plan: ServerPlan) -> dict[str, Any]:
-    """MCP registry metadata (server.json) for publishing the package on PyPI."""
-    return {
-        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
-        "name": _registry_name(plan),
-        "description": f"MCP server for the {plan.title} API"[:100],
+def _registry_entry(plan: ServerPlan, publish: PublishOptions) -> dict[str, Any]:
+    """MCP registry metadata (server.json, schema 2025-12-11) for the package on PyPI."""
+    entry: dict[str, Any] = {
+        "$schema": REGISTRY_SCHEMA,
+        "name": _registry_name(plan, publish),
+        "title": _bounded_text(plan.title, REGISTRY_TEXT_MAX) or plan.distribution,
+        "description": _bounded_text(plan.metadata.summary, REGISTRY_TEXT_MAX)
+        or _bounded_text(f"MCP server for the {plan.title} API", REGISTRY_TEXT_MAX),
         "version": plan.version,
         "packages": [
             {
                 "registryType": "pypi",
                 "identifier": plan.distribution,
                 "version": plan.version,
+                "runtimeHint": "uvx",
                 "transport": {"type": "stdio"},
                 "environmentVariables": [
                     {
@@ -162,11 +265,24 @@ def _registry_entry(plan: ServerPlan) -> dict[str, Any]:
             }
         ],
     }
+    return entry
 
 
-def _registry_name(plan: ServerPlan) -> str:
-    # a placeholder namespace the publisher replaces with their own (issue: publishing)
-    return f"io.github.your-org/{plan.distribution}"
+def _bounded_text(text: str, limit: int) -> str:
+    """One line of at most ``limit`` characters, cut at a word boundary with an ellipsis."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    cut = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return cut.rstrip(" .,;:") + "…"
+
+
+def _registry_name(plan: ServerPlan, publish: PublishOptions) -> str:
+    if publish.registry_name is not None:
+        return publish.registry_name
+    # a placeholder namespace the publisher replaces (`--registry-name`), within the name limit
+    return f"io.github.your-org/{plan.distribution}"[:REGISTRY_NAME_MAX]
 
 
 def _smoke_cases(plan: ServerPlan, report: Report) -> dict[str, Any]:

@@ -6,12 +6,20 @@ credentials, the list page size, the HTTP transport's limits) plus a test seam, 
 transport. Settings are authoritative: the upstream client is given the resolved base URL and timeout
 rather than re-reading them. ``McpServer`` may carry an inbound ``Authenticator`` for HTTP; without
 one, the HTTP transport builds it from the environment (``auth.authenticator_from_env``), and
-authentication stays off when nothing there asks for it.
+authentication stays off when nothing there asks for it. It may also carry the package's custom code
+(``hooks.CustomCode``, loaded by ``load_custom_code``): its tools, resources and prompts are appended
+to the catalog, ``before_request`` becomes an httpx event hook of the upstream client, and
+``after_response`` wraps every upstream call. A custom module that cannot be imported, or declares
+something unusable, is a ``CustomCodeError``: a one-line start-up failure.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import logging
 import os
+import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +30,7 @@ import httpx
 
 from .calls import UpstreamCaller
 from .catalog import Catalog, UpstreamInfo, load_catalog
+from .hooks import CustomCaller, CustomCode, DefinitionError, LocalItem, collect, module_path
 from .http_origins import DEFAULT_ALLOWED_ORIGINS, parse_allowed_origins
 from .http_responses import DEFAULT_MAX_BODY_BYTES
 from .pagination import DEFAULT_PAGE_SIZE
@@ -34,8 +43,55 @@ if TYPE_CHECKING:
     from .auth import Authenticator
 
 
+logger = logging.getLogger(__name__)
+# a start-up error is one line; a longer exception message is cut
+_MAX_ERROR_CHARS = 300
+
+
 class SettingsError(Exception):
     """A setting from the environment is unusable; the message names the variable."""
+
+
+class CustomCodeError(SettingsError):
+    """The package's custom module cannot be imported, or declares something the server cannot serve.
+
+    A ``SettingsError`` so that the command line reports it like any start-up problem: one line on
+    stderr and exit status 1.
+    """
+
+
+def load_custom_code(module_name: str) -> CustomCode | None:
+    """Import the custom module ``module_name`` if it exists and collect its declarations.
+
+    ``None`` when there is no such module. Any exception while importing it (a syntax error, a failed
+    import, a wrong declaration) becomes a ``CustomCodeError`` naming the file, the error and the
+    line; the traceback is logged at DEBUG level (``MCP_LOG_LEVEL=DEBUG``).
+    """
+    try:
+        if importlib.util.find_spec(module_name) is None:
+            return None
+        return collect(importlib.import_module(module_name))
+    except Exception as exc:
+        logger.debug("custom code %s failed to load", module_name, exc_info=True)
+        raise CustomCodeError(_load_failure(module_name, exc)) from exc
+
+
+def _load_failure(module_name: str, exc: Exception) -> str:
+    path = module_path(module_name)
+    line: int | None = None
+    message = str(exc)
+    if isinstance(exc, SyntaxError):
+        line, message = exc.lineno, exc.msg
+    else:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(path)]
+        line = frames[-1].lineno if frames else None
+    message = " ".join(message.split())
+    detail = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    where = f" (line {line})" if line else ""
+    text = f"custom code {path} failed to load: {detail}"
+    if len(text) > _MAX_ERROR_CHARS:
+        text = text[: _MAX_ERROR_CHARS - 1] + "…"
+    return text + where
 
 
 _BASE_URL_SUFFIX = "_BASE_URL"
@@ -166,15 +222,29 @@ class McpServer:
         *,
         upstream: UpstreamCaller | None = None,
         authenticator: Authenticator | None = None,
+        custom: CustomCode | None = None,
     ) -> None:
+        local: dict[str, LocalItem] = {}
+        if custom is not None:
+            try:
+                catalog, local = custom.extend(catalog)
+            except DefinitionError as exc:
+                raise CustomCodeError(f"custom code {custom.source}: {exc}") from None
         self.catalog = catalog
         self.settings = settings
         # inbound HTTP authentication; None lets the HTTP transport read it from the environment
         self.authenticator = authenticator
         self._upstream: Upstream | None = None
         if upstream is None:
-            upstream = self._upstream = self._build_upstream(catalog, settings)
-        self.dispatcher = Dispatcher(catalog, upstream, page_size=settings.page_size)
+            upstream = self._upstream = self._build_upstream(catalog, settings, custom)
+        if custom is not None:
+            upstream = CustomCaller(upstream, local, custom.after_response)
+        self.dispatcher = Dispatcher(
+            catalog,
+            upstream,
+            page_size=settings.page_size,
+            local_prompts=custom.get_prompt if custom is not None else None,
+        )
 
     @classmethod
     def from_catalog_path(
@@ -191,7 +261,9 @@ class McpServer:
         return cls(catalog, settings)
 
     @staticmethod
-    def _build_upstream(catalog: Catalog, settings: Settings) -> Upstream:
+    def _build_upstream(
+        catalog: Catalog, settings: Settings, custom: CustomCode | None
+    ) -> Upstream:
         declared = catalog["upstream"]
         info: UpstreamInfo = {
             **declared,
@@ -207,6 +279,7 @@ class McpServer:
             environ=environ,
             user_agent=_user_agent(catalog),
             transport=settings.transport,
+            event_hooks=custom.event_hooks() if custom is not None else None,
         )
 
     async def serve_stdio(self) -> None:
