@@ -44,8 +44,23 @@ def to_json(value: Any, *, indent: int | None = None) -> str:
 
 
 def toml_str(value: str) -> str:
-    """A TOML basic string (JSON escaping with ASCII output is valid TOML)."""
-    return json.dumps(value, ensure_ascii=True)
+    """A TOML basic string in ASCII.
+
+    JSON escaping covers quotes, backslashes and C0 controls, but its ASCII form writes characters
+    beyond the BMP as surrogate pairs (``\\ud83d\\ude42``), which TOML rejects: those become
+    ``\\UXXXXXXXX``; DEL (which TOML forbids raw) and other non-ASCII characters become ``\\uXXXX``,
+    and lone surrogates (not Unicode scalar values, so not representable) U+FFFD.
+    """
+    return "".join(_toml_char(c) for c in json.dumps(value, ensure_ascii=False))
+
+
+def _toml_char(char: str) -> str:
+    code = ord(char)
+    if code < 0x7F:
+        return char
+    if 0xD800 <= code <= 0xDFFF:
+        return "\\ufffd"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def md(value: str, *, limit: int = 300) -> str:

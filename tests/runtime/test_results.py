@@ -99,10 +99,19 @@ def test_invalid_json_with_output_schema_is_an_error() -> None:
     assert result["content"][1]["text"] == "{not json"
 
 
-def test_invalid_json_without_output_schema_is_text() -> None:
-    assert tool_result(response(body=b"{not json"), None)["content"] == [
-        {"type": "text", "text": "{not json"}
-    ]
+def test_invalid_json_without_output_schema_is_an_error_when_labelled_json() -> None:
+    assert tool_result(response(body=b"{not json"), None) == {
+        "resultType": "complete",
+        "isError": True,
+        "content": [
+            {
+                "type": "text",
+                "text": "The upstream response is not valid JSON, although its Content-Type is "
+                "application/json.",
+            },
+            {"type": "text", "text": "{not json"},
+        ],
+    }
 
 
 def test_text_body_uses_its_charset() -> None:
