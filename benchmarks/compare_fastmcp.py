@@ -1,15 +1,19 @@
 """Side-by-side benchmark: our generated server vs FastMCP 4.x ``FastMCP.from_openapi``, over stdio.
 
-Both servers get the same spec and talk to the same fast upstream on 127.0.0.1. Printed per input
-(Petstore, and GitHub's REST description when available): generation time (ours), cold start
-(process start → first tools/list answered), warm tools/list time, tools/list bytes and tokens
-(o200k_base, counted offline with bpe-openai), per-call overhead (tools/call round trip minus a direct
-HTTP call to the same upstream) and peak RSS after tools/list — with the ratio for each.
+Both servers get the same spec and talk to the same fast upstream on 127.0.0.1. Per input (Petstore,
+and GitHub's REST description when available) it prints our generation time, then for ours in full
+mode, ours in dynamic mode and FastMCP: cold start (process start → the whole tools/list answered),
+warm tools/list, per-call overhead (tools/call round trip minus a direct HTTP call to the same
+upstream), tools/list bytes and tokens (o200k_base, counted offline with bpe-openai) and peak RSS
+after tools/list, with FastMCP/ours ratios. In dynamic mode it also checks that every operation is
+reachable (``describe_operation`` answers for each full-mode tool). Last comes the issue's target
+table: each target, the measured figure, met or missed.
 
     python benchmarks/compare_fastmcp.py [--github PATH] [--runs 5]
 
 FastMCP and bpe-openai are installed into benchmarks/.cache/fastmcp-venv on first use (not into the
-project's environment). Figures, not assertions; the issue notes quote them.
+project's environment). GitHub's spec is generated with ``--include-deprecated`` so that both servers
+expose all of its operations. Figures, not assertions; the issue notes quote them.
 """
 
 from __future__ import annotations
@@ -26,8 +30,9 @@ import textwrap
 import threading
 import time
 import venv
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -153,20 +158,19 @@ class Stdio:
         self.process.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         self.process.stdin.flush()
 
-    def list_tools(self) -> tuple[list[dict[str, Any]], int, str]:
+    def list_tools(self) -> tuple[list[dict[str, Any]], int]:
+        """Every page: the tools and the bytes of the replies."""
         tools: list[dict[str, Any]] = []
         size = 0
-        texts: list[str] = []
         cursor = None
         while True:
             reply, length = self.request("tools/list", {"cursor": cursor} if cursor else {})
             size += length
             result = reply["result"]
             tools += result["tools"]
-            texts.extend(json.dumps(tool) for tool in result["tools"])
             cursor = result.get("nextCursor")
             if not cursor:
-                return tools, size, "\n".join(texts)
+                return tools, size
 
     def rss_mb(self) -> float:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
@@ -182,20 +186,40 @@ class Stdio:
             self.process.kill()
 
 
+@dataclass
+class Figures:
+    """One server on one input (medians over the runs)."""
+
+    cold: float = float("nan")
+    warm: float = float("nan")
+    call: float = float("nan")
+    bytes: float = float("nan")
+    tokens: float = float("nan")
+    rss: float = float("nan")
+    tools: int = 0
+    names: list[str] = field(default_factory=list)
+    reachable: int = 0
+
+
 def measure(
-    command: list[str], env: dict[str, str], call: tuple[str, dict[str, Any]] | None, runs: int
-) -> dict[str, float]:
+    command: list[str],
+    env: dict[str, str],
+    call: tuple[str, dict[str, Any]] | None,
+    runs: int,
+    *,
+    check: Callable[[Stdio], int] | None = None,
+) -> Figures:
     colds, warms, calls = [], [], []
-    size = tokens = 0.0
-    rss = 0.0
+    figures = Figures()
     for _ in range(runs):
         server = Stdio(command, env)
         server.handshake()
-        tools, size_bytes, text = server.list_tools()
+        tools, size_bytes = server.list_tools()
         colds.append(time.perf_counter() - server.started)
-        start = time.perf_counter()
-        server.list_tools()
-        warms.append(time.perf_counter() - start)
+        for _ in range(3):
+            start = time.perf_counter()
+            server.list_tools()
+            warms.append(time.perf_counter() - start)
         if call is not None:
             wanted = "".join(c for c in call[0].lower() if c.isalnum())
             name = next(
@@ -211,19 +235,19 @@ def measure(
                     start = time.perf_counter()
                     server.request("tools/call", {"name": name, "arguments": call[1]})
                     calls.append(time.perf_counter() - start)
-        rss = server.rss_mb()
-        size = float(size_bytes)
-        tokens = float(count_tokens(text))
+        figures.rss = server.rss_mb()
+        figures.bytes = float(size_bytes)
+        # one tool per line, re-serialised outside the timed listings
+        figures.tokens = float(count_tokens("\n".join(json.dumps(tool) for tool in tools)))
+        figures.tools = len(tools)
+        figures.names = [t["name"] for t in tools]
+        if check is not None:
+            figures.reachable = check(server)
         server.close()
-    return {
-        "cold": statistics.median(colds),
-        "warm": statistics.median(warms),
-        "call": statistics.median(calls) if calls else float("nan"),
-        "bytes": size,
-        "tokens": tokens,
-        "rss": rss,
-        "tools": float(len(tools)),
-    }
+    figures.cold = statistics.median(colds)
+    figures.warm = statistics.median(warms)
+    figures.call = statistics.median(calls) if calls else float("nan")
+    return figures
 
 
 def count_tokens(text: str) -> int:
@@ -262,27 +286,54 @@ def spec_json(spec: Path, server: str, tmp: Path) -> Path:
     return out
 
 
-def compare(label: str, spec: Path, runs: int, call: tuple[str, dict[str, Any]] | None) -> None:
+def describes_every(names: list[str]) -> Callable[[Stdio], int]:
+    """How many of ``names`` the dynamic server's describe tool knows (every one, we hope)."""
+
+    def check(server: Stdio) -> int:
+        known = 0
+        for name in names:
+            reply, _ = server.request(
+                "tools/call", {"name": "describe_operation", "arguments": {"name": name}}
+            )
+            result = reply.get("result")
+            known += isinstance(result, dict) and not result.get("isError", False)
+        return known
+
+    return check
+
+
+def generate(spec: Path, out: Path, extra: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        [
+            *(sys.executable, "-m", "openapi2mcp", "generate", str(spec), "-o", str(out)),
+            *("--name", "bench", "--force", "--no-progress", *extra),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return time.perf_counter() - start
+
+
+@dataclass
+class Input:
+    """What one input measured: generation time, ours (full, dynamic) and FastMCP."""
+
+    label: str
+    generation: float
+    full: Figures
+    dynamic: Figures
+    fastmcp: Figures
+    direct: float
+
+
+def compare(
+    label: str, spec: Path, runs: int, call: tuple[str, dict[str, Any]] | None, extra: list[str]
+) -> Input:
     with tempfile.TemporaryDirectory() as tmp_name, upstream() as base:
         tmp = Path(tmp_name)
         out = tmp / "ours"
-        start = time.perf_counter()
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "openapi2mcp",
-                "generate",
-                str(spec),
-                "-o",
-                str(out),
-                "--name",
-                "bench",
-            ],
-            check=True,
-            capture_output=True,
-        )
-        generation = time.perf_counter() - start
+        generations = [generate(spec, out, extra) for _ in range(1 if extra else 3)]
         base_path = "/v1" if spec == PETSTORE else ""
         env = {
             "PATH": os.environ.get("PATH", ""),
@@ -290,7 +341,15 @@ def compare(label: str, spec: Path, runs: int, call: tuple[str, dict[str, Any]] 
             "BENCH_BASE_URL": base + base_path,
             "BENCH_API_KEY": "bench",
         }
-        ours = measure([sys.executable, "-m", "bench_mcp"], env, call, runs)
+        command = [sys.executable, "-m", "bench_mcp"]
+        full = measure(command, {**env, "BENCH_TOOL_MODE": "full"}, call, runs)
+        dynamic = measure(
+            command,
+            {**env, "BENCH_TOOL_MODE": "dynamic"},
+            None,
+            1,
+            check=describes_every(full.names),
+        )
         fast_spec = spec_json(spec, base + base_path, tmp)
         server_py = tmp / "fastmcp_server.py"
         server_py.write_text(FASTMCP_SERVER)
@@ -301,26 +360,127 @@ def compare(label: str, spec: Path, runs: int, call: tuple[str, dict[str, Any]] 
             max(1, runs // 2),
         )
         direct = direct_call(base) if call is not None else float("nan")
-    counts = f"{int(ours['tools'])} tools (FastMCP: {int(theirs['tools'])})"
-    print(f"\n{label}: ours generated in {generation:.1f} s; {counts}")
+    result = Input(label, statistics.median(generations), full, dynamic, theirs, direct)
+    print_input(result)
+    return result
+
+
+def _ratio(theirs: float, ours: float) -> str:
+    if not (ours == ours and theirs == theirs) or not ours:
+        return "-"
+    return f"{theirs / ours:.1f}x"
+
+
+def print_input(result: Input) -> None:
+    full, dynamic, theirs = result.full, result.dynamic, result.fastmcp
+    print(
+        f"\n{result.label}: ours generated in {result.generation:.1f} s; {full.tools} tools "
+        f"(FastMCP: {theirs.tools}); dynamic mode: {dynamic.tools} tools, "
+        f"{dynamic.reachable} of {full.tools} operations reachable through them"
+    )
+    over = (full.call - result.direct) * 1000, (theirs.call - result.direct) * 1000
     rows = [
-        ("cold start → tools/list", ours["cold"] * 1000, theirs["cold"] * 1000, "ms", True),
-        ("warm tools/list", ours["warm"] * 1000, theirs["warm"] * 1000, "ms", True),
         (
-            "per-call overhead",
-            (ours["call"] - direct) * 1000,
-            (theirs["call"] - direct) * 1000,
+            "cold start → tools/list",
+            full.cold * 1000,
+            dynamic.cold * 1000,
+            theirs.cold * 1000,
             "ms",
-            True,
         ),
-        ("tools/list bytes", ours["bytes"], theirs["bytes"], "B", True),
-        ("tools/list tokens (o200k)", ours["tokens"], theirs["tokens"], "tok", True),
-        ("peak RSS after tools/list", ours["rss"], theirs["rss"], "MB", True),
+        ("warm tools/list", full.warm * 1000, dynamic.warm * 1000, theirs.warm * 1000, "ms"),
+        ("per-call overhead", over[0], float("nan"), over[1], "ms"),
+        ("tools/list bytes", full.bytes, dynamic.bytes, theirs.bytes, "B"),
+        ("tools/list tokens (o200k)", full.tokens, dynamic.tokens, theirs.tokens, "tok"),
+        ("peak RSS after tools/list", full.rss, dynamic.rss, theirs.rss, "MB"),
     ]
-    print(f"  {'metric':28} {'ours':>18} {'FastMCP':>18} {'FastMCP/ours':>13}")
-    for name, a, b, unit, _ in rows:
-        ratio = b / a if a and a == a and b == b else float("nan")
-        print(f"  {name:28} {a:>14,.1f} {unit:<3} {b:>14,.1f} {unit:<3} {ratio:>12.1f}x")
+    print(
+        f"  {'metric':28} {'ours (full)':>18} {'ours (dynamic)':>18} {'FastMCP':>18} {'ratio':>8}"
+    )
+    for name, ours, dyn, fast, unit in rows:
+        cells = [f"{v:>14,.1f} {unit:<3}" if v == v else f"{'-':>18}" for v in (ours, dyn, fast)]
+        print(f"  {name:28} {' '.join(cells)} {_ratio(fast, ours):>8}")
+
+
+@dataclass
+class Target:
+    what: str
+    figure: str
+    goal: str
+    met: bool | None  # None: not measured
+
+
+def targets(petstore: Input, github: Input | None) -> list[Target]:
+    def faster(ours: float, theirs: float, times: float, what: str) -> Target:
+        ratio = theirs / ours
+        return Target(
+            what,
+            f"{ours * 1000:,.0f} ms vs {theirs * 1000:,.0f} ms = {ratio:.1f}x",
+            f">= {times:g}x faster",
+            ratio >= times,
+        )
+
+    p = petstore
+    p_over = (p.full.call - p.direct, p.fastmcp.call - p.direct)
+    rows = [
+        Target(
+            "generation time, Petstore",
+            f"{p.generation:.1f} s",
+            "<= 2 s",
+            p.generation <= 2,
+        ),
+        faster(p.full.cold, p.fastmcp.cold, 5, "cold start, Petstore"),
+        Target(
+            "per-call overhead, Petstore",
+            f"{p_over[0] * 1000:.2f} ms vs {p_over[1] * 1000:.2f} ms "
+            f"= {p_over[0] / p_over[1]:.2f} of FastMCP's",
+            "<= 1/3 of FastMCP's",
+            p_over[0] <= p_over[1] / 3,
+        ),
+    ]
+    if github is None:
+        return [*rows, Target("GitHub rows", "not measured (no spec)", "-", None)]
+    g = github
+    rows += [
+        Target("generation time, GitHub", f"{g.generation:.1f} s", "<= 30 s", g.generation <= 30),
+        faster(g.full.cold, g.fastmcp.cold, 15, "cold start, GitHub (full mode)"),
+        faster(g.full.warm, g.fastmcp.warm, 50, "warm tools/list, GitHub (full mode)"),
+        Target(
+            "tools/list bytes, GitHub (full mode)",
+            f"{g.full.bytes:,.0f} vs {g.fastmcp.bytes:,.0f} = {g.full.bytes / g.fastmcp.bytes:.2f}",
+            "<= 1/4 of FastMCP's",
+            g.full.bytes <= g.fastmcp.bytes / 4,
+        ),
+        Target(
+            "tools/list tokens, GitHub (full mode)",
+            f"{g.full.tokens:,.0f} vs {g.fastmcp.tokens:,.0f} = "
+            f"{g.full.tokens / g.fastmcp.tokens:.2f}",
+            "<= 1/4 of FastMCP's",
+            g.full.tokens <= g.fastmcp.tokens / 4,
+        ),
+        Target(
+            "tools/list tokens, GitHub (dynamic mode)",
+            f"{g.dynamic.tokens:,.0f} tokens; {g.dynamic.reachable} of {g.full.tools} reachable",
+            "<= 3,000, all callable",
+            g.dynamic.tokens <= 3000 and g.dynamic.reachable == g.full.tools,
+        ),
+        Target(
+            "peak RSS after tools/list, GitHub",
+            f"{g.full.rss:.0f} MB vs {g.fastmcp.rss:.0f} MB = {g.full.rss / g.fastmcp.rss:.2f}",
+            "<= 1/3 of FastMCP's",
+            g.full.rss <= g.fastmcp.rss / 3,
+        ),
+    ]
+    return rows
+
+
+def print_targets(rows: list[Target]) -> None:
+    print("\nTargets (issue 6)")
+    width = max(len(row.what) for row in rows)
+    figure = max(len(row.figure) for row in rows)
+    goal = max(len(row.goal) for row in rows)
+    for row in rows:
+        verdict = "-" if row.met is None else "met" if row.met else "MISSED"
+        print(f"  {row.what:{width}}  {row.figure:{figure}}  {row.goal:{goal}}  {verdict}")
 
 
 def main() -> None:
@@ -328,13 +488,17 @@ def main() -> None:
     parser.add_argument("--github", type=Path, default=GITHUB if GITHUB.exists() else None)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    compare("Petstore", PETSTORE, args.runs, ("get_pet_by_id", {"petId": 1}))
+    petstore = compare("Petstore", PETSTORE, args.runs, ("get_pet_by_id", {"petId": 1}), [])
+    github = None
     if args.github is not None:
-        compare("GitHub", args.github, max(1, args.runs // 2), None)
+        github = compare(
+            "GitHub", args.github, max(1, args.runs // 2), None, ["--include-deprecated"]
+        )
     else:
         print(
             "\nGitHub: skipped (pass --github PATH, or run benchmarks/github.py once to fetch it)"
         )
+    print_targets(targets(petstore, github))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Benchmark: generate GitHub's REST description (1,200+ operations) and start the generated server.
 
-Prints generation time and peak memory, the server's cold start (process start → first tools/list page
-answered), and the size of the whole tools/list. Not a test: figures, not assertions.
+Prints generation time and peak memory, the size of the catalog files (what start-up reads: the index
+and one page of tool lines; the rest is read on first use), and per tool mode the server's cold start
+(process start → first tools/list page answered) and the size of the whole tools/list. Not a test:
+figures, not assertions.
 
     python benchmarks/github.py [--spec path/to/api.github.com.json] [--runs 3]
 
@@ -52,21 +54,28 @@ def generate(spec: Path, out: Path) -> float:
         "-o",
         str(out),
         "--force",
+        "--no-progress",
     ]
     start = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True)
     return time.perf_counter() - start
 
 
-def cold_start(package: Path) -> tuple[float, float, int, int, int]:
+def cold_start(package: Path, mode: str) -> tuple[float, float, int, int, int]:
     """Seconds to the first tools/list page, to the last page; tools, pages, bytes."""
     name = next(p.name for p in (package / "src").iterdir() if p.is_dir())
+    index = json.loads((package / "src" / name / "catalog.index.json").read_text())
+    prefix = index["upstream"]["baseUrlEnv"].removesuffix("_BASE_URL")
     start = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-m", name],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        env={"PYTHONPATH": str(package / "src"), "PATH": "/usr/bin:/bin"},
+        env={
+            "PYTHONPATH": str(package / "src"),
+            "PATH": "/usr/bin:/bin",
+            f"{prefix}_TOOL_MODE": mode,
+        },
     )
     assert process.stdin is not None and process.stdout is not None
     first = 0.0
@@ -106,22 +115,26 @@ def main() -> None:
         seconds = generate(spec, out)
         peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         catalog = next(out.glob("src/*/catalog.json"))
-        starts = [cold_start(out) for _ in range(args.runs)]
-        firsts = [s[0] for s in starts]
-        _, total, tools, pages, size = starts[-1]
         rows = [
             ("spec", f"{spec.name} ({spec.stat().st_size / 1e6:.1f} MB)"),
             ("generation", f"{seconds:.1f} s, peak RSS {peak_mb:.0f} MB"),
-            ("catalog.json", f"{catalog.stat().st_size / 1e6:.1f} MB"),
-            (
-                "cold start → first tools/list page",
-                f"median {statistics.median(firsts) * 1000:.0f} ms of {args.runs}",
-            ),
-            (
-                "whole tools/list",
-                f"{tools} tools, {pages} pages, {size:,} bytes, {total:.2f} s from start",
-            ),
         ]
+        for path in sorted(catalog.parent.glob("catalog*")):
+            rows.append((path.name, f"{path.stat().st_size / 1e6:.2f} MB"))
+        for mode in ("full", "dynamic"):
+            starts = [cold_start(out, mode) for _ in range(args.runs)]
+            firsts = [s[0] for s in starts]
+            _, total, tools, pages, size = starts[-1]
+            rows += [
+                (
+                    f"{mode}: cold start → first tools/list page",
+                    f"median {statistics.median(firsts) * 1000:.0f} ms of {args.runs}",
+                ),
+                (
+                    f"{mode}: whole tools/list",
+                    f"{tools} tools, {pages} pages, {size:,} bytes, {total:.2f} s from start",
+                ),
+            ]
         width = max(len(k) for k, _ in rows)
         for key, value in rows:
             print(f"{key.ljust(width)}  {value}")

@@ -1,15 +1,24 @@
-"""Build ``catalog.json`` (the runtime's view of the API) from a plan.
+"""Build ``catalog.json`` (the runtime's view of the API) and its companions from a plan.
 
 The catalog's format is owned by ``templates/runtime/catalog.py``; this module only fills it. The MCP
-objects are stored exactly as the 2026-07-28 list methods return them, in plan order.
+objects are stored exactly as the 2026-07-28 list methods return them, in plan order, with compact
+schemas (``compact.py``). ``catalog_files`` adds the two companions that keep start-up independent of
+the API's size: ``catalog.index.json`` (what start-up reads) and ``catalog.tools.jsonl`` (one tool per
+line, read a page at a time). ``mode_sizes`` tells ``inspect`` what ``tools/list`` costs in each tool
+mode: bytes exactly, tokens as an estimate (``estimate_tokens``; no tokenizer is involved).
 """
 
 from __future__ import annotations
 
+import json
+import re
+from dataclasses import dataclass
 from typing import Any, assert_never
 
+from .compact import compact_input, output_schema
 from .diagnostics import Report
 from .ir import Api, Operation
+from .metatools import dynamic_tools
 from .plan import (
     PromptImage,
     PromptMessage,
@@ -18,10 +27,29 @@ from .plan import (
     PromptText,
     ServerPlan,
     Tool,
+    ToolExposure,
+    Toolset,
 )
 
 CATALOG_FORMAT = 1
 DEFAULT_TIMEOUT_SECONDS = 30.0
+CATALOG_FILE = "catalog.json"
+INDEX_FILE = "catalog.index.json"
+TOOLS_FILE = "catalog.tools.jsonl"
+# what the runtime's index carries of the catalog itself (runtime catalog.INDEX_KEYS)
+_INDEX_KEYS = (
+    "format",
+    "server",
+    "instructions",
+    "upstream",
+    "toolMode",
+    "toolsets",
+    "dynamicTools",
+    "dynamicInstructions",
+)
+# words, numbers in groups of three digits, runs of punctuation: roughly how BPE tokenizers split
+# JSON with English text (GitHub's tools/list: 0.99x of o200k_base's count; the dynamic tools: 0.93x)
+_TOKEN_PIECES = re.compile(r" ?[A-Za-z]+| ?[0-9]{1,3}|[^\sA-Za-z0-9]+|\s+")
 
 
 def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
@@ -42,7 +70,7 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             "timeoutSeconds": plan.timeout_seconds,
             "securitySchemes": {k: dict(v) for k, v in plan.security.items()},
         },
-        "tools": [tool_object(t) for t in plan.tools],
+        "tools": [tool_object(t, plan.exposure) for t in plan.tools],
         "resources": [
             _drop_empty(
                 {
@@ -105,26 +133,140 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             },
         },
     }
+    catalog.update(_tool_modes(plan))
     return catalog
 
 
-def tool_object(tool: Tool) -> dict[str, Any]:
-    """The ``Tool`` exactly as ``tools/list`` returns it (2026-07-28 shape)."""
+def _tool_modes(plan: ServerPlan) -> dict[str, Any]:
+    exposure = plan.exposure
+    return {
+        "toolMode": {
+            "mode": exposure.mode,
+            "toolsets": list(exposure.default_toolsets),
+            "autoThreshold": exposure.auto_threshold,
+        },
+        "toolsets": {t.name: _toolset(t) for t in exposure.toolsets},
+        "dynamicTools": dynamic_tools(plan.title, plan.tools, exposure.toolsets),
+        "dynamicInstructions": exposure.dynamic_instructions,
+    }
+
+
+def _toolset(toolset: Toolset) -> dict[str, Any]:
+    entry: dict[str, Any] = {"tag": toolset.tag}
+    if toolset.description:
+        entry["description"] = toolset.description
+    entry["tools"] = list(toolset.tools)
+    return entry
+
+
+def tool_object(tool: Tool, exposure: ToolExposure | None = None) -> dict[str, Any]:
+    """The ``Tool`` exactly as ``tools/list`` returns it (2026-07-28 shape).
+
+    With an ``exposure`` (the catalog) its schemas are compacted as the exposure says and the
+    annotations leave out a title equal to the tool's; without one (``mcp-surface.json``, which
+    diffs compare) the schemas are the spec's, whole.
+    """
     obj: dict[str, Any] = {"name": tool.name, "title": tool.title}
     if tool.description:
         obj["description"] = tool.description
-    obj["inputSchema"] = tool.input_schema
-    if tool.output_schema is not None:
-        obj["outputSchema"] = tool.output_schema
+    if exposure is None:
+        obj["inputSchema"] = tool.input_schema
+        output = tool.output_schema
+    else:
+        obj["inputSchema"] = compact_input(tool.input_schema, exposure.description_limit)
+        output = output_schema(
+            tool.output_schema, exposure.output_schemas, exposure.description_limit
+        )
+    if output is not None:
+        obj["outputSchema"] = output
     a = tool.annotations
-    obj["annotations"] = {
-        "title": a.title,
-        "readOnlyHint": a.read_only,
-        "destructiveHint": a.destructive,
-        "idempotentHint": a.idempotent,
-        "openWorldHint": a.open_world,
-    }
+    annotations: dict[str, Any] = {}
+    # the tool's own title says it already; 2025-03-26 peers get it copied back by the runtime
+    if exposure is None or a.title != tool.title:
+        annotations["title"] = a.title
+    annotations.update(
+        {
+            "readOnlyHint": a.read_only,
+            "destructiveHint": a.destructive,
+            "idempotentHint": a.idempotent,
+            "openWorldHint": a.open_world,
+        }
+    )
+    obj["annotations"] = annotations
     return obj
+
+
+def compact_json(value: Any) -> str:
+    """JSON as the runtime sends it: compact, UTF-8, no escaping of non-ASCII."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def catalog_files(plan: ServerPlan, report: Report) -> dict[str, str]:
+    """``catalog.json`` and its two companions, by file name (each text ends with a newline)."""
+    catalog = build_catalog(plan, report)
+    lines = [compact_json(tool) for tool in catalog["tools"]]
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line.encode("utf-8")) + 1)
+    completions = catalog["completions"]
+    index = {key: catalog[key] for key in _INDEX_KEYS if key in catalog}
+    index["counts"] = {
+        "tools": len(catalog["tools"]),
+        "resources": len(catalog["resources"]),
+        "resourceTemplates": len(catalog["resourceTemplates"]),
+        "prompts": len(catalog["prompts"]),
+        "completions": any(completions["prompts"].values())
+        or any(completions["resourceTemplates"].values()),
+    }
+    index["toolNames"] = [tool["name"] for tool in catalog["tools"]]
+    index["toolOffsets"] = offsets
+    return {
+        CATALOG_FILE: compact_json(catalog) + "\n",
+        INDEX_FILE: compact_json(index) + "\n",
+        TOOLS_FILE: "".join(line + "\n" for line in lines),
+    }
+
+
+def estimate_tokens(text: str) -> int:
+    """An offline estimate of how many tokens a model spends on ``text`` (no tokenizer involved)."""
+    return len(_TOKEN_PIECES.findall(text))
+
+
+@dataclass(frozen=True, slots=True)
+class ModeSize:
+    """What ``tools/list`` returns in one tool mode: tools, bytes of JSON, estimated tokens."""
+
+    mode: str
+    tools: int
+    bytes: int
+    tokens: int
+
+
+def mode_sizes(plan: ServerPlan, report: Report) -> list[ModeSize]:
+    """``tools/list`` in full and dynamic mode, and in toolsets mode for the default selection (or
+    for the smallest and the largest toolset when none is selected)."""
+    catalog = build_catalog(plan, report)
+    by_name = {tool["name"]: tool for tool in catalog["tools"]}
+
+    def size(mode: str, tools: list[Any]) -> ModeSize:
+        text = compact_json(tools)
+        return ModeSize(mode, len(tools), len(text.encode("utf-8")), estimate_tokens(text))
+
+    sizes = [size("full", catalog["tools"]), size("dynamic", catalog["dynamicTools"])]
+    toolsets = catalog["toolsets"]
+    selected = plan.exposure.default_toolsets
+    if selected:
+        names = {name for toolset in selected for name in toolsets[toolset]["tools"]}
+        chosen = [tool for tool in catalog["tools"] if tool["name"] in names]
+        sizes.append(size(f"toolsets {','.join(selected)}", chosen))
+    elif toolsets:
+        each = [
+            size(f"toolsets {name}", [by_name[t] for t in toolset["tools"]])
+            for name, toolset in toolsets.items()
+        ]
+        each.sort(key=lambda s: (s.bytes, s.mode))
+        sizes.extend(dict.fromkeys([each[0], each[-1]]))
+    return sizes
 
 
 def _operation(api: Api, tool: Tool, report: Report) -> dict[str, Any]:

@@ -7,6 +7,7 @@ by ``diff`` as selected by ``--fail-on``; 2 the input or the output directory is
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,18 +16,21 @@ from typing import Any, NoReturn, TypeVar, cast
 import click
 
 from . import __version__
-from .catalog import build_catalog
+from .catalog import build_catalog, mode_sizes
 from .diagnostics import GenerationError, Report
 from .diff import DiffInputError, FailOn, diff_sources, render
 from .emit import OutputExists, check_tree, write_tree
 from .generate import GenerateOptions, Generation, generate, plan_source
-from .plan import ServerPlan
-from .planning import pep440_version
+from .plan import OutputSchemas, ServerPlan
+from .planning import AUTO_THRESHOLD, OUTPUT_SCHEMAS, TOOL_MODES, pep440_version
+from .progress import NO_PROGRESS, ProgressSink, StageLog
 from .render import MARKER, PublishOptions, kept_paths, registry_name_problem, spec_url_problem
 
 T = TypeVar("T")
 EXIT_DRIFT = 1
 EXIT_ERROR = 2
+# without a terminal, progress lines are shown for specs at least this big (or with --progress)
+PROGRESS_SPEC_BYTES = 1_000_000
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -59,11 +63,42 @@ def _options(f: click.decorators.FC) -> click.decorators.FC:
         metavar="VERSION",
         help="Package version, PEP 440 (default: from info.version).",
     )(f)
+    f = click.option(
+        "--tool-mode",
+        type=click.Choice(TOOL_MODES),
+        default=None,
+        help=f"How tools/list presents the operations: one tool each (full), three meta tools "
+        f"(dynamic), only the --toolsets tags (toolsets); auto: full up to {AUTO_THRESHOLD} tools, "
+        "dynamic beyond. <PREFIX>_TOOL_MODE overrides it at run time.",
+    )(f)
+    f = click.option(
+        "--toolsets",
+        metavar="TAG,...",
+        default=None,
+        help="Toolsets (tags, e.g. repos,issues) exposed in toolsets mode; alone it selects that mode.",
+    )(f)
+    f = click.option(
+        "--output-schemas",
+        type=click.Choice(OUTPUT_SCHEMAS),
+        default="compact",
+        show_default=True,
+        help="Tools' outputSchema: as the spec says, top-level shape only, or none.",
+    )(f)
+    f = click.option(
+        "--description-limit",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Longest tool or schema description kept, in characters (default 1024; 0: no limit).",
+    )(f)
     return click.option(
         "--include-deprecated/--exclude-deprecated",
         default=None,
         help="Expose deprecated operations (default: excluded).",
     )(f)
+
+
+def _toolsets(raw: str | None) -> tuple[str, ...]:
+    return tuple(name.strip() for name in (raw or "").split(",") if name.strip())
 
 
 def _package_version(raw: str | None) -> str | None:
@@ -104,6 +139,11 @@ _remote_refs = click.option(
     help="Also write .github/workflows/regenerate.yml (created once, then yours).",
 )
 @click.option("--spec-url", metavar="URL", help="Where the CI workflow downloads the spec.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show progress on stderr (default: on a terminal, or for specs over 1 MB).",
+)
 def generate_command(
     spec: str,
     output: Path | None,
@@ -121,8 +161,14 @@ def generate_command(
     registry_name: str | None,
     ci_workflow: bool,
     spec_url: str | None,
+    tool_mode: str | None,
+    toolsets: str | None,
+    output_schemas: str,
+    description_limit: int | None,
+    progress: bool | None,
 ) -> None:
     """Generate an MCP server package from SPEC (a YAML/JSON file, or - for stdin)."""
+    exposure_args = _exposure_args(tool_mode, toolsets, output_schemas, description_limit)
     options = GenerateOptions(
         name,
         max_name_length,
@@ -138,12 +184,30 @@ def generate_command(
             max_name_length=max_name_length,
             include_deprecated=include_deprecated,
             allow_remote_refs=allow_remote_refs,
+            extra=exposure_args,
         ),
+        tool_mode=tool_mode,
+        toolsets=_toolsets(toolsets),
+        output_schemas=cast(OutputSchemas, output_schemas),  # click.Choice admits only these
+        description_limit=description_limit,
     )
-    result = _run(lambda: generate(spec, options, stdin=_stdin(spec)))
+    stages = _progress(spec, progress)
+    try:
+        result = _run(lambda: generate(spec, options, stdin=_stdin(spec), progress=stages))
+        out = output or Path(result.plan.distribution)
+        keep = kept_paths(result.plan)
+        if not check:
+            stages("write", f"{len(result.files)} files to {out}")
+            try:
+                write_tree(result.files, out, force=force, marker=MARKER, keep=keep)
+            except OutputExists as exc:
+                _fail(str(exc))
+            except OSError as exc:
+                _fail(f"cannot write {out}: {exc.strerror or exc}")
+    finally:
+        if isinstance(stages, StageLog):
+            stages.close()
     _print_report(result.report, verbose=verbose)
-    out = output or Path(result.plan.distribution)
-    keep = kept_paths(result.plan)
     if check:
         drift = check_tree(result.files, out, keep=keep)
         if drift:
@@ -155,12 +219,6 @@ def generate_command(
             sys.exit(EXIT_DRIFT)
         click.echo(f"{out}: up to date ({len(result.files)} files)", err=True)
     else:
-        try:
-            write_tree(result.files, out, force=force, marker=MARKER, keep=keep)
-        except OutputExists as exc:
-            _fail(str(exc))
-        except OSError as exc:
-            _fail(f"cannot write {out}: {exc.strerror or exc}")
         click.echo(_summary(result, out), err=True)
     if strict and result.report.warnings:
         sys.exit(EXIT_DRIFT)
@@ -174,6 +232,7 @@ def _publish_options(
     max_name_length: int | None,
     include_deprecated: bool | None,
     allow_remote_refs: bool,
+    extra: list[str],
 ) -> PublishOptions:
     if registry_name is not None and (problem := registry_name_problem(registry_name)):
         _fail(f"--registry-name {problem}")
@@ -190,7 +249,38 @@ def _publish_options(
         args.append("--include-deprecated" if include_deprecated else "--exclude-deprecated")
     if allow_remote_refs:
         args.append("--allow-remote-refs")
-    return PublishOptions(registry_name, ci_workflow, spec_url, tuple(args))
+    return PublishOptions(registry_name, ci_workflow, spec_url, tuple(args + extra))
+
+
+def _exposure_args(
+    tool_mode: str | None, toolsets: str | None, output_schemas: str, limit: int | None
+) -> list[str]:
+    """The tool-exposure options as a regeneration must repeat them."""
+    args: list[str] = []
+    if tool_mode is not None:
+        args += ["--tool-mode", tool_mode]
+    if _toolsets(toolsets):
+        args += ["--toolsets", ",".join(_toolsets(toolsets))]
+    if output_schemas != "compact":
+        args += ["--output-schemas", output_schemas]
+    if limit is not None:
+        args += ["--description-limit", str(limit)]
+    return args
+
+
+def _progress(spec: str, wanted: bool | None) -> ProgressSink:
+    """A redrawn bar on a terminal; plain lines in CI or a pipe, for big specs; else nothing."""
+    if wanted is False:
+        return NO_PROGRESS
+    terminal = sys.stderr.isatty() and not os.environ.get("CI")
+    if wanted is None and not terminal:
+        try:
+            big = spec != "-" and Path(spec).stat().st_size >= PROGRESS_SPEC_BYTES
+        except OSError:
+            big = False
+        if not big:
+            return NO_PROGRESS
+    return StageLog(sys.stderr, bar=terminal)
 
 
 @main.command("inspect")
@@ -208,6 +298,10 @@ def inspect_command(
     include_deprecated: bool | None,
     verbose: bool,
     allow_remote_refs: bool,
+    tool_mode: str | None,
+    toolsets: str | None,
+    output_schemas: str,
+    description_limit: int | None,
 ) -> None:
     """Show what would be generated from SPEC, without writing anything."""
     options = GenerateOptions(
@@ -218,6 +312,10 @@ def inspect_command(
         overlays=overlays,
         version=_package_version(package_version),
         allow_remote_refs=allow_remote_refs,
+        tool_mode=tool_mode,
+        toolsets=_toolsets(toolsets),
+        output_schemas=cast(OutputSchemas, output_schemas),  # click.Choice admits only these
+        description_limit=description_limit,
     )
     plan, report = _run(lambda: plan_source(spec, options, stdin=_stdin(spec)))
     _print_report(report, verbose=verbose)
@@ -249,6 +347,22 @@ def inspect_command(
         f"{sum(1 for d in plan.decisions if 'skipped' in d.kinds)} skipped; "
         f"catalog {catalog_bytes:,} bytes"
     )
+    _print_mode_sizes(plan)
+
+
+def _print_mode_sizes(plan: ServerPlan) -> None:
+    """tools/list per tool mode; tokens are an offline estimate (``catalog.estimate_tokens``)."""
+    click.echo(
+        f"tools/list by tool mode (generated as {plan.exposure.mode}; "
+        "tokens estimated, not counted by a tokenizer):"
+    )
+    sizes = mode_sizes(plan, Report())
+    width = max(len(size.mode) for size in sizes)
+    for size in sizes:
+        click.echo(
+            f"  {size.mode.ljust(width)}  {size.tools:>6,} tools  {size.bytes:>12,} bytes"
+            f"  ~{size.tokens:>10,} tokens"
+        )
 
 
 @main.command("diff")

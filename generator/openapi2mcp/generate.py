@@ -2,6 +2,8 @@
 
 ``generate()`` returns the formatted file tree, the plan and the report; it never writes anything.
 Writing (or checking against disk) is the caller's business (``emit.write_tree`` / ``emit.check_tree``).
+An optional ``progress`` callback hears of each stage as it starts (``progress.Stage``), so that the
+command line can show how a very large spec is getting on.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from .emit import format_tree
 from .load import LoadedDocument, load_source, parse_bytes
 from .overlay import apply_overlay, parse_overlay
 from .parse import parse_api
-from .plan import ServerPlan
+from .plan import OutputSchemas, ServerPlan
 from .planning import PlanOptions, build_plan
+from .progress import NO_PROGRESS, ProgressSink
 from .render import PublishOptions, render_package
 
 
@@ -40,6 +43,13 @@ class GenerateOptions:
     allow_remote_refs: bool = False
     # registry name and CI workflow: they change publishing files only
     publish: PublishOptions = dataclasses.field(default_factory=PublishOptions)
+    # auto | full | dynamic | toolsets (planning.TOOL_MODES); None = auto
+    tool_mode: str | None = None
+    # toolsets (tag names) exposed in toolsets mode
+    toolsets: tuple[str, ...] = ()
+    output_schemas: OutputSchemas = "compact"
+    # longest tool or schema description; None = the config file's description_limit
+    description_limit: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +73,22 @@ def plan_from_document(doc: LoadedDocument, options: GenerateOptions, report: Re
             if options.include_deprecated is None
             else options.include_deprecated
         ),
-        description_limit=config.description_limit,
+        description_limit=(
+            config.description_limit
+            if options.description_limit is None
+            else options.description_limit
+        ),
         config=config,
     )
-    return build_plan(
-        api, PlanOptions(name=options.name, classify=classify, version=options.version), report
+    plan_options = PlanOptions(
+        name=options.name,
+        classify=classify,
+        version=options.version,
+        tool_mode=options.tool_mode or "auto",
+        toolsets=options.toolsets,
+        output_schemas=options.output_schemas,
     )
+    return build_plan(api, plan_options, report)
 
 
 def _overlaid(data: dict[str, Any], overlays: tuple[Path, ...], report: Report) -> dict[str, Any]:
@@ -100,14 +120,30 @@ def _overlaid(data: dict[str, Any], overlays: tuple[Path, ...], report: Report) 
 
 
 def plan_source(
-    source: str, options: GenerateOptions, *, stdin: bytes | None = None
+    source: str,
+    options: GenerateOptions,
+    *,
+    stdin: bytes | None = None,
+    progress: ProgressSink = NO_PROGRESS,
 ) -> tuple[ServerPlan, Report]:
     report = Report()
+    progress("load", "reading the spec")
     doc = load_source(source, stdin=stdin, allow_remote_refs=options.allow_remote_refs)
+    progress("plan", "parsing and classifying the operations")
     return plan_from_document(doc, options, report), report
 
 
-def generate(source: str, options: GenerateOptions, *, stdin: bytes | None = None) -> Generation:
-    plan, report = plan_source(source, options, stdin=stdin)
-    files = format_tree(render_package(plan, report, options.publish))
+def generate(
+    source: str,
+    options: GenerateOptions,
+    *,
+    stdin: bytes | None = None,
+    progress: ProgressSink = NO_PROGRESS,
+) -> Generation:
+    plan, report = plan_source(source, options, stdin=stdin, progress=progress)
+    operations = len(plan.callable_tools)
+    progress("render", f"models, typed client and catalog for {operations} operations")
+    files = render_package(plan, report, options.publish)
+    progress("format", f"formatting {sum(1 for p in files if p.endswith('.py'))} Python files")
+    files = format_tree(files)
     return Generation(files, plan, report)

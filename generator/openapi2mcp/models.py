@@ -7,7 +7,10 @@ awkward names — keywords, leading digits, spaces, quotes, ``/`` and ``~`` that
 mis-resolves in references — never reach it), then generated in one in-memory call. The schema → class
 mapping is read from datamodel-code-generator's own model metadata (keyed by schema location), never
 guessed from the source text, because it renames freely (clashes with its imports, keywords, inline
-models). A failure becomes a ``models-failed`` warning and a minimal, valid module.
+models). A failure becomes a ``models-failed`` warning and a minimal, valid module. ``schemas_for``
+picks the schemas worth a class: those the typed client's annotations name, and what they reach
+(datamodel-code-generator's time grows with the number of schemas: GitHub's 969 take ~20 s, the ~300
+its client names far less).
 """
 
 from __future__ import annotations
@@ -18,15 +21,17 @@ import re
 import tempfile
 import unicodedata
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import Report, pointer
 from .ir import JsonSchema
+from .pytypes import python_type
+from .schema_utils import DEFS_PREFIX, defs_closure
 
-__all__ = ["MODULE_DOCSTRING", "ModelsModule", "class_key", "render_models"]
+__all__ = ["MODULE_DOCSTRING", "ModelsModule", "class_key", "render_models", "schemas_for"]
 
 MODULE_DOCSTRING = (
     '"""Pydantic models for the API\'s component schemas.\n\n'
@@ -187,6 +192,44 @@ def _class_names(metadata: Mapping[str, Any], keys: Mapping[str, str]) -> dict[s
         if isinstance(path, list) and len(path) == 2 and path[0] == "$defs":
             by_key.setdefault(path[1], model["class_name"])
     return {name: by_key[key] for name, key in keys.items() if key in by_key}
+
+
+class _Named(Mapping[str, str]):
+    """Claims a class for every schema name and remembers the names asked for."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._names = frozenset(names)
+        self.asked: set[str] = set()
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self._names:
+            raise KeyError(name)
+        self.asked.add(name)
+        return name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+def schemas_for(
+    annotated: Iterable[JsonSchema], schemas: Mapping[str, JsonSchema]
+) -> dict[str, JsonSchema]:
+    """The ``schemas`` the annotations of ``annotated`` name (``pytypes.python_type``), and every
+    schema those reach: the only ones ``models.py`` needs classes for."""
+    named = _Named(schemas)
+    for schema in annotated:
+        python_type(schema, named)
+    roots: list[JsonSchema] = [
+        {"$ref": DEFS_PREFIX + _escape(name)} for name in sorted(named.asked)
+    ]
+    return defs_closure(roots, schemas)
+
+
+def _escape(name: str) -> str:
+    return name.replace("%", "%25").replace("~", "~0").replace("/", "~1")
 
 
 def render_models(schemas: Mapping[str, JsonSchema], report: Report) -> ModelsModule:

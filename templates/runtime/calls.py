@@ -11,7 +11,9 @@ A tool call whose request carried a progress token reports ``notifications/progr
 with the upstream's status when it has answered, 2 of 2 when the result is built (or at once when the
 call failed); whichever transport built the ``Progress`` delivers them. A ``RequestLog`` does the same
 for ``notifications/message`` (mcp-wire §7.4) when the client chose a log level: what is called, the
-upstream's answer and the outcome, never argument values or credentials.
+upstream's answer and the outcome, never argument values or credentials. The catalog's tables are
+read on the first call or read, not at start-up (a lazily loaded catalog is then read whole).
+``run_tool`` runs a tool by name for the call tool of dynamic mode, exactly as ``tools/call`` does.
 """
 
 from __future__ import annotations
@@ -180,26 +182,64 @@ def _format_issues(tool: str, issues: list[Any]) -> str:
     return "\n".join(lines)
 
 
+class _Tables:
+    """The catalog's lookup tables, built on first use."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.operations = catalog["operations"]
+        self.tools = {tool["name"]: tool for tool in catalog["tools"]}
+        self.tool_bindings = catalog["toolBindings"]
+        self.resources = {item["uri"]: item for item in catalog["resources"]}
+        self.resource_bindings = catalog["resourceBindings"]
+        self.template_items = catalog["resourceTemplates"]
+        self.template_bindings = catalog["templateBindings"]
+        # the tool bound to each operation, whose inputSchema types template variables
+        self.tool_by_operation: dict[str, JsonObject] = {}
+        for name, binding in self.tool_bindings.items():
+            if name in self.tools:
+                self.tool_by_operation.setdefault(binding["operation"], self.tools[name])
+
+
 class Calls:
     """Runs tools and reads resources against the upstream API."""
 
     def __init__(self, catalog: Catalog, upstream: UpstreamCaller) -> None:
+        self._catalog = catalog
         self._upstream = upstream
-        self._operations = catalog["operations"]
-        self._tools = {tool["name"]: tool for tool in catalog["tools"]}
-        self._tool_bindings = catalog["toolBindings"]
+        self._loaded: _Tables | None = None
         self._inputs: dict[str, Validator | _Unset | None] = {}
         self._outputs: dict[str, Validator | _Unset | None] = {}
-        self._resources = {item["uri"]: item for item in catalog["resources"]}
-        self._resource_bindings = catalog["resourceBindings"]
-        self._template_items = catalog["resourceTemplates"]
-        self._template_bindings = catalog["templateBindings"]
         self._templates: list[tuple[UriTemplate, JsonObject, TemplateBinding]] | None = None
-        # the tool bound to each operation, whose inputSchema types template variables
-        self._tool_by_operation: dict[str, JsonObject] = {}
-        for name, binding in catalog["toolBindings"].items():
-            if name in self._tools:
-                self._tool_by_operation.setdefault(binding["operation"], self._tools[name])
+
+    @property
+    def _tables(self) -> _Tables:
+        if self._loaded is None:
+            self._loaded = _Tables(self._catalog)
+        return self._loaded
+
+    def tool(self, name: str) -> JsonObject | None:
+        """The tool called ``name`` (as the catalog lists it), if it can be called."""
+        tables = self._tables
+        return tables.tools.get(name) if name in tables.tool_bindings else None
+
+    def operation(self, name: str) -> OperationSpec | None:
+        """The upstream operation behind tool ``name`` (``None`` for custom tools)."""
+        binding = self._tables.tool_bindings.get(name)
+        return self._tables.operations.get(binding["operation"]) if binding else None
+
+    async def run_tool(
+        self,
+        name: str,
+        arguments: JsonObject,
+        progress: Progress = NO_PROGRESS,
+        log: RequestLog = NO_LOG,
+    ) -> JsonObject | None:
+        """Tool ``name``'s ``CallToolResult`` in the 2026 shape, ``None`` when there is no such tool."""
+        tool = self.tool(name)
+        if tool is None:
+            return None
+        operation = self._tables.tool_bindings[name]["operation"]
+        return await self._run_tool(name, tool, operation, arguments, progress, log)
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -213,8 +253,8 @@ class Calls:
         name = params.get("name")
         if not isinstance(name, str):
             raise JsonRpcError(INVALID_PARAMS, "tools/call requires params.name (a string)")
-        tool = self._tools.get(name)
-        binding = self._tool_bindings.get(name)
+        tool = self._tables.tools.get(name)
+        binding = self._tables.tool_bindings.get(name)
         if tool is None or binding is None:
             raise JsonRpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         arguments = params.get("arguments")
@@ -250,7 +290,7 @@ class Calls:
             if output is None:
                 # a declared schema we cannot check must not be answered with unchecked output
                 return tool_error(f"Tool {name!r} has an unusable output schema")
-        label = _call_label(self._operations.get(operation), operation)
+        label = _call_label(self._tables.operations.get(operation), operation)
         await progress.report(0, total=2, message=f"Calling {label}")
         await log.log("info", f"Tool {name}: calling {label}")
         # argument names only: values may be personal data
@@ -320,9 +360,10 @@ class Calls:
 
     def _resolve(self, uri: str) -> tuple[str, JsonObject, str | None]:
         """The operation, its arguments and the declared MIME type for ``uri``."""
-        static = self._resource_bindings.get(uri)
+        tables = self._tables
+        static = tables.resource_bindings.get(uri)
         if static is not None:
-            item = self._resources.get(uri, {})
+            item = tables.resources.get(uri, {})
             return static["operation"], {}, item.get("mimeType")
         for template, item, binding in self._compiled_templates():
             variables = template.match(uri)
@@ -338,8 +379,8 @@ class Calls:
     def _compiled_templates(self) -> list[tuple[UriTemplate, JsonObject, TemplateBinding]]:
         if self._templates is None:
             compiled = []
-            for item in self._template_items:
-                binding = self._template_bindings.get(item["uriTemplate"])
+            for item in self._tables.template_items:
+                binding = self._tables.template_bindings.get(item["uriTemplate"])
                 if binding is None:
                     continue
                 try:
@@ -350,7 +391,7 @@ class Calls:
         return self._templates
 
     def _arguments(self, binding: TemplateBinding, variables: Mapping[str, str]) -> JsonObject:
-        tool = self._tool_by_operation.get(binding["operation"])
+        tool = self._tables.tool_by_operation.get(binding["operation"])
         schema = tool.get("inputSchema") if tool is not None else None
         properties = schema.get("properties") if isinstance(schema, dict) else None
         if not isinstance(properties, dict):

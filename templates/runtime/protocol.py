@@ -12,7 +12,10 @@ to the transport's ``notify``, and one that chose a log level a ``RequestLog``: 
 through ``_meta["io.modelcontextprotocol/logLevel"]``, a legacy one through the session's
 ``logging/setLevel``; only ``tools/call`` reports through them today. Legacy sessions also accept
 ``resources/subscribe`` and ``resources/unsubscribe``, advertised only in legacy ``initialize``
-results (2026-07-28 has neither method).
+results (2026-07-28 has neither method). Which tools are listed and callable is the tool mode's
+business (``dynamic.ToolSurface``). Nothing here reads more of the catalog than the first request
+needs: capabilities come from the catalog's counts, lists are read on their first page, prompts and
+completions on first use.
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ from .calls import (
     ResourceNotFound,
     UpstreamCaller,
 )
-from .catalog import Catalog
+from .catalog import Catalog, CatalogCounts, catalog_counts
 from .completion import Completer
+from .dynamic import ToolSelection, ToolSurface, default_selection
 from .jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -50,7 +54,7 @@ from .jsonrpc import (
     readable_id,
     success,
 )
-from .pagination import DEFAULT_PAGE_SIZE, Pager, ShapeItem
+from .pagination import DEFAULT_PAGE_SIZE, LazyItems, Pager, PageSource, ShapeItem, tool_source
 from .prompts import Prompts
 from .shaping import (
     LEGACY_VERSIONS,
@@ -116,26 +120,46 @@ class Dispatcher:
         *,
         page_size: int = DEFAULT_PAGE_SIZE,
         local_prompts: LocalPrompts | None = None,
+        tool_selection: ToolSelection | None = None,
     ) -> None:
         # prompts the package's custom code renders (hooks.py); None answers "not one of mine"
         self._local_prompts = local_prompts
+        self._catalog = catalog
         self._server_info: JsonObject = {**catalog["server"]}
-        self._instructions = catalog.get("instructions")
         self._calls = Calls(catalog, upstream)
-        self._prompts = Prompts(catalog["prompts"], catalog["promptMessages"])
-        self._completer = Completer(
-            catalog["completions"], catalog["prompts"], catalog["resourceTemplates"]
+        self._tools = ToolSurface(
+            catalog, self._calls, tool_source(catalog), tool_selection or default_selection(catalog)
         )
-        self.capabilities = _capabilities(catalog)
+        self._instructions = self._tools.instructions(catalog.get("instructions"))
+        self._prompts_used: Prompts | None = None
+        self._completer_used: Completer | None = None
+        counts = catalog_counts(catalog)
+        self.capabilities = _capabilities(counts, len(self._tools.listing))
         self.legacy_capabilities = _legacy_capabilities(self.capabilities)
         self._pagers = {
             key: Pager(key, items, page_size=page_size, shape=shape, finish=self._finish_list)
-            for key, items, shape in _lists(catalog)
+            for key, items, shape in _lists(catalog, counts, self._tools.listing)
         }
         self._discovery: PreparedResult | None = None
         common = self._common_methods()
         self._modern: dict[str, Handler] = {"server/discover": self._discover, **common}
         self._legacy: dict[str, Handler] = {"ping": self._ping, **common, **self._legacy_methods()}
+
+    @property
+    def _prompts(self) -> Prompts:
+        if self._prompts_used is None:
+            catalog = self._catalog
+            self._prompts_used = Prompts(catalog["prompts"], catalog["promptMessages"])
+        return self._prompts_used
+
+    @property
+    def _completer(self) -> Completer:
+        if self._completer_used is None:
+            catalog = self._catalog
+            self._completer_used = Completer(
+                catalog["completions"], catalog["prompts"], catalog["resourceTemplates"]
+            )
+        return self._completer_used
 
     # -- entry points --------------------------------------------------------------------------
 
@@ -322,7 +346,7 @@ class Dispatcher:
         return list_page
 
     async def _call_tool(self, params: JsonObject, call: Call) -> JsonObject:
-        result = await self._calls.call_tool(params, call.version, call.progress, call.log)
+        result = await self._tools.call(params, call.version, call.progress, call.log)
         return self._finish(result, call.version)
 
     async def _read_resource(self, params: JsonObject, call: Call) -> JsonObject:
@@ -378,20 +402,19 @@ def check_modern_meta(meta: JsonObject) -> None:
         raise JsonRpcError(INVALID_PARAMS, f"Invalid _meta field {LOG_LEVEL_KEY}")
 
 
-def _capabilities(catalog: Catalog) -> JsonObject:
+def _capabilities(counts: CatalogCounts, tools: int) -> JsonObject:
     """What ``server/discover`` advertises (2026-07-28); keys in a fixed order."""
     capabilities: JsonObject = {}
-    completions = catalog["completions"]
-    if any(completions["prompts"].values()) or any(completions["resourceTemplates"].values()):
+    if counts["completions"]:
         capabilities["completions"] = {}
-    if catalog["tools"]:
+    if tools:
         # tool calls emit notifications/message when asked to (mcp-wire §7.4: emitters declare it)
         capabilities["logging"] = {}
-    if catalog["prompts"]:
+    if counts["prompts"]:
         capabilities["prompts"] = {"listChanged": False}
-    if catalog["resources"] or catalog["resourceTemplates"]:
+    if counts["resources"] or counts["resourceTemplates"]:
         capabilities["resources"] = {"listChanged": False}
-    if catalog["tools"]:
+    if tools:
         capabilities["tools"] = {"listChanged": False}
     return capabilities
 
@@ -408,10 +431,17 @@ def _legacy_capabilities(modern: JsonObject) -> JsonObject:
     return legacy
 
 
-def _lists(catalog: Catalog) -> list[tuple[str, list[JsonObject], ShapeItem]]:
+def _lists(
+    catalog: Catalog, counts: CatalogCounts, tools: PageSource
+) -> list[tuple[str, PageSource, ShapeItem]]:
+    """Each list method's items; all but the tools are read from the catalog on the first page."""
+
+    def lazily(key: str) -> PageSource:
+        return LazyItems(counts[key], lambda: catalog[key])  # type: ignore[literal-required]
+
     return [
-        ("tools", catalog["tools"], shape_tool),
-        ("resources", catalog["resources"], shape_resource),
-        ("resourceTemplates", catalog["resourceTemplates"], shape_resource),
-        ("prompts", catalog["prompts"], shape_prompt),
+        ("tools", tools, shape_tool),
+        ("resources", lazily("resources"), shape_resource),
+        ("resourceTemplates", lazily("resourceTemplates"), shape_resource),
+        ("prompts", lazily("prompts"), shape_prompt),
     ]

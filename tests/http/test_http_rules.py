@@ -328,8 +328,8 @@ async def test_legacy_requests_need_no_mcp_method_or_name(endpoint: httpx.AsyncC
     assert response.status_code == 200
     result = body_of(response)["result"]
     assert "resultType" not in result
-    # the $ref-rooted output schema is wrapped for legacy peers
-    assert result["structuredContent"]["result"]["name"] == "Rex"
+    # the compact output schema is an object, so legacy peers get the pet itself
+    assert result["structuredContent"]["name"] == "Rex"
 
 
 async def test_a_modern_tool_call_reaches_the_upstream(

@@ -59,11 +59,11 @@ async def test_set_level_makes_later_calls_in_the_session_stream_their_logs(
     *notes, final = sse_events(called.text)
     assert log_levels(notes) == ["info", "info", "info"]
     assert notes[0]["params"]["data"] == "Tool get_pet_by_id: calling GET /pets/{petId}"
-    assert final["id"] == 2 and final["result"]["structuredContent"]["result"]["name"] == "Rex"
+    assert final["id"] == 2 and final["result"]["structuredContent"]["name"] == "Rex"
     # each session has its own level: a fresh session is quiet
     other = await start_session(endpoint)
     quiet = await post(endpoint, legacy("tools/call", 3, **GET_PET), in_session(other))
-    assert body_of(quiet)["result"]["structuredContent"]["result"]["name"] == "Rex"
+    assert body_of(quiet)["result"]["structuredContent"]["name"] == "Rex"
 
 
 async def test_a_lower_level_adds_debug_messages(asgi: httpx.AsyncClient) -> None:
@@ -84,7 +84,7 @@ async def test_without_a_minted_session_id_no_level_is_remembered(
     )
     assert body_of(set_level)["result"] == {}
     called = await post(asgi, legacy("tools/call", 2, **GET_PET), in_session(session_id))
-    assert body_of(called)["result"]["structuredContent"]["result"]["name"] == "Rex"
+    assert body_of(called)["result"]["structuredContent"]["name"] == "Rex"
 
 
 async def test_a_session_id_never_reaches_the_modern_path(asgi: httpx.AsyncClient) -> None:
