@@ -13,6 +13,10 @@ from typing import Any, Literal
 from .ir import Api, JsonSchema, Operation
 
 Kind = Literal["tool", "resource", "resource_template", "prompt", "skipped"]
+# how tools/list presents the tools: one per operation, the selected tags' only, or three meta tools
+ToolMode = Literal["full", "dynamic", "toolsets"]
+# what a tool's outputSchema says: everything, the top-level shape, or nothing
+OutputSchemas = Literal["full", "compact", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +172,33 @@ class PackageMetadata:
 
 
 @dataclass(frozen=True, slots=True)
+class Toolset:
+    """The exposed tools of one OpenAPI tag; ``name`` is what ``--toolsets`` and the env var take."""
+
+    name: str
+    tag: str
+    description: str
+    tools: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolExposure:
+    """The catalog's tool modes and how much of each schema it keeps (``planning.py`` decides)."""
+
+    mode: ToolMode = "full"
+    # the toolsets exposed in toolsets mode unless the environment names others
+    default_toolsets: tuple[str, ...] = ()
+    toolsets: tuple[Toolset, ...] = ()
+    # `auto` (at generation or at run time) is dynamic above this many tools
+    auto_threshold: int = 60
+    output_schemas: OutputSchemas = "compact"
+    # longest description kept inside input schemas (tool descriptions are capped by classify)
+    description_limit: int = 1024
+    # the server's instructions when it runs in dynamic mode
+    dynamic_instructions: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ServerPlan:
     api: Api
     package: str  # python import name, e.g. "petstore_mcp"
@@ -198,7 +229,10 @@ class ServerPlan:
     operation_tools: tuple[Tool, ...] = ()
     # variables read only by the HTTP transport (origins, limits, inbound auth)
     http_env_vars: tuple[EnvVar, ...] = ()
+    # tool mode, retries, circuit breaker and limits (both transports)
+    tuning_env_vars: tuple[EnvVar, ...] = ()
     timeout_seconds: float = 30.0
+    exposure: ToolExposure = ToolExposure()
 
     @property
     def callable_tools(self) -> tuple[Tool, ...]:

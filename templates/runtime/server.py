@@ -29,12 +29,14 @@ from urllib.parse import urlsplit
 import httpx
 
 from .calls import UpstreamCaller
-from .catalog import Catalog, UpstreamInfo, load_catalog
+from .catalog import Catalog, UpstreamInfo, catalog_part, load_catalog
+from .dynamic import ToolModeError, ToolSelection, selection_from_env
 from .hooks import CustomCaller, CustomCode, DefinitionError, LocalItem, collect, module_path
 from .http_origins import DEFAULT_ALLOWED_ORIGINS, parse_allowed_origins
 from .http_responses import DEFAULT_MAX_BODY_BYTES
 from .pagination import DEFAULT_PAGE_SIZE
 from .protocol import Dispatcher
+from .resilience import Policy, PolicyError
 from .stdio import DEFAULT_MAX_LINE_BYTES, serve_stdio
 from .upstream import Upstream
 
@@ -120,6 +122,8 @@ class Settings:
     allowed_origins: tuple[str, ...] = DEFAULT_ALLOWED_ORIGINS
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     public_url: str | None = None
+    # the tool mode (<PREFIX>_TOOL_MODE, <PREFIX>_TOOLSETS); None: the one the catalog was made with
+    tool_selection: ToolSelection | None = None
 
     @classmethod
     def from_env(
@@ -145,6 +149,14 @@ class Settings:
         - ``<PREFIX>_PUBLIC_URL`` (HTTP): the endpoint's URL as clients reach it (e.g.
           ``https://mcp.example.com/mcp``), the OAuth resource identifier. Default: the address the
           server binds, e.g. ``http://127.0.0.1:8000/mcp``.
+        - ``<PREFIX>_MAX_LINE_BYTES`` (stdio): the longest message line accepted (default 4 MiB).
+        - ``<PREFIX>_RETRIES``, ``_RETRY_BACKOFF``, ``_RETRY_MAX_WAIT``, ``_CIRCUIT_THRESHOLD``,
+          ``_CIRCUIT_COOLDOWN``, ``_MAX_CONCURRENCY``, ``_RATE_LIMIT``: see ``resilience.Policy``.
+        - ``<PREFIX>_TOOL_MODE``: ``full`` (a tool per operation), ``dynamic`` (three tools that
+          search, describe and call the operations), ``toolsets`` (only the tools of
+          ``<PREFIX>_TOOLSETS``) or ``auto``. Default: the mode the server was generated with.
+        - ``<PREFIX>_TOOLSETS``: toolsets (tags) exposed in toolsets mode, comma-separated; given
+          alone, it selects toolsets mode.
 
         The credentials for the upstream API and inbound authentication (``auth``) are read from
         ``environ`` by the upstream client and the HTTP transport.
@@ -165,6 +177,10 @@ class Settings:
                     f"got {raw_timeout[:40]!r}"
                 )
         prefix = env_prefix(catalog)
+        try:  # retries, circuit breaker and limits: a bad value stops start-up, not every call
+            Policy.from_env(env, prefix)
+        except PolicyError as exc:
+            raise SettingsError(str(exc)) from None
         return cls(
             base_url,
             timeout,
@@ -174,8 +190,17 @@ class Settings:
             env_prefix=prefix,
             allowed_origins=_allowed_origins(env, f"{prefix}_ALLOWED_ORIGINS"),
             max_body_bytes=_max_body_bytes(env, f"{prefix}_MAX_BODY_BYTES"),
+            max_line_bytes=_max_line_bytes(env, f"{prefix}_MAX_LINE_BYTES"),
             public_url=_public_url(env, f"{prefix}_PUBLIC_URL"),
+            tool_selection=_tool_selection(catalog, env, prefix),
         )
+
+
+def _tool_selection(catalog: Catalog, env: Mapping[str, str], prefix: str) -> ToolSelection:
+    try:
+        return selection_from_env(catalog, env, prefix)
+    except ToolModeError as exc:
+        raise SettingsError(str(exc)) from None
 
 
 def _allowed_origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
@@ -186,6 +211,15 @@ def _allowed_origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
         return parse_allowed_origins(raw)
     except ValueError as exc:
         raise SettingsError(f"{name}: {exc}") from None
+
+
+def _max_line_bytes(env: Mapping[str, str], name: str) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return DEFAULT_MAX_LINE_BYTES
+    if not raw.isdigit() or int(raw) < 1024:
+        raise SettingsError(f"{name} must be a number of bytes >= 1024, got {raw[:40]!r}")
+    return int(raw)
 
 
 def _max_body_bytes(env: Mapping[str, str], name: str) -> int:
@@ -225,7 +259,8 @@ class McpServer:
         custom: CustomCode | None = None,
     ) -> None:
         local: dict[str, LocalItem] = {}
-        if custom is not None:
+        # without custom items the catalog stays as loaded (lazily: start-up reads only its index)
+        if custom is not None and custom.items:
             try:
                 catalog, local = custom.extend(catalog)
             except DefinitionError as exc:
@@ -244,6 +279,7 @@ class McpServer:
             upstream,
             page_size=settings.page_size,
             local_prompts=custom.get_prompt if custom is not None else None,
+            tool_selection=settings.tool_selection,
         )
 
     @classmethod
@@ -275,7 +311,7 @@ class McpServer:
         environ = {key: value for key, value in settings.environ.items() if key not in resolved}
         return Upstream(
             info,
-            catalog["operations"],
+            catalog_part(catalog, "operations"),
             environ=environ,
             user_agent=_user_agent(catalog),
             transport=settings.transport,

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from templates.runtime.server import SettingsError
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import META, call_tool, catalog, operation, record, server, texts, tool
 
@@ -281,12 +282,9 @@ async def test_resource_reads_fail_in_bounded_time_too(upstream: fs.FaultServer)
 async def test_unusable_settings_are_named(
     upstream: fs.FaultServer, name: str, value: str, message: str
 ) -> None:
+    """A bad retry/limit setting stops start-up with a message naming it (not an error per call)."""
     cat = catalog({"op": operation("GET", "/op")}, [tool("op")])
-    srv = server(cat, {"REL_BASE_URL": upstream.url, name: value})
-    try:
-        reply = await call_tool(srv, "op", {})
-    finally:
-        await srv.aclose()
-    assert reply["result"]["isError"] is True
-    assert texts(reply).startswith(message)
+    with pytest.raises(SettingsError) as info:
+        server(cat, {"REL_BASE_URL": upstream.url, name: value})
+    assert str(info.value).startswith(message)
     assert upstream.requests == []

@@ -17,11 +17,6 @@ class Category(BaseModel):
     name: Annotated[str, Field(examples=["Dogs"])]
 
 
-class Error(BaseModel):
-    code: Annotated[int, Field(examples=[404])]
-    message: Annotated[str, Field(examples=["pet 42 not found"])]
-
-
 class Inventory(RootModel[dict[str, int]]):
     root: dict[str, int]
 
@@ -82,10 +77,3 @@ class Pet(BaseModel):
     ] = None
     notes: Annotated[str | None, Field(description="Remarks for the staff.", max_length=500)] = None
     photoUrls: list[str] | None = None
-
-
-class PetPatch(BaseModel):
-    name: Annotated[str | None, Field(max_length=100, min_length=1)] = None
-    status: PetStatus | None = None
-    tags: list[Tag] | None = None
-    notes: Annotated[str | None, Field(max_length=500)] = None

@@ -9,7 +9,11 @@ Upstream and validation failures of a tool are tool results (``isError``), not p
 A tool call whose request carried a progress token reports ``notifications/progress`` through
 ``Progress`` around its upstream call (mcp-wire §7.1): 0 of 2 naming the call when it starts, 1 of 2
 with the upstream's status when it has answered, 2 of 2 when the result is built (or at once when the
-call failed); whichever transport built the ``Progress`` delivers them.
+call failed); whichever transport built the ``Progress`` delivers them. A ``RequestLog`` does the same
+for ``notifications/message`` (mcp-wire §7.4) when the client chose a log level: what is called, the
+upstream's answer and the outcome, never argument values or credentials. The catalog's tables are
+read on the first call or read, not at start-up (a lazily loaded catalog is then read whole).
+``run_tool`` runs a tool by name for the call tool of dynamic mode, exactly as ``tools/call`` does.
 """
 
 from __future__ import annotations
@@ -81,6 +85,37 @@ class Progress:
 
 NO_PROGRESS = Progress(None, None)
 
+# notifications/message severities, least severe first (RFC 5424 names, as MCP uses them)
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+class RequestLog:
+    """``notifications/message`` for one request, at or above the level the client chose.
+
+    Silent when the client chose no level: log messages are opt-in on both eras (a modern request's
+    ``_meta`` log level, a legacy session's ``logging/setLevel``).
+    """
+
+    __slots__ = ("_logger", "_minimum", "_notify")
+
+    def __init__(self, level: str | None, notify: Notify | None, logger: str = "") -> None:
+        self._minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else None
+        self._notify = notify
+        self._logger = logger
+
+    async def log(self, level: str, data: str) -> None:
+        if self._minimum is None or self._notify is None:
+            return
+        if LOG_LEVELS.index(level) < self._minimum:
+            return
+        params: JsonObject = {"level": level, "data": data}
+        if self._logger:
+            params["logger"] = self._logger
+        await self._notify({"jsonrpc": "2.0", "method": "notifications/message", "params": params})
+
+
+NO_LOG = RequestLog(None, None)
+
 
 def _call_label(spec: OperationSpec | None, operation: str) -> str:
     """``GET /pets/{petId}``: names the upstream call without any argument values."""
@@ -147,37 +182,79 @@ def _format_issues(tool: str, issues: list[Any]) -> str:
     return "\n".join(lines)
 
 
+class _Tables:
+    """The catalog's lookup tables, built on first use."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.operations = catalog["operations"]
+        self.tools = {tool["name"]: tool for tool in catalog["tools"]}
+        self.tool_bindings = catalog["toolBindings"]
+        self.resources = {item["uri"]: item for item in catalog["resources"]}
+        self.resource_bindings = catalog["resourceBindings"]
+        self.template_items = catalog["resourceTemplates"]
+        self.template_bindings = catalog["templateBindings"]
+        # the tool bound to each operation, whose inputSchema types template variables
+        self.tool_by_operation: dict[str, JsonObject] = {}
+        for name, binding in self.tool_bindings.items():
+            if name in self.tools:
+                self.tool_by_operation.setdefault(binding["operation"], self.tools[name])
+
+
 class Calls:
     """Runs tools and reads resources against the upstream API."""
 
     def __init__(self, catalog: Catalog, upstream: UpstreamCaller) -> None:
+        self._catalog = catalog
         self._upstream = upstream
-        self._operations = catalog["operations"]
-        self._tools = {tool["name"]: tool for tool in catalog["tools"]}
-        self._tool_bindings = catalog["toolBindings"]
+        self._loaded: _Tables | None = None
         self._inputs: dict[str, Validator | _Unset | None] = {}
         self._outputs: dict[str, Validator | _Unset | None] = {}
-        self._resources = {item["uri"]: item for item in catalog["resources"]}
-        self._resource_bindings = catalog["resourceBindings"]
-        self._template_items = catalog["resourceTemplates"]
-        self._template_bindings = catalog["templateBindings"]
         self._templates: list[tuple[UriTemplate, JsonObject, TemplateBinding]] | None = None
-        # the tool bound to each operation, whose inputSchema types template variables
-        self._tool_by_operation: dict[str, JsonObject] = {}
-        for name, binding in catalog["toolBindings"].items():
-            if name in self._tools:
-                self._tool_by_operation.setdefault(binding["operation"], self._tools[name])
+
+    @property
+    def _tables(self) -> _Tables:
+        if self._loaded is None:
+            self._loaded = _Tables(self._catalog)
+        return self._loaded
+
+    def tool(self, name: str) -> JsonObject | None:
+        """The tool called ``name`` (as the catalog lists it), if it can be called."""
+        tables = self._tables
+        return tables.tools.get(name) if name in tables.tool_bindings else None
+
+    def operation(self, name: str) -> OperationSpec | None:
+        """The upstream operation behind tool ``name`` (``None`` for custom tools)."""
+        binding = self._tables.tool_bindings.get(name)
+        return self._tables.operations.get(binding["operation"]) if binding else None
+
+    async def run_tool(
+        self,
+        name: str,
+        arguments: JsonObject,
+        progress: Progress = NO_PROGRESS,
+        log: RequestLog = NO_LOG,
+    ) -> JsonObject | None:
+        """Tool ``name``'s ``CallToolResult`` in the 2026 shape, ``None`` when there is no such tool."""
+        tool = self.tool(name)
+        if tool is None:
+            return None
+        operation = self._tables.tool_bindings[name]["operation"]
+        return await self._run_tool(name, tool, operation, arguments, progress, log)
 
     # -- tools ---------------------------------------------------------------------------------
 
     async def call_tool(
-        self, params: JsonObject, version: str, progress: Progress = NO_PROGRESS
+        self,
+        params: JsonObject,
+        version: str,
+        progress: Progress = NO_PROGRESS,
+        log: RequestLog = NO_LOG,
     ) -> JsonObject:
         name = params.get("name")
         if not isinstance(name, str):
             raise JsonRpcError(INVALID_PARAMS, "tools/call requires params.name (a string)")
-        tool = self._tools.get(name)
-        binding = self._tool_bindings.get(name)
+        tool = self._tables.tools.get(name)
+        binding = self._tables.tool_bindings.get(name)
         if tool is None or binding is None:
             raise JsonRpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         arguments = params.get("arguments")
@@ -187,7 +264,7 @@ class Calls:
             raise JsonRpcError(INVALID_PARAMS, "tools/call params.arguments must be an object")
         wrapped = "outputSchema" in tool and not is_object_schema(tool["outputSchema"])
         return shape_tool_result(
-            await self._run_tool(name, tool, binding["operation"], arguments, progress),
+            await self._run_tool(name, tool, binding["operation"], arguments, progress, log),
             version,
             wrapped_output=wrapped,
         )
@@ -199,11 +276,13 @@ class Calls:
         operation: str,
         arguments: JsonObject,
         progress: Progress,
+        log: RequestLog = NO_LOG,
     ) -> JsonObject:
         validator = self._validator(self._inputs, name, tool.get("inputSchema"), "input")
         if validator is not None:
             issues = validator.issues(arguments)
             if issues:
+                await log.log("warning", f"Tool {name}: invalid arguments, nothing was called")
                 return tool_error(_format_issues(name, issues))
         output: Validator | None = None
         if "outputSchema" in tool:
@@ -211,16 +290,27 @@ class Calls:
             if output is None:
                 # a declared schema we cannot check must not be answered with unchecked output
                 return tool_error(f"Tool {name!r} has an unusable output schema")
-        label = _call_label(self._operations.get(operation), operation)
+        label = _call_label(self._tables.operations.get(operation), operation)
         await progress.report(0, total=2, message=f"Calling {label}")
+        await log.log("info", f"Tool {name}: calling {label}")
+        # argument names only: values may be personal data
+        await log.log("debug", f"Tool {name}: arguments {', '.join(sorted(arguments)) or '(none)'}")
         try:
             response = await self._upstream.call(operation, arguments)
         except UpstreamError as exc:
             await progress.report(2, total=2, message=f"{label} failed")
+            # UpstreamError messages are written to be shown: no credentials in them
+            await log.log("error", f"Tool {name}: {label} failed: {exc}")
             return tool_error(str(exc))
         await progress.report(1, total=2, message=f"{label} answered {response.status}")
+        answered = f"{label} answered {response.status} {response.reason}".rstrip()
+        await log.log("info" if response.status < 400 else "warning", f"Tool {name}: {answered}")
+        kind = response.content_type or "no content type"
+        await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
         result = tool_result(response, output)
         await progress.report(2, total=2, message="Done")
+        outcome = "an error result" if result.get("isError") else "a result"
+        await log.log("info", f"Tool {name}: returning {outcome}")
         return result
 
     @staticmethod
@@ -260,11 +350,20 @@ class Calls:
             return [{"uri": uri, "mimeType": mime_type or "text/plain", "text": ""}]
         return contents
 
+    def knows_resource(self, uri: str) -> bool:
+        """Whether ``uri`` names a resource (static, or a match of a template), without reading it."""
+        try:
+            self._resolve(uri)
+        except ResourceNotFound:
+            return False
+        return True
+
     def _resolve(self, uri: str) -> tuple[str, JsonObject, str | None]:
         """The operation, its arguments and the declared MIME type for ``uri``."""
-        static = self._resource_bindings.get(uri)
+        tables = self._tables
+        static = tables.resource_bindings.get(uri)
         if static is not None:
-            item = self._resources.get(uri, {})
+            item = tables.resources.get(uri, {})
             return static["operation"], {}, item.get("mimeType")
         for template, item, binding in self._compiled_templates():
             variables = template.match(uri)
@@ -280,8 +379,8 @@ class Calls:
     def _compiled_templates(self) -> list[tuple[UriTemplate, JsonObject, TemplateBinding]]:
         if self._templates is None:
             compiled = []
-            for item in self._template_items:
-                binding = self._template_bindings.get(item["uriTemplate"])
+            for item in self._tables.template_items:
+                binding = self._tables.template_bindings.get(item["uriTemplate"])
                 if binding is None:
                     continue
                 try:
@@ -292,7 +391,7 @@ class Calls:
         return self._templates
 
     def _arguments(self, binding: TemplateBinding, variables: Mapping[str, str]) -> JsonObject:
-        tool = self._tool_by_operation.get(binding["operation"])
+        tool = self._tables.tool_by_operation.get(binding["operation"])
         schema = tool.get("inputSchema") if tool is not None else None
         properties = schema.get("properties") if isinstance(schema, dict) else None
         if not isinstance(properties, dict):

@@ -1,11 +1,20 @@
 """The catalog: everything a generated server knows about its API, as plain JSON data.
 
-The generator writes ``catalog.json`` next to ``server.py``; the runtime reads it once at start-up and
-never looks at the OpenAPI document. The wire objects (``tools``, ``resources``, ``resourceTemplates``,
-``prompts``) are stored exactly as the 2026-07-28 list methods return them, in their final order; the
-runtime only reshapes them for legacy revisions. Everything the runtime needs to turn a call into an
-HTTP request lives under ``operations``, keyed by a stable operation key, and the ``*Bindings`` maps tie
-MCP names to those keys.
+The generator writes ``catalog.json`` next to ``server.py``; the runtime never looks at the OpenAPI
+document. The wire objects (``tools``, ``resources``, ``resourceTemplates``, ``prompts``) are stored
+exactly as the 2026-07-28 list methods return them, in their final order; the runtime only reshapes
+them for legacy revisions. Everything the runtime needs to turn a call into an HTTP request lives
+under ``operations``, keyed by a stable operation key, and the ``*Bindings`` maps tie MCP names to
+those keys. ``toolMode``, ``toolsets``, ``dynamicTools`` and ``dynamicInstructions`` carry what the
+three tool modes need (one tool per operation, a selection of tags, or three meta tools).
+
+Start-up must not grow with the API, so the generator also writes two companions:
+``catalog.index.json`` (the small part: server, upstream, tool modes, counts, tool names and the byte
+offset of every tool) and ``catalog.tools.jsonl`` (one tool per line, in catalog order).
+``load_catalog`` then returns a ``LazyCatalog``: the index is in memory and the rest of
+``catalog.json`` is read on first use of any other key; ``pagination.tool_source`` serves pages of
+tools straight from the lines file. Without the companions (hand-written catalogs, older packages)
+``load_catalog`` reads ``catalog.json`` whole, as before.
 
 This module owns the format (``CATALOG_FORMAT``) and its typed view. It is copied verbatim into every
 generated package, so it must stay stdlib-only.
@@ -13,11 +22,16 @@ generated package, so it must stay stdlib-only.
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 
 CATALOG_FORMAT = 1
+# the companions of catalog.json (see the module docstring), named after it
+INDEX_SUFFIX = ".index.json"
+TOOLS_SUFFIX = ".tools.jsonl"
 
 JsonObject = dict[str, Any]
 ParameterLocation = Literal["path", "query", "header", "cookie"]
@@ -133,9 +147,28 @@ class PromptPart(TypedDict):
     argument: NotRequired[str]
 
 
+class PromptImage(TypedDict):
+    """Image content of a prompt message, embedded when the server was generated."""
+
+    data: str  # base64
+    mimeType: str
+
+
+class PromptResource(TypedDict):
+    """An embedded text resource; ``uri`` and ``text`` are built from parts like text content."""
+
+    uri: list[PromptPart]
+    mimeType: str
+    text: list[PromptPart]
+
+
 class PromptMessage(TypedDict):
+    """One message of a prompt: text from ``parts``, or an ``image``, or a ``resource``."""
+
     role: Literal["user", "assistant"]
-    parts: list[PromptPart]
+    parts: NotRequired[list[PromptPart]]
+    image: NotRequired[PromptImage]
+    resource: NotRequired[PromptResource]
 
 
 class Completions(TypedDict):
@@ -143,6 +176,30 @@ class Completions(TypedDict):
 
     prompts: dict[str, dict[str, list[str]]]
     resourceTemplates: dict[str, dict[str, list[str]]]
+
+
+ToolModeName = Literal["full", "dynamic", "toolsets"]
+
+
+class ToolMode(TypedDict):
+    """The tool mode chosen at generation time; ``<PREFIX>_TOOL_MODE`` overrides it at run time.
+
+    ``mode`` is already resolved (``auto`` became ``full`` or ``dynamic``); ``autoThreshold`` is what
+    ``auto`` compares the number of tools with when it is asked for at run time; ``toolsets`` are the
+    toolsets exposed in ``toolsets`` mode when the environment names none.
+    """
+
+    mode: ToolModeName
+    toolsets: list[str]
+    autoThreshold: int
+
+
+class Toolset(TypedDict):
+    """The tools of one OpenAPI tag, by name (a tool with several tags is in several toolsets)."""
+
+    tag: str
+    description: NotRequired[str]
+    tools: list[str]
 
 
 class Catalog(TypedDict):
@@ -160,18 +217,222 @@ class Catalog(TypedDict):
     templateBindings: dict[str, TemplateBinding]
     promptMessages: dict[str, list[PromptMessage]]
     completions: Completions
+    toolMode: NotRequired[ToolMode]
+    # toolset name (the tag, made name-safe) -> its tools; every generated tool is in one at least
+    toolsets: NotRequired[dict[str, Toolset]]
+    # search, describe and call: the whole tools/list of dynamic mode
+    dynamicTools: NotRequired[list[JsonObject]]
+    dynamicInstructions: NotRequired[str]
+
+
+class CatalogCounts(TypedDict):
+    tools: int
+    resources: int
+    resourceTemplates: int
+    prompts: int
+    completions: bool
+
+
+class CatalogIndex(TypedDict):
+    """``catalog.index.json``: what start-up reads, besides the first page of tools."""
+
+    format: int
+    server: ServerInfo
+    instructions: NotRequired[str]
+    upstream: UpstreamInfo
+    toolMode: NotRequired[ToolMode]
+    toolsets: NotRequired[dict[str, Toolset]]
+    dynamicTools: NotRequired[list[JsonObject]]
+    dynamicInstructions: NotRequired[str]
+    counts: CatalogCounts
+    toolNames: list[str]
+    # toolOffsets[i] is where tool i starts in catalog.tools.jsonl; the last entry is the file size
+    toolOffsets: list[int]
+
+
+# catalog keys the index always carries when the catalog has them: never a reason to load the rest
+INDEX_KEYS = (
+    "format",
+    "server",
+    "instructions",
+    "upstream",
+    "toolMode",
+    "toolsets",
+    "dynamicTools",
+    "dynamicInstructions",
+)
 
 
 class CatalogError(Exception):
     """The catalog file is missing, unreadable or of another format version."""
 
 
-def load_catalog(path: Path) -> Catalog:
-    """Read and sanity-check ``catalog.json``."""
+def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_bytes())
     except (OSError, ValueError) as exc:
         raise CatalogError(f"cannot read catalog {path.name}: {exc}") from exc
     if not isinstance(data, dict) or data.get("format") != CATALOG_FORMAT:
         raise CatalogError(f"{path.name} is not a catalog of format {CATALOG_FORMAT}")
-    return data  # type: ignore[return-value]
+    return data
+
+
+def companion(path: Path, suffix: str) -> Path:
+    """``catalog.index.json`` / ``catalog.tools.jsonl`` next to ``catalog.json``."""
+    return path.with_name(path.stem + suffix)
+
+
+def load_catalog(path: Path) -> Catalog:
+    """The catalog at ``path``: lazily when its index is there, else read whole and sanity-checked."""
+    index_path = companion(path, INDEX_SUFFIX)
+    if index_path.is_file() and companion(path, TOOLS_SUFFIX).is_file():
+        index: CatalogIndex = _read_json(index_path)  # type: ignore[assignment]
+        lazy: object = LazyCatalog(index, path)
+        return lazy  # type: ignore[return-value]
+    return _read_json(path)  # type: ignore[return-value]
+
+
+class LazyCatalog(dict[str, Any]):
+    """A catalog whose index is in memory and whose other keys load from ``catalog.json`` on use.
+
+    Reading any key outside ``INDEX_KEYS`` (or iterating, copying, comparing) reads the whole file
+    once; keys already set are kept. Copies (``copy``, ``copy.deepcopy``) are plain dicts. Treat it
+    as read-only, like every catalog.
+    """
+
+    __slots__ = ("_loaded", "index", "path")
+
+    def __init__(self, index: CatalogIndex, path: Path) -> None:
+        super().__init__((key, value) for key, value in index.items() if key in INDEX_KEYS)
+        self.index = index
+        self.path = path
+        self._loaded = False
+
+    @property
+    def loaded(self) -> bool:
+        return self._loaded
+
+    def load(self) -> None:
+        if self._loaded:
+            return
+        for key, value in _read_json(self.path).items():
+            if not dict.__contains__(self, key):
+                dict.__setitem__(self, key, value)
+        self._loaded = True
+
+    def __missing__(self, key: str) -> Any:
+        if self._loaded or key in INDEX_KEYS:
+            raise KeyError(key)
+        self.load()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        if dict.__contains__(self, key) or key in INDEX_KEYS:
+            return dict.__contains__(self, key)
+        self.load()
+        return dict.__contains__(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        self.load()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self.load()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:
+        self.load()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self.load()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self.load()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, Any]:
+        self.load()
+        return dict(dict.items(self))
+
+    def __copy__(self) -> dict[str, Any]:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(self.copy(), memo)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (self.copy(),))
+
+    def __eq__(self, other: object) -> bool:
+        self.load()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    # a dict: mutable, so never hashable
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        state = "loaded" if self._loaded else "index only"
+        return f"<LazyCatalog {self.path.name} ({state})>"
+
+
+def as_lazy(catalog: Catalog) -> LazyCatalog | None:
+    """The catalog as a ``LazyCatalog`` whose index still describes it, else ``None``."""
+    value: object = catalog
+    return value if isinstance(value, LazyCatalog) else None
+
+
+class _LazyPart(Mapping[str, Any]):
+    """One mapping of a ``LazyCatalog``, read from the catalog on first use."""
+
+    def __init__(self, catalog: LazyCatalog, key: str) -> None:
+        self._catalog = catalog
+        self._key = key
+
+    def _part(self) -> Mapping[str, Any]:
+        part: Mapping[str, Any] = self._catalog[self._key]
+        return part
+
+    def __getitem__(self, key: str) -> Any:
+        return self._part()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._part())
+
+    def __len__(self) -> int:
+        return len(self._part())
+
+
+def catalog_part(catalog: Catalog, key: str) -> Mapping[str, Any]:
+    """``catalog[key]`` (a mapping such as ``operations``), read only when first used."""
+    lazy = as_lazy(catalog)
+    if lazy is not None and not lazy.loaded:
+        return _LazyPart(lazy, key)
+    part: Mapping[str, Any] = catalog[key]  # type: ignore[literal-required]
+    return part
+
+
+def catalog_counts(catalog: Catalog) -> CatalogCounts:
+    """How many items each list has, and whether anything can be completed, without loading."""
+    lazy = as_lazy(catalog)
+    if lazy is not None and not lazy.loaded:
+        return lazy.index["counts"]
+    completions = catalog["completions"]
+    return {
+        "tools": len(catalog["tools"]),
+        "resources": len(catalog["resources"]),
+        "resourceTemplates": len(catalog["resourceTemplates"]),
+        "prompts": len(catalog["prompts"]),
+        "completions": any(completions["prompts"].values())
+        or any(completions["resourceTemplates"].values()),
+    }

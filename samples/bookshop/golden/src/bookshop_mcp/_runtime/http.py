@@ -6,11 +6,14 @@ order: the ``Origin`` allow-list (403), the method (405 with ``Allow: POST``), i
 when configured (401/403 with ``WWW-Authenticate``), ``Content-Type`` (415) and ``Accept`` (406), the
 body size limit (413) and JSON parsing (400). Then the era (mcp-wire §2.4): ``initialize`` and
 requests without modern ``_meta`` are legacy (the version from ``MCP-Protocol-Version``, 2025-03-26
-when absent, the only revision allowing batches; no ``Mcp-Session-Id`` is ever minted and legacy
-errors are HTTP 200); everything else is 2026-07-28, whose header/body checks, ``_meta`` and version
-failures are 400 and unknown methods 404, each with a JSON-RPC body. Notifications get 202. A reply
-is ``application/json`` unless the request produces notifications (a ``tools/call`` with a progress
-token): then it becomes a ``text/event-stream`` of ``data: <json>`` events ending with the response.
+when absent, the only revision allowing batches; legacy errors are HTTP 200); everything else is
+2026-07-28, whose header/body checks, ``_meta`` and version failures are 400 and unknown methods 404,
+each with a JSON-RPC body. A legacy ``initialize`` result carries a stateless ``Mcp-Session-Id``
+(``http_sessions``), which later requests may send or not; it only carries the level a session set
+with ``logging/setLevel``. GET and DELETE stay 405 in every era: there is no server-to-client stream
+and no session to end. Notifications get 202. A reply is ``application/json`` unless the request
+produces notifications (a ``tools/call`` with a progress token or a log level): then it becomes a
+``text/event-stream`` of ``data: <json>`` events ending with the response.
 A client that disconnects cancels its modern request (and so the upstream call); nothing more is sent
 for it. Protected Resource Metadata is served under ``/.well-known/oauth-protected-resource``.
 Replies are written by ``http_responses``; ``serve_http`` (in ``http_serve``) runs the app with
@@ -40,6 +43,7 @@ from .http_responses import (
     send_body,
     send_error,
 )
+from .http_sessions import SESSION_HEADER, LegacySessionIds
 from .jsonrpc import (
     HEADER_MISMATCH,
     INTERNAL_ERROR,
@@ -127,6 +131,7 @@ class McpHttpApp:
         self._authenticator = authenticator
         self._metadata = None if resource_metadata is None else encode_reply(resource_metadata)
         self._metadata_paths = frozenset(metadata_paths) if resource_metadata else frozenset()
+        self._sessions = LegacySessionIds()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -258,12 +263,20 @@ class McpHttpApp:
             error = JsonRpcError(METHOD_NOT_FOUND, "Method not found: initialize")
             await send_error(send, 404, envelope.id, error)
             return
-        session = None if era == MODERN else LegacySession(version=era, initialized=era is not None)
+        session_id = None if era == MODERN else headers.get(SESSION_HEADER)
+        level = self._sessions.log_level(session_id)
+        session = None
+        if era != MODERN:
+            session = LegacySession(version=era, initialized=era is not None, log_level=level)
         reply = ReplyStream(send)
         work = self._dispatcher.handle(message, session, reply.notify)
         answer = await self._run(work, receive, reply, cancel_on_disconnect=era == MODERN)
         if answer is None:  # only notifications have no answer, and they never get here
             answer = failure(envelope.id, JsonRpcError(INTERNAL_ERROR, "Internal error"))
+        if session is not None and era is None and "result" in answer:
+            reply.headers.append((SESSION_HEADER.encode(), self._sessions.mint().encode()))
+        elif session is not None and session.log_level != level:
+            self._sessions.remember_log_level(session_id, session.log_level)
         await reply.finish(_status(answer, era == MODERN), encode_reply(answer))
 
     def _check_modern(self, message: JsonObject, headers: RequestHeaders) -> None:
@@ -288,13 +301,17 @@ class McpHttpApp:
         if version not in (None, V2025_03_26):
             await send_error(send, 400, None, batch_refused())
             return
-        session = LegacySession(version=V2025_03_26, initialized=True)
+        session_id = headers.get(SESSION_HEADER)
+        level = self._sessions.log_level(session_id)
+        session = LegacySession(version=V2025_03_26, initialized=True, log_level=level)
 
         async def no_progress(message: JsonObject) -> None:
             return None
 
         work = self._dispatcher.handle_batch(messages, session, no_progress)
         answer = await self._run(work, receive, ReplyStream(send), cancel_on_disconnect=False)
+        if session.log_level != level:
+            self._sessions.remember_log_level(session_id, session.log_level)
         if isinstance(answer, list):
             await send_body(send, 200, encode_reply(answer))
         elif answer is not None:

@@ -87,10 +87,14 @@ def encode_reply(reply: JsonObject | list[JsonObject]) -> bytes:
 
 
 class ReplyStream:
-    """The response to one request: JSON, or an SSE stream started by its first notification."""
+    """The response to one request: JSON, or an SSE stream started by its first notification.
 
-    def __init__(self, send: Send) -> None:
+    ``headers`` are extra response headers, in either form; they can be set until the reply starts.
+    """
+
+    def __init__(self, send: Send, headers: Iterable[tuple[bytes, bytes]] = ()) -> None:
         self._send = send
+        self.headers = list(headers)
         self.streaming = False
         # set once the client is gone: nothing more may be written for this request
         self.closed = False
@@ -102,7 +106,11 @@ class ReplyStream:
             if not self.streaming:
                 self.streaming = True
                 await self._send(
-                    {"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS}
+                    {
+                        "type": "http.response.start",
+                        "status": 200,
+                        "headers": [*_SSE_HEADERS, *self.headers],
+                    }
                 )
             await self._event(encode_reply(message), more=True)
         except OSError:
@@ -116,7 +124,7 @@ class ReplyStream:
             if self.streaming:
                 await self._event(body, more=False)
             else:
-                await send_body(self._send, status, body)
+                await send_body(self._send, status, body, headers=self.headers)
         except OSError:
             self.closed = True
 

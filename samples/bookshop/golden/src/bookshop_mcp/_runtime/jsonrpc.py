@@ -9,6 +9,7 @@ once (the list pages), so replying to a list request costs one string concatenat
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
@@ -79,8 +80,11 @@ def loads(data: str | bytes) -> Any:
 
 
 def is_request_id(value: Any) -> TypeGuard[RequestId]:
-    # bool is an int subclass but not a valid id; null ids are refused by MCP
-    return isinstance(value, str | int | float) and not isinstance(value, bool)
+    # bool is an int subclass but not a valid id; null ids are refused by MCP; a number too large
+    # for a float (1e400) parses as infinity, which no reply could echo as JSON
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, str | int) and not isinstance(value, bool)
 
 
 def check_envelope(message: Any) -> Envelope:

@@ -1,17 +1,23 @@
 """``prompts/get``: a prompt's messages with the caller's arguments filled in.
 
-Messages come from the catalog's ``promptMessages`` as parts, each literal text or the value of one
-argument, and are joined by plain concatenation: argument values and catalog text are never
-interpreted as format strings, so braces in either are kept as they are. Argument values must be
-strings (as the spec requires); a missing required argument or an unknown prompt is ``-32602``.
+Messages come from the catalog's ``promptMessages``: text as parts, each literal text or the value of
+one argument, joined by plain concatenation (argument values and catalog text are never interpreted
+as format strings, so braces in either are kept as they are); an image as stored; an embedded text
+resource whose URI and text are parts too. Argument values must be strings (as the spec requires); a
+missing required argument, an unknown prompt, or arguments that make a resource URI invalid are
+``-32602``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
-from .catalog import PromptMessage
+from .catalog import PromptMessage, PromptPart
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
+
+# scheme ":" then anything without whitespace or control characters (RFC 3986 in the large)
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s\x00-\x1f\x7f]*")
 
 
 class Prompts:
@@ -43,10 +49,7 @@ class Prompts:
         if isinstance(prompt.get("description"), str):
             result["description"] = prompt["description"]
         result["messages"] = [
-            {
-                "role": message["role"],
-                "content": {"type": "text", "text": _render(message, arguments)},
-            }
+            {"role": message["role"], "content": _content(name, message, arguments)}
             for message in self._messages.get(name, [])
         ]
         return result
@@ -63,9 +66,27 @@ def _string_arguments(arguments: object) -> dict[str, str]:
     return arguments
 
 
-def _render(message: PromptMessage, arguments: Mapping[str, str]) -> str:
+def _content(prompt: str, message: PromptMessage, arguments: Mapping[str, str]) -> JsonObject:
+    """The message's one ``ContentBlock``."""
+    if "image" in message:
+        image = message["image"]
+        return {"type": "image", "data": image["data"], "mimeType": image["mimeType"]}
+    if "resource" in message:
+        resource = message["resource"]
+        uri = _render(resource["uri"], arguments)
+        if not _URI.fullmatch(uri):
+            raise JsonRpcError(
+                INVALID_PARAMS, f"Prompt {prompt}: the arguments do not make a valid resource URI"
+            )
+        embedded = {"uri": uri, "mimeType": resource["mimeType"]}
+        embedded["text"] = _render(resource["text"], arguments)
+        return {"type": "resource", "resource": embedded}
+    return {"type": "text", "text": _render(message.get("parts", []), arguments)}
+
+
+def _render(parts: list[PromptPart], arguments: Mapping[str, str]) -> str:
     pieces: list[str] = []
-    for part in message["parts"]:
+    for part in parts:
         if "text" in part:
             pieces.append(part["text"])
         elif "argument" in part:

@@ -8,7 +8,14 @@ statelessly under 2026-07-28 and never reads the session; anything else after a 
 semantics; anything else is the ``-32602`` a modern client expects for missing ``_meta``. Unexpected
 exceptions become ``-32603`` and are logged (to stderr, by whoever configures logging), never raised
 into the transport. A request whose ``_meta`` carries a ``progressToken`` gets a ``Progress`` bound
-to the transport's ``notify``; only ``tools/call`` reports through it today.
+to the transport's ``notify``, and one that chose a log level a ``RequestLog``: a modern request
+through ``_meta["io.modelcontextprotocol/logLevel"]``, a legacy one through the session's
+``logging/setLevel``; only ``tools/call`` reports through them today. Legacy sessions also accept
+``resources/subscribe`` and ``resources/unsubscribe``, advertised only in legacy ``initialize``
+results (2026-07-28 has neither method). Which tools are listed and callable is the tool mode's
+business (``dynamic.ToolSurface``). Nothing here reads more of the catalog than the first request
+needs: capabilities come from the catalog's counts, lists are read on their first page, prompts and
+completions on first use.
 """
 
 from __future__ import annotations
@@ -19,9 +26,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .calls import Calls, Notify, Progress, ResourceNotFound, UpstreamCaller
-from .catalog import Catalog
+from .calls import (
+    LOG_LEVELS,
+    Calls,
+    Notify,
+    Progress,
+    RequestLog,
+    ResourceNotFound,
+    UpstreamCaller,
+)
+from .catalog import Catalog, CatalogCounts, catalog_counts
 from .completion import Completer
+from .dynamic import ToolSelection, ToolSurface, default_selection
 from .jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -38,7 +54,7 @@ from .jsonrpc import (
     readable_id,
     success,
 )
-from .pagination import DEFAULT_PAGE_SIZE, Pager, ShapeItem
+from .pagination import DEFAULT_PAGE_SIZE, LazyItems, Pager, PageSource, ShapeItem, tool_source
 from .prompts import Prompts
 from .shaping import (
     LEGACY_VERSIONS,
@@ -59,47 +75,91 @@ logger = logging.getLogger(__name__)
 PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
-LOG_LEVELS = frozenset(
-    ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-)
 # lists come from the catalog, identical for every caller: cache them for an hour, anywhere
 STATIC_CACHE = CacheHint(3_600_000, "public")
 # resource contents are upstream data, possibly per credential: never reuse across callers
 PRIVATE_CACHE = CacheHint(0, "private")
 
-Handler = Callable[[JsonObject, str, Progress], Awaitable[JsonObject]]
-
 
 @dataclass(slots=True)
 class LegacySession:
-    """Legacy handshake state: the revision ``initialize`` negotiated (``None`` before it)."""
+    """Legacy handshake state: the revision ``initialize`` negotiated (``None`` before it).
+
+    ``log_level`` is the minimum severity ``logging/setLevel`` asked for; until then (``None``) the
+    session gets no log notifications.
+    """
 
     version: str | None = None
     initialized: bool = False
+    log_level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One request as a method handler sees it, besides its params."""
+
+    version: str
+    progress: Progress
+    log: RequestLog
+    # the legacy session the request belongs to; None on the modern path
+    session: LegacySession | None = None
+
+
+Handler = Callable[[JsonObject, Call], Awaitable[JsonObject]]
+# renders a prompt the catalog lists but custom code implements; None when it is not such a prompt
+LocalPrompts = Callable[[JsonObject], Awaitable[JsonObject | None]]
 
 
 class Dispatcher:
     """Answers MCP messages for one catalog; safe to share across concurrent requests."""
 
     def __init__(
-        self, catalog: Catalog, upstream: UpstreamCaller, *, page_size: int = DEFAULT_PAGE_SIZE
+        self,
+        catalog: Catalog,
+        upstream: UpstreamCaller,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        local_prompts: LocalPrompts | None = None,
+        tool_selection: ToolSelection | None = None,
     ) -> None:
+        # prompts the package's custom code renders (hooks.py); None answers "not one of mine"
+        self._local_prompts = local_prompts
+        self._catalog = catalog
         self._server_info: JsonObject = {**catalog["server"]}
-        self._instructions = catalog.get("instructions")
         self._calls = Calls(catalog, upstream)
-        self._prompts = Prompts(catalog["prompts"], catalog["promptMessages"])
-        self._completer = Completer(
-            catalog["completions"], catalog["prompts"], catalog["resourceTemplates"]
+        self._tools = ToolSurface(
+            catalog, self._calls, tool_source(catalog), tool_selection or default_selection(catalog)
         )
-        self.capabilities = _capabilities(catalog)
+        self._instructions = self._tools.instructions(catalog.get("instructions"))
+        self._prompts_used: Prompts | None = None
+        self._completer_used: Completer | None = None
+        counts = catalog_counts(catalog)
+        self.capabilities = _capabilities(counts, len(self._tools.listing))
+        self.legacy_capabilities = _legacy_capabilities(self.capabilities)
         self._pagers = {
             key: Pager(key, items, page_size=page_size, shape=shape, finish=self._finish_list)
-            for key, items, shape in _lists(catalog)
+            for key, items, shape in _lists(catalog, counts, self._tools.listing)
         }
         self._discovery: PreparedResult | None = None
         common = self._common_methods()
         self._modern: dict[str, Handler] = {"server/discover": self._discover, **common}
-        self._legacy: dict[str, Handler] = {"ping": self._ping, **common}
+        self._legacy: dict[str, Handler] = {"ping": self._ping, **common, **self._legacy_methods()}
+
+    @property
+    def _prompts(self) -> Prompts:
+        if self._prompts_used is None:
+            catalog = self._catalog
+            self._prompts_used = Prompts(catalog["prompts"], catalog["promptMessages"])
+        return self._prompts_used
+
+    @property
+    def _completer(self) -> Completer:
+        if self._completer_used is None:
+            catalog = self._catalog
+            self._completer_used = Completer(
+                catalog["completions"], catalog["prompts"], catalog["resourceTemplates"]
+            )
+        return self._completer_used
 
     # -- entry points --------------------------------------------------------------------------
 
@@ -108,7 +168,7 @@ class Dispatcher:
     ) -> JsonObject | None:
         """The reply to one message, or ``None`` for notifications and stray responses.
 
-        ``notify`` sends a server notification on the request's channel (progress).
+        ``notify`` sends a server notification on the request's channel (progress, log messages).
         """
         try:
             envelope = check_envelope(message)
@@ -122,8 +182,7 @@ class Dispatcher:
             return None
         assert envelope.id is not None
         try:
-            progress = Progress.for_request(envelope.params, notify)
-            result = await self._request(envelope, session, progress)
+            result = await self._request(envelope, session, notify)
         except JsonRpcError as exc:
             return failure(envelope.id, exc)
         except Exception:
@@ -150,34 +209,37 @@ class Dispatcher:
     # -- era selection -------------------------------------------------------------------------
 
     async def _request(
-        self, envelope: Envelope, session: LegacySession | None, progress: Progress
+        self, envelope: Envelope, session: LegacySession | None, notify: Notify
     ) -> JsonObject:
         params = envelope.params
         if envelope.method == "initialize":
             return self._initialize(params, session)
+        progress = Progress.for_request(params, notify)
         meta = params.get("_meta") if isinstance(params, dict) else None
         if isinstance(meta, dict) and PROTOCOL_VERSION_KEY in meta:
             assert isinstance(params, dict)
             check_modern_meta(meta)
-            return await self._dispatch(self._modern, envelope.method, params, MODERN, progress)
+            log = RequestLog(meta.get(LOG_LEVEL_KEY), notify, self._server_info["name"])
+            call = Call(MODERN, progress, log)
+            return await self._dispatch(self._modern, envelope.method, params, call)
         if session is not None and session.version is not None:
             if params is None:
                 params = {}
             if not isinstance(params, dict):
                 raise JsonRpcError(INVALID_PARAMS, "params must be an object")
-            return await self._dispatch(
-                self._legacy, envelope.method, params, session.version, progress
-            )
+            log = RequestLog(session.log_level, notify, self._server_info["name"])
+            call = Call(session.version, progress, log, session)
+            return await self._dispatch(self._legacy, envelope.method, params, call)
         raise JsonRpcError(INVALID_PARAMS, f"Missing required _meta field {PROTOCOL_VERSION_KEY}")
 
     @staticmethod
     async def _dispatch(
-        table: dict[str, Handler], method: str, params: JsonObject, version: str, progress: Progress
+        table: dict[str, Handler], method: str, params: JsonObject, call: Call
     ) -> JsonObject:
         handler = table.get(method)
         if handler is None:
             raise JsonRpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
-        return await handler(params, version, progress)
+        return await handler(params, call)
 
     def _initialize(self, params: Any, session: LegacySession | None) -> JsonObject:
         requested = params.get("protocolVersion") if isinstance(params, dict) else None
@@ -188,9 +250,10 @@ class Dispatcher:
         if session is not None:
             session.version = version
             session.initialized = False
+            session.log_level = None
         result: JsonObject = {
             "protocolVersion": version,
-            "capabilities": self.capabilities,
+            "capabilities": self.legacy_capabilities,
             "serverInfo": shape_server_info(self._server_info, version),
         }
         if self._instructions:
@@ -216,6 +279,16 @@ class Dispatcher:
             methods["completion/complete"] = self._complete
         return methods
 
+    def _legacy_methods(self) -> dict[str, Handler]:
+        """Methods 2026-07-28 removed, limited to what legacy ``initialize`` advertises."""
+        methods: dict[str, Handler] = {}
+        if "logging" in self.legacy_capabilities:
+            methods["logging/setLevel"] = self._set_level
+        if self.legacy_capabilities.get("resources", {}).get("subscribe"):
+            methods["resources/subscribe"] = self._subscribe
+            methods["resources/unsubscribe"] = self._subscribe
+        return methods
+
     def _finish(
         self, result: JsonObject, version: str, cache: CacheHint | None = None
     ) -> JsonObject:
@@ -224,7 +297,8 @@ class Dispatcher:
     def _finish_list(self, result: JsonObject, version: str) -> JsonObject:
         return self._finish(result, version, STATIC_CACHE)
 
-    async def _discover(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
+    async def _discover(self, params: JsonObject, call: Call) -> JsonObject:
+        version = call.version
         if self._discovery is None:
             result: JsonObject = {
                 "supportedVersions": list(SUPPORTED_VERSIONS),
@@ -235,35 +309,60 @@ class Dispatcher:
             self._discovery = PreparedResult(self._finish(result, version, STATIC_CACHE))
         return self._discovery
 
-    async def _ping(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
+    async def _ping(self, params: JsonObject, call: Call) -> JsonObject:
+        return {}
+
+    async def _set_level(self, params: JsonObject, call: Call) -> JsonObject:
+        level = params.get("level")
+        if level not in LOG_LEVELS:
+            raise JsonRpcError(
+                INVALID_PARAMS,
+                f"logging/setLevel needs params.level, one of {', '.join(LOG_LEVELS)}",
+            )
+        assert call.session is not None and isinstance(level, str)
+        call.session.log_level = level
+        return {}
+
+    async def _subscribe(self, params: JsonObject, call: Call) -> JsonObject:
+        """``resources/subscribe`` and ``resources/unsubscribe``: accepted, nothing more.
+
+        The data behind every resource lives in the upstream API, which tells this server nothing
+        when it changes, so no ``notifications/resources/updated`` is ever sent and there is no
+        subscription to remember: both methods only check that the URI names a resource.
+        """
+        uri = params.get("uri")
+        if not isinstance(uri, str):
+            raise JsonRpcError(INVALID_PARAMS, "params.uri (a string) is required")
+        if not self._calls.knows_resource(uri):
+            raise JsonRpcError(LEGACY_RESOURCE_NOT_FOUND, "Resource not found", {"uri": uri})
         return {}
 
     def _list(self, key: str) -> Handler:
         pager = self._pagers[key]
 
-        async def list_page(params: JsonObject, version: str, progress: Progress) -> JsonObject:
-            return pager.page(params, version)
+        async def list_page(params: JsonObject, call: Call) -> JsonObject:
+            return pager.page(params, call.version)
 
         return list_page
 
-    async def _call_tool(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
-        return self._finish(await self._calls.call_tool(params, version, progress), version)
+    async def _call_tool(self, params: JsonObject, call: Call) -> JsonObject:
+        result = await self._tools.call(params, call.version, call.progress, call.log)
+        return self._finish(result, call.version)
 
-    async def _read_resource(
-        self, params: JsonObject, version: str, progress: Progress
-    ) -> JsonObject:
+    async def _read_resource(self, params: JsonObject, call: Call) -> JsonObject:
         try:
             contents = await self._calls.read_resource(params)
         except ResourceNotFound as exc:
-            code = INVALID_PARAMS if version == MODERN else LEGACY_RESOURCE_NOT_FOUND
+            code = INVALID_PARAMS if call.version == MODERN else LEGACY_RESOURCE_NOT_FOUND
             raise JsonRpcError(code, "Resource not found", {"uri": exc.uri}) from exc
-        return self._finish({"contents": contents}, version, PRIVATE_CACHE)
+        return self._finish({"contents": contents}, call.version, PRIVATE_CACHE)
 
-    async def _get_prompt(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
-        return self._finish(self._prompts.get(params), version)
+    async def _get_prompt(self, params: JsonObject, call: Call) -> JsonObject:
+        local = await self._local_prompts(params) if self._local_prompts is not None else None
+        return self._finish(self._prompts.get(params) if local is None else local, call.version)
 
-    async def _complete(self, params: JsonObject, version: str, progress: Progress) -> JsonObject:
-        return self._finish(self._completer.complete(params), version)
+    async def _complete(self, params: JsonObject, call: Call) -> JsonObject:
+        return self._finish(self._completer.complete(params), call.version)
 
 
 def batch_refused() -> JsonRpcError:
@@ -303,24 +402,46 @@ def check_modern_meta(meta: JsonObject) -> None:
         raise JsonRpcError(INVALID_PARAMS, f"Invalid _meta field {LOG_LEVEL_KEY}")
 
 
-def _capabilities(catalog: Catalog) -> JsonObject:
+def _capabilities(counts: CatalogCounts, tools: int) -> JsonObject:
+    """What ``server/discover`` advertises (2026-07-28); keys in a fixed order."""
     capabilities: JsonObject = {}
-    completions = catalog["completions"]
-    if any(completions["prompts"].values()) or any(completions["resourceTemplates"].values()):
+    if counts["completions"]:
         capabilities["completions"] = {}
-    if catalog["prompts"]:
+    if tools:
+        # tool calls emit notifications/message when asked to (mcp-wire §7.4: emitters declare it)
+        capabilities["logging"] = {}
+    if counts["prompts"]:
         capabilities["prompts"] = {"listChanged": False}
-    if catalog["resources"] or catalog["resourceTemplates"]:
+    if counts["resources"] or counts["resourceTemplates"]:
         capabilities["resources"] = {"listChanged": False}
-    if catalog["tools"]:
+    if tools:
         capabilities["tools"] = {"listChanged": False}
     return capabilities
 
 
-def _lists(catalog: Catalog) -> list[tuple[str, list[JsonObject], ShapeItem]]:
+def _legacy_capabilities(modern: JsonObject) -> JsonObject:
+    """What legacy ``initialize`` advertises: the modern set plus ``resources.subscribe``.
+
+    Subscribing is a legacy method (2026-07-28 replaced it with ``subscriptions/listen``), so it is
+    never advertised by ``server/discover``.
+    """
+    legacy = dict(modern)
+    if "resources" in legacy:
+        legacy["resources"] = {**legacy["resources"], "subscribe": True}
+    return legacy
+
+
+def _lists(
+    catalog: Catalog, counts: CatalogCounts, tools: PageSource
+) -> list[tuple[str, PageSource, ShapeItem]]:
+    """Each list method's items; all but the tools are read from the catalog on the first page."""
+
+    def lazily(key: str) -> PageSource:
+        return LazyItems(counts[key], lambda: catalog[key])  # type: ignore[literal-required]
+
     return [
-        ("tools", catalog["tools"], shape_tool),
-        ("resources", catalog["resources"], shape_resource),
-        ("resourceTemplates", catalog["resourceTemplates"], shape_resource),
-        ("prompts", catalog["prompts"], shape_prompt),
+        ("tools", tools, shape_tool),
+        ("resources", lazily("resources"), shape_resource),
+        ("resourceTemplates", lazily("resourceTemplates"), shape_resource),
+        ("prompts", lazily("prompts"), shape_prompt),
     ]

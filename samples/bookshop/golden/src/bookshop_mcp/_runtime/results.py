@@ -5,7 +5,11 @@ reshapes them for legacy revisions. A 2xx JSON body becomes one text block with 
 ``structuredContent`` when it conforms to the tool's output schema (a body that does not conform is
 reported as an error, with the data kept in the text); text, images, audio and other binary bodies
 map to their content block types; a non-2xx status becomes ``isError`` with a bounded excerpt of the
-body. Text handed to the model is bounded too, and says when it was cut.
+body, credential-looking fields masked (``redaction.scrub_credentials``) and the upstream's
+``Retry-After`` quoted. A body that breaks its promise (``application/json`` that does not parse, or
+anything but JSON where an output schema promises JSON) is ``isError`` too, with an excerpt. Text
+handed to the model is bounded, and says when it was cut. Upstream text is only ever data here: it
+fills content blocks and error excerpts, never the server's own instructions or prompts.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import json
 from typing import Any
 
 from .jsonschema import Validator
+from .redaction import scrub_credentials
 from .upstream import UpstreamError, UpstreamResponse
 
 __all__ = [
@@ -68,6 +73,13 @@ def tool_result(response: UpstreamResponse, output: Validator | None) -> dict[st
     kind = _kind(media, body)
     if kind == "json":
         return _json_result(response, output)
+    if output is not None:
+        # the output schema promises JSON: anything else (an HTML error page, say) breaks it
+        message = (
+            f"The upstream answered {response.status} with {media or 'an unlabelled body'}, "
+            "although the API documents JSON."
+        )
+        return _error_with_excerpt(message, response, kind)
     if kind == "text":
         return _complete([_text(_bounded(_decode(response)))])
     data = base64.b64encode(body).decode("ascii")
@@ -162,9 +174,15 @@ def _json_result(response: UpstreamResponse, output: Validator | None) -> dict[s
     try:
         value = json.loads(text)
     except ValueError:
-        if output is None:
+        if output is None and _media(response.content_type):
+            message = (
+                "The upstream response is not valid JSON, although its Content-Type is "
+                f"{_media(response.content_type)}."
+            )
+        elif output is None:
             return _complete([_text(_bounded(text))])
-        message = "The upstream response is not valid JSON, although the API documents JSON."
+        else:
+            message = "The upstream response is not valid JSON, although the API documents JSON."
         return {**tool_error(message), "content": [_text(message), _text(_bounded(text))]}
     compact = _bounded(_compact(value))
     if output is None:
@@ -179,8 +197,24 @@ def _json_result(response: UpstreamResponse, output: Validator | None) -> dict[s
     return {**tool_error(message), "content": [_text(message), _text(compact)]}
 
 
+def _error_with_excerpt(message: str, response: UpstreamResponse, kind: str) -> dict[str, Any]:
+    if kind == "text":
+        excerpt = _excerpt(scrub_credentials(_decode(response).strip()))
+    else:
+        excerpt = f"({len(response.body)} bytes of binary data)"
+    return {**tool_error(message), "content": [_text(message), _text(excerpt)]}
+
+
+def _excerpt(text: str) -> str:
+    if len(text) > MAX_ERROR_EXCERPT:
+        return text[:MAX_ERROR_EXCERPT] + f"… [{len(text) - MAX_ERROR_EXCERPT} more characters]"
+    return text
+
+
 def _status_message(response: UpstreamResponse) -> str:
     head = f"Upstream returned {response.status} {response.reason}".rstrip()
+    if response.retry_after is not None and response.status in (429, 503):
+        head += f" (it asks to retry after {response.retry_after:g} s)"
     if not response.body:
         return head
     media = _media(response.content_type)
@@ -191,6 +225,4 @@ def _status_message(response: UpstreamResponse) -> str:
     if kind == "json":
         with contextlib.suppress(ValueError):
             text = _compact(json.loads(text))
-    if len(text) > MAX_ERROR_EXCERPT:
-        text = text[:MAX_ERROR_EXCERPT] + f"… [{len(text) - MAX_ERROR_EXCERPT} more characters]"
-    return f"{head}: {text}"
+    return f"{head}: {_excerpt(scrub_credentials(text))}"

@@ -284,7 +284,11 @@ def _encode_safely(message: JsonObject) -> str:
         return encode(message)
     except (TypeError, ValueError, RecursionError):
         logger.exception("reply is not serialisable as JSON")
-        return encode(failure(readable_id(message), JsonRpcError(INTERNAL_ERROR, "Internal error")))
+    error = JsonRpcError(INTERNAL_ERROR, "Internal error")
+    try:
+        return encode(failure(readable_id(message), error))
+    except (TypeError, ValueError, RecursionError):
+        return encode(failure(None, error))
 
 
 def _is_request(message: Any) -> bool:
@@ -301,6 +305,7 @@ def _is_cancellation(message: Any) -> bool:
         isinstance(message, dict)
         and message.get("method") == "notifications/cancelled"
         and "id" not in message
+        and message.get("jsonrpc") == "2.0"
     )
 
 

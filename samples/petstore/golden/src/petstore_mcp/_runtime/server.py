@@ -6,12 +6,20 @@ credentials, the list page size, the HTTP transport's limits) plus a test seam, 
 transport. Settings are authoritative: the upstream client is given the resolved base URL and timeout
 rather than re-reading them. ``McpServer`` may carry an inbound ``Authenticator`` for HTTP; without
 one, the HTTP transport builds it from the environment (``auth.authenticator_from_env``), and
-authentication stays off when nothing there asks for it.
+authentication stays off when nothing there asks for it. It may also carry the package's custom code
+(``hooks.CustomCode``, loaded by ``load_custom_code``): its tools, resources and prompts are appended
+to the catalog, ``before_request`` becomes an httpx event hook of the upstream client, and
+``after_response`` wraps every upstream call. A custom module that cannot be imported, or declares
+something unusable, is a ``CustomCodeError``: a one-line start-up failure.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import logging
 import os
+import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,11 +29,14 @@ from urllib.parse import urlsplit
 import httpx
 
 from .calls import UpstreamCaller
-from .catalog import Catalog, UpstreamInfo, load_catalog
+from .catalog import Catalog, UpstreamInfo, catalog_part, load_catalog
+from .dynamic import ToolModeError, ToolSelection, selection_from_env
+from .hooks import CustomCaller, CustomCode, DefinitionError, LocalItem, collect, module_path
 from .http_origins import DEFAULT_ALLOWED_ORIGINS, parse_allowed_origins
 from .http_responses import DEFAULT_MAX_BODY_BYTES
 from .pagination import DEFAULT_PAGE_SIZE
 from .protocol import Dispatcher
+from .resilience import Policy, PolicyError
 from .stdio import DEFAULT_MAX_LINE_BYTES, serve_stdio
 from .upstream import Upstream
 
@@ -34,8 +45,55 @@ if TYPE_CHECKING:
     from .auth import Authenticator
 
 
+logger = logging.getLogger(__name__)
+# a start-up error is one line; a longer exception message is cut
+_MAX_ERROR_CHARS = 300
+
+
 class SettingsError(Exception):
     """A setting from the environment is unusable; the message names the variable."""
+
+
+class CustomCodeError(SettingsError):
+    """The package's custom module cannot be imported, or declares something the server cannot serve.
+
+    A ``SettingsError`` so that the command line reports it like any start-up problem: one line on
+    stderr and exit status 1.
+    """
+
+
+def load_custom_code(module_name: str) -> CustomCode | None:
+    """Import the custom module ``module_name`` if it exists and collect its declarations.
+
+    ``None`` when there is no such module. Any exception while importing it (a syntax error, a failed
+    import, a wrong declaration) becomes a ``CustomCodeError`` naming the file, the error and the
+    line; the traceback is logged at DEBUG level (``MCP_LOG_LEVEL=DEBUG``).
+    """
+    try:
+        if importlib.util.find_spec(module_name) is None:
+            return None
+        return collect(importlib.import_module(module_name))
+    except Exception as exc:
+        logger.debug("custom code %s failed to load", module_name, exc_info=True)
+        raise CustomCodeError(_load_failure(module_name, exc)) from exc
+
+
+def _load_failure(module_name: str, exc: Exception) -> str:
+    path = module_path(module_name)
+    line: int | None = None
+    message = str(exc)
+    if isinstance(exc, SyntaxError):
+        line, message = exc.lineno, exc.msg
+    else:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(path)]
+        line = frames[-1].lineno if frames else None
+    message = " ".join(message.split())
+    detail = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    where = f" (line {line})" if line else ""
+    text = f"custom code {path} failed to load: {detail}"
+    if len(text) > _MAX_ERROR_CHARS:
+        text = text[: _MAX_ERROR_CHARS - 1] + "…"
+    return text + where
 
 
 _BASE_URL_SUFFIX = "_BASE_URL"
@@ -64,6 +122,8 @@ class Settings:
     allowed_origins: tuple[str, ...] = DEFAULT_ALLOWED_ORIGINS
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     public_url: str | None = None
+    # the tool mode (<PREFIX>_TOOL_MODE, <PREFIX>_TOOLSETS); None: the one the catalog was made with
+    tool_selection: ToolSelection | None = None
 
     @classmethod
     def from_env(
@@ -89,6 +149,14 @@ class Settings:
         - ``<PREFIX>_PUBLIC_URL`` (HTTP): the endpoint's URL as clients reach it (e.g.
           ``https://mcp.example.com/mcp``), the OAuth resource identifier. Default: the address the
           server binds, e.g. ``http://127.0.0.1:8000/mcp``.
+        - ``<PREFIX>_MAX_LINE_BYTES`` (stdio): the longest message line accepted (default 4 MiB).
+        - ``<PREFIX>_RETRIES``, ``_RETRY_BACKOFF``, ``_RETRY_MAX_WAIT``, ``_CIRCUIT_THRESHOLD``,
+          ``_CIRCUIT_COOLDOWN``, ``_MAX_CONCURRENCY``, ``_RATE_LIMIT``: see ``resilience.Policy``.
+        - ``<PREFIX>_TOOL_MODE``: ``full`` (a tool per operation), ``dynamic`` (three tools that
+          search, describe and call the operations), ``toolsets`` (only the tools of
+          ``<PREFIX>_TOOLSETS``) or ``auto``. Default: the mode the server was generated with.
+        - ``<PREFIX>_TOOLSETS``: toolsets (tags) exposed in toolsets mode, comma-separated; given
+          alone, it selects toolsets mode.
 
         The credentials for the upstream API and inbound authentication (``auth``) are read from
         ``environ`` by the upstream client and the HTTP transport.
@@ -109,6 +177,10 @@ class Settings:
                     f"got {raw_timeout[:40]!r}"
                 )
         prefix = env_prefix(catalog)
+        try:  # retries, circuit breaker and limits: a bad value stops start-up, not every call
+            Policy.from_env(env, prefix)
+        except PolicyError as exc:
+            raise SettingsError(str(exc)) from None
         return cls(
             base_url,
             timeout,
@@ -118,8 +190,17 @@ class Settings:
             env_prefix=prefix,
             allowed_origins=_allowed_origins(env, f"{prefix}_ALLOWED_ORIGINS"),
             max_body_bytes=_max_body_bytes(env, f"{prefix}_MAX_BODY_BYTES"),
+            max_line_bytes=_max_line_bytes(env, f"{prefix}_MAX_LINE_BYTES"),
             public_url=_public_url(env, f"{prefix}_PUBLIC_URL"),
+            tool_selection=_tool_selection(catalog, env, prefix),
         )
+
+
+def _tool_selection(catalog: Catalog, env: Mapping[str, str], prefix: str) -> ToolSelection:
+    try:
+        return selection_from_env(catalog, env, prefix)
+    except ToolModeError as exc:
+        raise SettingsError(str(exc)) from None
 
 
 def _allowed_origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
@@ -130,6 +211,15 @@ def _allowed_origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
         return parse_allowed_origins(raw)
     except ValueError as exc:
         raise SettingsError(f"{name}: {exc}") from None
+
+
+def _max_line_bytes(env: Mapping[str, str], name: str) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return DEFAULT_MAX_LINE_BYTES
+    if not raw.isdigit() or int(raw) < 1024:
+        raise SettingsError(f"{name} must be a number of bytes >= 1024, got {raw[:40]!r}")
+    return int(raw)
 
 
 def _max_body_bytes(env: Mapping[str, str], name: str) -> int:
@@ -166,15 +256,31 @@ class McpServer:
         *,
         upstream: UpstreamCaller | None = None,
         authenticator: Authenticator | None = None,
+        custom: CustomCode | None = None,
     ) -> None:
+        local: dict[str, LocalItem] = {}
+        # without custom items the catalog stays as loaded (lazily: start-up reads only its index)
+        if custom is not None and custom.items:
+            try:
+                catalog, local = custom.extend(catalog)
+            except DefinitionError as exc:
+                raise CustomCodeError(f"custom code {custom.source}: {exc}") from None
         self.catalog = catalog
         self.settings = settings
         # inbound HTTP authentication; None lets the HTTP transport read it from the environment
         self.authenticator = authenticator
         self._upstream: Upstream | None = None
         if upstream is None:
-            upstream = self._upstream = self._build_upstream(catalog, settings)
-        self.dispatcher = Dispatcher(catalog, upstream, page_size=settings.page_size)
+            upstream = self._upstream = self._build_upstream(catalog, settings, custom)
+        if custom is not None:
+            upstream = CustomCaller(upstream, local, custom.after_response)
+        self.dispatcher = Dispatcher(
+            catalog,
+            upstream,
+            page_size=settings.page_size,
+            local_prompts=custom.get_prompt if custom is not None else None,
+            tool_selection=settings.tool_selection,
+        )
 
     @classmethod
     def from_catalog_path(
@@ -191,7 +297,9 @@ class McpServer:
         return cls(catalog, settings)
 
     @staticmethod
-    def _build_upstream(catalog: Catalog, settings: Settings) -> Upstream:
+    def _build_upstream(
+        catalog: Catalog, settings: Settings, custom: CustomCode | None
+    ) -> Upstream:
         declared = catalog["upstream"]
         info: UpstreamInfo = {
             **declared,
@@ -203,10 +311,11 @@ class McpServer:
         environ = {key: value for key, value in settings.environ.items() if key not in resolved}
         return Upstream(
             info,
-            catalog["operations"],
+            catalog_part(catalog, "operations"),
             environ=environ,
             user_agent=_user_agent(catalog),
             transport=settings.transport,
+            event_hooks=custom.event_hooks() if custom is not None else None,
         )
 
     async def serve_stdio(self) -> None:

@@ -1,48 +1,52 @@
 """The HTTP client side of a generated server: from tool arguments to one upstream request.
 
 ``Upstream`` owns one lazily built ``httpx.AsyncClient`` per API and turns an ``OperationSpec`` plus
-the tool's (already validated) arguments into a request: OpenAPI parameter styles for the path,
-query, headers and cookies, the request body in its media type, and credentials picked from the
-environment per security scheme. Values are percent-encoded so they can never add path segments,
-query parameters or a fragment, and header values can never add header lines. Failures become
-``UpstreamError`` with a short message that is safe to show a model: it never contains a credential.
-Redirects are not followed (a 3xx is returned like any response) and cookies set by the upstream are
-never stored, so no state leaks from one caller to the next. Stdlib + httpx only.
+the tool's (already validated) arguments into a request (``upstream_encoding`` writes the parameters
+and the body) with credentials picked from the environment per security scheme. The request always
+goes to the configured base URL's scheme, host and port, whatever the arguments. Each call is
+bounded: the timeout covers the whole attempt (connecting, sending, reading a body of at most
+``MAX_RESPONSE_BYTES``), idempotent methods are retried with backoff, and ``resilience.Guard``
+applies the rate and concurrency limits and the circuit breaker. Failures become ``UpstreamError``
+with a short message that is safe to show a model; no credential ever appears in it, in a response
+body handed back (``redaction``) or in a log line. Redirects are not followed (a 3xx is returned like
+any response) and cookies set by the upstream are never stored, so no state leaks from one caller to
+the next. Stdlib + httpx only.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
-import binascii
 import http
-import json
-import re
-import secrets
 import socket
 import ssl
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, CookiePolicy
 from typing import Any
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlsplit
 
 import httpx
 
 from .catalog import BodySpec, OperationSpec, ParameterSpec, SecurityScheme, UpstreamInfo
+from .redaction import Redactor, install_log_redaction
+from .resilience import FAILURE_STATUSES, RETRY_STATUSES, Guard, Policy, PolicyError, Refused
+from .resilience import parse_retry_after as _parse_retry_after
+from .upstream_encoding import (
+    EncodingRefused,
+    cookie_pairs,
+    encode_body,
+    encode_path,
+    header_value,
+    query_pairs,
+)
 
 __all__ = ["MAX_RESPONSE_BYTES", "Upstream", "UpstreamError", "UpstreamResponse"]
 
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
-# With allowReserved these stay literal; "&", "=", "+" and "#" are always encoded because they
-# would change the query's structure (or start a fragment).
-_QUERY_RESERVED = ":/?[]@!$'()*,;"
-_PATH_LITERAL_SAFE = "/:@!$&'()*+,;=-._~%"
 # OpenAPI ignores header parameters with these names; they are set from the spec itself.
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
-_TEXT_MEDIA = re.compile(
-    r"text/.*|application/(xml|yaml|x-yaml|javascript|graphql|sql)|.*\+xml", re.IGNORECASE
-)
-_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+_BASE_URL_SUFFIX = "_BASE_URL"
 
 
 class UpstreamError(Exception):
@@ -58,6 +62,8 @@ class UpstreamResponse:
     content_type: str
     body: bytes
     url: str
+    # seconds the upstream asked to wait (``Retry-After``), when it said so
+    retry_after: float | None = None
 
 
 class _RefuseCookies(CookiePolicy):
@@ -96,171 +102,6 @@ class _Request:
     secret_query: list[str] = field(default_factory=list)
     cookies: list[str] = field(default_factory=list)
     secrets: list[str] = field(default_factory=list)
-
-
-def _scalar(value: Any) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _encode_all(text: str) -> str:
-    return quote(text, safe="")
-
-
-def _flatten(value: Any, explode: bool, enc: Callable[[str], str]) -> list[str]:
-    """Array items, or object members as ``k=v`` (explode) / ``k, v`` (no explode), encoded."""
-    if isinstance(value, dict):
-        pairs = [(enc(str(k)), enc(_scalar(v))) for k, v in value.items() if v is not None]
-        if explode:
-            return [f"{k}={v}" for k, v in pairs]
-        return [x for pair in pairs for x in pair]
-    if isinstance(value, list | tuple):
-        return [enc(_scalar(v)) for v in value if v is not None]
-    return [enc(_scalar(value))]
-
-
-def _path_value(spec: ParameterSpec, value: Any) -> str:
-    style, explode = spec["style"] or "simple", spec["explode"]
-    items = _flatten(value, explode, _encode_all)
-    if style == "label":
-        return "." + ("." if explode else ",").join(items)
-    if style == "matrix":
-        name = _encode_all(spec["name"])
-        if isinstance(value, dict) and explode:
-            return "".join(f";{item}" for item in items)
-        if isinstance(value, list | tuple) and explode:
-            return "".join(f";{name}={item}" for item in items)
-        joined = ",".join(items)
-        return f";{name}={joined}" if joined else f";{name}"
-    return ",".join(items)
-
-
-def _query_pairs(spec: ParameterSpec, value: Any) -> list[str]:
-    style, explode = spec["style"] or "form", spec["explode"]
-    safe = _QUERY_RESERVED if spec.get("allowReserved") else ""
-
-    def enc(text: str) -> str:
-        return quote(text, safe=safe)
-
-    name = quote(spec["name"], safe="[]")
-    if isinstance(value, dict) and style == "deepObject":
-        return _deep_object(name, value, enc)
-    if isinstance(value, dict) and explode:
-        return _flatten(value, True, enc)
-    if isinstance(value, list | tuple) and explode:
-        return [f"{name}={item}" for item in _flatten(value, True, enc)]
-    separator = {"spaceDelimited": "%20", "pipeDelimited": "|"}.get(style, ",")
-    return [f"{name}={separator.join(_flatten(value, False, enc))}"]
-
-
-def _deep_object(name: str, value: Any, enc: Callable[[str], str]) -> list[str]:
-    if isinstance(value, dict):
-        out: list[str] = []
-        for key, member in value.items():
-            if member is not None:
-                out += _deep_object(f"{name}[{quote(str(key), safe='')}]", member, enc)
-        return out
-    if isinstance(value, list | tuple):
-        return [f"{name}={enc(_scalar(v))}" for v in value if v is not None]
-    return [f"{name}={enc(_scalar(value))}"]
-
-
-def _cookie_pairs(spec: ParameterSpec, value: Any) -> list[str]:
-    name = _encode_all(spec["name"])
-    if isinstance(value, dict) and spec["explode"]:
-        return _flatten(value, True, _encode_all)
-    if isinstance(value, list | tuple) and spec["explode"]:
-        return [f"{name}={item}" for item in _flatten(value, True, _encode_all)]
-    return [f"{name}={','.join(_flatten(value, False, _encode_all))}"]
-
-
-def _header_value(spec: ParameterSpec, value: Any) -> str | bytes:
-    text = ",".join(_flatten(value, spec["explode"], lambda s: s))
-    if any(c in text for c in "\r\n\0"):
-        raise UpstreamError(
-            f"argument {spec['argument']!r} contains a line break, which cannot be sent in the "
-            f"HTTP header {spec['name']!r}"
-        )
-    return text if text.isascii() else text.encode("utf-8")
-
-
-def _no_dot_segments(path: str) -> str:
-    # "." and ".." would be resolved away by clients, proxies and servers alike
-    return "/".join(
-        seg.replace(".", "%2E") if seg and set(seg) == {"."} else seg for seg in path.split("/")
-    )
-
-
-def _media(content_type: str) -> str:
-    return content_type.split(";", 1)[0].strip().lower()
-
-
-def _is_json(media: str) -> bool:
-    return media == "application/json" or media.endswith("+json")
-
-
-def _decode_base64(value: Any, argument: str) -> bytes:
-    if isinstance(value, bytes | bytearray):
-        return bytes(value)
-    if not isinstance(value, str):
-        raise UpstreamError(f"argument {argument!r} must be a base64 string")
-    text = re.sub(r"\s+", "", value.split(",", 1)[1] if value.startswith("data:") else value)
-    try:
-        if "-" in text or "_" in text:
-            return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
-    except (binascii.Error, ValueError):
-        raise UpstreamError(f"argument {argument!r} is not valid base64") from None
-
-
-def _form_pairs(value: Any) -> list[tuple[str, str]]:
-    if not isinstance(value, dict):
-        return [("", _scalar(value))]
-    pairs: list[tuple[str, str]] = []
-    for key, member in value.items():
-        if member is None:
-            continue
-        members = member if isinstance(member, list | tuple) else [member]
-        pairs += [(str(key), _scalar(m)) for m in members if m is not None]
-    return pairs
-
-
-def _multipart(value: Any) -> tuple[bytes, str]:
-    boundary = secrets.token_hex(16)
-    chunks: list[bytes] = []
-    for key, text in _form_pairs(value):
-        name = key.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
-        chunks.append(
-            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode()
-            + text.encode("utf-8")
-            + b"\r\n"
-        )
-    chunks.append(f"--{boundary}--\r\n".encode())
-    return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
-
-
-def _encode_body(content_type: str, value: Any, argument: str) -> tuple[bytes, str]:
-    media = _media(content_type)
-    if _is_json(media):
-        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-        return text.encode("utf-8"), content_type
-    if media == "application/x-www-form-urlencoded":
-        pairs = _form_pairs(value)
-        if pairs and pairs[0][0] == "":
-            return pairs[0][1].encode("utf-8"), content_type
-        return urlencode(pairs).encode("ascii"), content_type
-    if media == "multipart/form-data":
-        return _multipart(value)
-    if _TEXT_MEDIA.fullmatch(media):
-        return _scalar(value).encode("utf-8"), content_type
-    return _decode_base64(value, argument), content_type
 
 
 def _origin(url: str) -> str:
@@ -309,6 +150,39 @@ def _reason(exc: BaseException) -> str:
     return text[:200] if text else type(exc).__name__
 
 
+class _Failed(Exception):
+    """One attempt failed in transport; ``retryable`` failures also count against the circuit."""
+
+    def __init__(self, message: str, reason: str, *, retryable: bool) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason
+        self.retryable = retryable
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A request ready to send (again, when retried)."""
+
+    method: str
+    url: str
+    public_url: str
+    headers: list[tuple[bytes, bytes]]
+    content: bytes | None
+    secrets: list[str]
+
+
+def _pool_limits(policy: Policy) -> httpx.Limits:
+    size = policy.max_concurrency or None
+    return httpx.Limits(max_connections=size, max_keepalive_connections=size)
+
+
+def env_prefix(info: UpstreamInfo) -> str:
+    """The prefix of the server's environment variables, as in ``<PREFIX>_BASE_URL``."""
+    name = info["baseUrlEnv"]
+    return name.removesuffix(_BASE_URL_SUFFIX) if name.endswith(_BASE_URL_SUFFIX) else "MCP"
+
+
 class Upstream:
     """Calls the API's operations; one instance (and one connection pool) per server."""
 
@@ -320,15 +194,21 @@ class Upstream:
         environ: Mapping[str, str],
         user_agent: str,
         transport: httpx.AsyncBaseTransport | None = None,
+        event_hooks: Mapping[str, list[Callable[..., Any]]] | None = None,
     ) -> None:
         self._info = info
         self._operations = operations
         self._environ = environ
         self._user_agent = user_agent
         self._transport = transport
+        # httpx event hooks, e.g. the package's custom ``before_request`` (hooks.py)
+        self._event_hooks = event_hooks
         self._http: httpx.AsyncClient | None = None
         self._base_url: str | None = None
         self._timeout = 30.0
+        # built with the client, kept across aclose(): the circuit remembers a failing upstream
+        self._guard: Guard | None = None
+        self._redactor = Redactor(())
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -339,6 +219,15 @@ class Upstream:
         if self._http is None:
             self._base_url = self._resolve_base_url()
             self._timeout = self._resolve_timeout()
+            if self._guard is None:
+                try:
+                    policy = Policy.from_env(self._environ, env_prefix(self._info))
+                except PolicyError as exc:
+                    raise UpstreamError(str(exc)) from None
+                self._guard = Guard(policy, _origin(self._base_url))
+            self._redactor = Redactor(self._credentials())
+            if self._redactor:
+                install_log_redaction(self._redactor)
             self._http = httpx.AsyncClient(
                 transport=self._transport,
                 http2=False,
@@ -346,8 +235,28 @@ class Upstream:
                 timeout=self._timeout,
                 headers={"User-Agent": self._user_agent},
                 cookies=CookieJar(policy=_RefuseCookies()),
+                # keep as many connections alive as calls may be in flight: reopening them under
+                # load costs more than the calls themselves
+                limits=_pool_limits(self._guard.policy),
+                event_hooks=self._event_hooks,
             )
         return self._http
+
+    def _credentials(self) -> list[str]:
+        """Every configured credential value (user names are not secrets), and Basic tokens."""
+        values: list[str] = []
+        for scheme in self._info["securitySchemes"].values():
+            if scheme["type"] == "basic":
+                user = (self._environ.get(scheme["usernameEnv"]) or "").strip()
+                password = (self._environ.get(scheme["passwordEnv"]) or "").strip()
+                if password:
+                    values.append(password)
+                    values.append(base64.b64encode(f"{user}:{password}".encode()).decode("ascii"))
+            else:
+                value = (self._environ.get(scheme["env"]) or "").strip()
+                if value:
+                    values.append(value)
+        return values
 
     def _resolve_base_url(self) -> str:
         env = self._info["baseUrlEnv"]
@@ -379,47 +288,112 @@ class Upstream:
         return seconds
 
     async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
-        """Send one operation's request and read the (bounded) response."""
+        """Send one operation's request and read the (bounded) response, retrying if allowed.
+
+        Arguments are placed (and refused) before anything is sent; the guard's limits and circuit
+        are checked next, so a refused call never reaches the upstream.
+        """
         spec = self._operations.get(operation)
         if spec is None:
             raise UpstreamError(f"unknown operation {operation!r}")
         client = self._client()
-        assert self._base_url is not None
-        parts = _Request()
-        self._authenticate(spec["security"], parts)
-        path = self._parameters(spec, arguments, parts)
-        content = self._body(spec.get("body"), arguments, parts)
-        public = self._base_url + path + ("?" + "&".join(parts.query) if parts.query else "")
-        query = parts.query + parts.secret_query
-        url = self._base_url + path + ("?" + "&".join(query) if query else "")
-        parts.headers.append(("Accept", spec["responseMediaType"] or "*/*"))
-        if parts.cookies:
-            parts.headers.append(("Cookie", "; ".join(parts.cookies)))
+        assert self._guard is not None
+        prepared = self._prepare(spec, arguments)
         try:
-            request = client.build_request(
-                spec["method"].upper(), url, headers=parts.raw_headers(), content=content
-            )
-            response = await client.send(request, stream=True)
+            self._guard.enter()
+        except Refused as exc:
+            raise UpstreamError(str(exc)) from None
+        try:
+            return await self._send(client, self._guard, prepared)
+        finally:
+            self._guard.leave()
+
+    async def _send(
+        self, client: httpx.AsyncClient, guard: Guard, prepared: _Prepared
+    ) -> UpstreamResponse:
+        attempt = 0
+        while True:
             try:
-                body = await self._read(response)
-            finally:
-                await response.aclose()
-        except httpx.TimeoutException:
-            raise UpstreamError(f"upstream timed out after {self._timeout:g} s") from None
+                guard.circuit.admit()
+            except Refused as exc:
+                raise UpstreamError(str(exc)) from None
+            try:
+                response = await self._attempt(client, prepared)
+            except _Failed as failure:
+                if failure.retryable:
+                    guard.circuit.record(False, failure.reason)
+                else:
+                    guard.circuit.abandon()
+                delay = None
+                if failure.retryable and self._may_retry(guard, prepared, attempt):
+                    delay = guard.retry_delay(attempt)
+                if delay is None:
+                    tries = f" ({attempt + 1} attempts)" if attempt else ""
+                    raise UpstreamError(failure.message + tries) from None
+            except BaseException:
+                # not the upstream's failure (an oversized body, a cancellation)
+                guard.circuit.abandon()
+                raise
+            else:
+                failed = response.status in FAILURE_STATUSES
+                guard.circuit.record(not failed, f"HTTP {response.status} {response.reason}")
+                if response.status not in RETRY_STATUSES or not self._may_retry(
+                    guard, prepared, attempt
+                ):
+                    return response
+                delay = guard.retry_delay(attempt, response.retry_after)
+                if delay is None:
+                    return response
+            await asyncio.sleep(delay)
+            attempt += 1
+
+    @staticmethod
+    def _may_retry(guard: Guard, prepared: _Prepared, attempt: int) -> bool:
+        return guard.may_retry(prepared.method, attempt) and guard.circuit.state == "closed"
+
+    async def _attempt(self, client: httpx.AsyncClient, prepared: _Prepared) -> UpstreamResponse:
+        """One request and its whole body, within the timeout; transport failures are ``_Failed``."""
+        assert self._base_url is not None
+        origin = _origin(self._base_url)
+        try:
+            async with asyncio.timeout(self._timeout):
+                request = client.build_request(
+                    prepared.method,
+                    prepared.url,
+                    headers=prepared.headers,
+                    content=prepared.content,
+                )
+                response = await client.send(request, stream=True)
+                try:
+                    body = await self._read(response)
+                finally:
+                    await response.aclose()
+        except (TimeoutError, httpx.TimeoutException):
+            message = f"upstream timed out after {self._timeout:g} s"
+            raise _Failed(message, "timeout", retryable=True) from None
         except httpx.ConnectError as exc:
-            message = f"could not reach {_origin(self._base_url)}: {_reason(exc)}"
-            raise UpstreamError(self._scrub(message, parts)) from None
+            message = self._scrub(f"could not reach {origin}: {_reason(exc)}", prepared)
+            raise _Failed(message, _reason(exc), retryable=True) from None
+        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            message = self._scrub(f"request to {origin} failed: {_reason(exc)}", prepared)
+            raise _Failed(message, self._scrub(_reason(exc), prepared), retryable=True) from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            message = f"request to {_origin(self._base_url)} failed: {_reason(exc)}"
-            raise UpstreamError(self._scrub(message, parts)) from None
-        reason = response.reason_phrase
+            message = self._scrub(f"request to {origin} failed: {_reason(exc)}", prepared)
+            raise _Failed(message, "", retryable=False) from None
+        reason = self._redactor.text(response.reason_phrase)
         if not reason:
             try:
                 reason = http.HTTPStatus(response.status_code).phrase
             except ValueError:
                 reason = ""
-        content_type = response.headers.get("content-type", "")
-        return UpstreamResponse(response.status_code, reason, content_type, body, public)
+        return UpstreamResponse(
+            response.status_code,
+            reason,
+            response.headers.get("content-type", ""),
+            self._redactor.bytes(body),
+            prepared.public_url,
+            _parse_retry_after(response.headers.get("retry-after")),
+        )
 
     @staticmethod
     async def _read(response: httpx.Response) -> bytes:
@@ -433,13 +407,43 @@ class Upstream:
             chunks.append(chunk)
         return b"".join(chunks)
 
-    @staticmethod
-    def _scrub(message: str, parts: _Request) -> str:
-        for secret in parts.secrets:
+    def _scrub(self, message: str, prepared: _Prepared) -> str:
+        for secret in prepared.secrets:
             message = message.replace(secret, "***")
-        return message
+        return self._redactor.text(message)
 
     # -- request parts -------------------------------------------------------------------------
+
+    def _prepare(self, spec: OperationSpec, arguments: Mapping[str, Any]) -> _Prepared:
+        """The request for ``arguments``, or ``UpstreamError`` naming the argument that cannot be sent."""
+        assert self._base_url is not None
+        parts = _Request()
+        try:
+            self._authenticate(spec["security"], parts)
+            path = self._parameters(spec, arguments, parts)
+            content = self._body(spec.get("body"), arguments, parts)
+        except EncodingRefused as exc:
+            raise UpstreamError(str(exc)) from None
+        public = self._base_url + path + ("?" + "&".join(parts.query) if parts.query else "")
+        query = parts.query + parts.secret_query
+        url = self._base_url + path + ("?" + "&".join(query) if query else "")
+        self._check_destination(url)
+        parts.headers.append(("Accept", spec["responseMediaType"] or "*/*"))
+        if parts.cookies:
+            parts.headers.append(("Cookie", "; ".join(parts.cookies)))
+        return _Prepared(
+            spec["method"].upper(), url, public, parts.raw_headers(), content, parts.secrets
+        )
+
+    def _check_destination(self, url: str) -> None:
+        """Defence in depth: nothing an argument holds may change the scheme, host or port."""
+        assert self._base_url is not None
+        try:
+            target, base = httpx.URL(url), httpx.URL(self._base_url)
+        except httpx.InvalidURL:
+            raise UpstreamError("the arguments do not form a valid request URL") from None
+        if (target.scheme, target.host, target.port) != (base.scheme, base.host, base.port):
+            raise UpstreamError(f"refused: the request would not go to {_origin(self._base_url)}")
 
     def _parameters(
         self, spec: OperationSpec, arguments: Mapping[str, Any], parts: _Request
@@ -457,28 +461,13 @@ class Upstream:
                     raise UpstreamError(f"missing required argument {param['argument']!r}")
                 continue
             if location == "query":
-                parts.query += _query_pairs(param, value)
+                parts.query += query_pairs(param, value)
             elif location == "header":
                 if param["name"].lower() not in _IGNORED_HEADERS:
-                    parts.headers.append((param["name"], _header_value(param, value)))
+                    parts.headers.append((param["name"], header_value(param, value)))
             else:
-                parts.cookies += _cookie_pairs(param, value)
-
-        def substitute(match: re.Match[str]) -> str:
-            param = path_params.get(match.group(1))
-            if param is None:
-                raise UpstreamError(f"path parameter {match.group(1)!r} is not described")
-            value = arguments.get(param["argument"])
-            text = None if value is None else _path_value(param, value)
-            if not text:
-                raise UpstreamError(f"missing required argument {param['argument']!r}")
-            return text
-
-        pieces = _PLACEHOLDER.split(spec["path"])
-        for i in range(0, len(pieces), 2):
-            pieces[i] = quote(pieces[i], safe=_PATH_LITERAL_SAFE)
-        literal = "".join(p if i % 2 == 0 else "{" + p + "}" for i, p in enumerate(pieces))
-        return _no_dot_segments(_PLACEHOLDER.sub(substitute, literal))
+                parts.cookies += cookie_pairs(param, value)
+        return encode_path(spec["path"], path_params, arguments)
 
     def _body(
         self, spec: BodySpec | None, arguments: Mapping[str, Any], parts: _Request
@@ -497,7 +486,7 @@ class Upstream:
             value = {p: arguments[a] for a, p in names.items() if arguments.get(a) is not None}
             if not value and not spec["required"]:
                 return None
-        content, content_type = _encode_body(spec["contentType"], value, argument or "body")
+        content, content_type = encode_body(spec["contentType"], value, argument or "body")
         parts.headers.append(("Content-Type", content_type))
         return content
 
@@ -548,8 +537,8 @@ class Upstream:
             if scheme["location"] == "header":
                 parts.headers.append((scheme["name"], key))
             elif scheme["location"] == "query":
-                encoded = f"{quote(scheme['name'], safe='[]')}={_encode_all(key)}"
-                parts.secrets.append(_encode_all(key))
+                encoded = f"{quote(scheme['name'], safe='[]')}={quote(key, safe='')}"
+                parts.secrets.append(quote(key, safe=""))
                 parts.secret_query.append(encoded)
             else:
                 parts.cookies.append(f"{scheme['name']}={key}")
