@@ -48,7 +48,8 @@ def toml_str(value: str) -> str:
 
     JSON escaping covers quotes, backslashes and C0 controls, but its ASCII form writes characters
     beyond the BMP as surrogate pairs (``\\ud83d\\ude42``), which TOML rejects: those become
-    ``\\UXXXXXXXX``; DEL (which TOML forbids raw) and other non-ASCII characters become ``\\uXXXX``,
+    ``\\U`` plus eight hex digits; DEL (which TOML forbids raw) and other non-ASCII characters
+    become ``\\u`` plus four hex digits,
     and lone surrogates (not Unicode scalar values, so not representable) U+FFFD.
     """
     return "".join(_toml_char(c) for c in json.dumps(value, ensure_ascii=False))
