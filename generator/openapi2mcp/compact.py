@@ -18,28 +18,8 @@ from typing import Any
 
 from .ir import JsonSchema
 from .plan import OutputSchemas
-from .schema_utils import resolve
+from .schema_utils import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, resolve
 
-# keywords whose value maps names to subschemas (the names are data, not keywords)
-_SCHEMA_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-)
-_SCHEMA_VALUES = frozenset(
-    {
-        "items",
-        "additionalItems",
-        "additionalProperties",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contains",
-        "propertyNames",
-        "not",
-        "if",
-        "then",
-        "else",
-    }
-)
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 # annotations a model does not need to call a tool; never constraints
 _DROPPED = frozenset({"examples", "example", "$comment", "title"})
 _KEPT_EXTENSIONS = frozenset({"x-mcp-header"})
@@ -63,11 +43,11 @@ def compact_input(schema: Any, description_limit: int) -> Any:
             continue
         if key == "description" and isinstance(value, str):
             out[key] = cap(value, description_limit)
-        elif key in _SCHEMA_MAPS and isinstance(value, Mapping):
+        elif key in SCHEMA_MAPS and isinstance(value, Mapping):
             out[key] = {name: compact_input(sub, description_limit) for name, sub in value.items()}
-        elif key in _SCHEMA_LISTS and isinstance(value, list | tuple):
+        elif key in SCHEMA_LISTS and isinstance(value, list | tuple):
             out[key] = [compact_input(sub, description_limit) for sub in value]
-        elif key in _SCHEMA_VALUES:
+        elif key in SCHEMA_VALUES:
             out[key] = (
                 [compact_input(sub, description_limit) for sub in value]
                 if isinstance(value, list | tuple)

@@ -29,7 +29,7 @@ from typing import Any
 from .diagnostics import Report, pointer
 from .ir import JsonSchema
 from .pytypes import python_type
-from .schema_utils import DEFS_PREFIX, defs_closure
+from .schema_utils import DEFS_PREFIX, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, defs_closure
 
 __all__ = ["MODULE_DOCSTRING", "ModelsModule", "class_key", "render_models", "schemas_for"]
 
@@ -39,28 +39,7 @@ MODULE_DOCSTRING = (
     '"""'
 )
 _EMPTY_MODULE = f"{MODULE_DOCSTRING}\n\nfrom __future__ import annotations\n"
-_DEFS_PREFIX = "#/$defs/"
 
-# keywords whose value is a map of names to subschemas (the names are data, not keywords)
-_SCHEMA_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-)
-_SCHEMA_VALUES = frozenset(
-    {
-        "items",
-        "additionalItems",
-        "additionalProperties",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contains",
-        "propertyNames",
-        "not",
-        "if",
-        "then",
-        "else",
-    }
-)
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 # an `$id` would rebase the local references below it (and could point at the network)
 _DROPPED = frozenset({"$id", "$schema"})
 
@@ -108,14 +87,14 @@ def _rewrite_ref(ref: str, keys: Mapping[str, str]) -> str | None:
     """The re-keyed reference; ``None`` for one that leaves the document (never to be followed)."""
     if not ref.startswith("#"):
         return None
-    if not ref.startswith(_DEFS_PREFIX):
+    if not ref.startswith(DEFS_PREFIX):
         return ref
-    head, _, tail = ref[len(_DEFS_PREFIX) :].partition("/")
+    head, _, tail = ref[len(DEFS_PREFIX) :].partition("/")
     name = head.replace("~1", "/").replace("~0", "~")
     key = keys.get(name)
     if key is None:
         return ref
-    return f"{_DEFS_PREFIX}{key}/{tail}" if tail else f"{_DEFS_PREFIX}{key}"
+    return f"{DEFS_PREFIX}{key}/{tail}" if tail else f"{DEFS_PREFIX}{key}"
 
 
 def _rekey(schema: Any, keys: Mapping[str, str], dropped: set[str]) -> Any:
@@ -136,11 +115,11 @@ def _rekey(schema: Any, keys: Mapping[str, str], dropped: set[str]) -> Any:
                 dropped.add(value)
             else:
                 out[keyword_] = ref
-        elif keyword_ in _SCHEMA_MAPS and isinstance(value, Mapping):
+        elif keyword_ in SCHEMA_MAPS and isinstance(value, Mapping):
             out[keyword_] = {name: _rekey(sub, keys, dropped) for name, sub in value.items()}
-        elif keyword_ in _SCHEMA_LISTS and isinstance(value, list | tuple):
+        elif keyword_ in SCHEMA_LISTS and isinstance(value, list | tuple):
             out[keyword_] = [_rekey(sub, keys, dropped) for sub in value]
-        elif keyword_ in _SCHEMA_VALUES:
+        elif keyword_ in SCHEMA_VALUES:
             is_list = isinstance(value, list | tuple)
             out[keyword_] = (
                 [_rekey(sub, keys, dropped) for sub in value]

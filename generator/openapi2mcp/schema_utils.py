@@ -14,6 +14,28 @@ from .ir import JsonSchema
 
 DEFS_PREFIX = "#/$defs/"
 
+# the JSON Schema vocabulary, by how a keyword holds subschemas: a map of names (data, not
+# keywords) to subschemas, a single subschema, or a list of subschemas
+SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+SCHEMA_VALUES = frozenset(
+    {
+        "items",
+        "additionalItems",
+        "additionalProperties",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contains",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+    }
+)
+SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
 
 def def_name(ref: str) -> str | None:
     """``#/$defs/Pet`` → ``Pet`` (pointer-unescaped); ``None`` for any other reference."""
