@@ -4,7 +4,8 @@ Both servers get the same spec and talk to the same fast upstream on 127.0.0.1. 
 and GitHub's REST description when available) it prints our generation time, then for ours in full
 mode, ours in dynamic mode and FastMCP: cold start (process start → the whole tools/list answered),
 warm tools/list, per-call overhead (tools/call round trip minus a direct HTTP call to the same
-upstream), tools/list bytes and tokens (o200k_base, counted offline with bpe-openai) and peak RSS
+upstream, each call timed right next to a direct call so both see the same machine load), tools/list
+bytes and tokens (o200k_base, counted offline with bpe-openai) and peak RSS
 after tools/list, with FastMCP/ours ratios. In dynamic mode it also checks that every operation is
 reachable (``describe_operation`` answers for each full-mode tool). Last comes the issue's target
 table: each target, the measured figure, met or missed.
@@ -186,6 +187,12 @@ class Stdio:
             self.process.kill()
 
 
+# tools/call samples per server process, after a few unmeasured ones (validators, connections):
+# fewer than the generated server's default rate limit lets through in a burst (100)
+CALLS_PER_RUN = 40
+WARM_CALLS = 5
+
+
 @dataclass
 class Figures:
     """One server on one input (medians over the runs)."""
@@ -193,6 +200,8 @@ class Figures:
     cold: float = float("nan")
     warm: float = float("nan")
     call: float = float("nan")
+    # the direct HTTP calls timed between this server's tools/calls
+    direct: float = float("nan")
     bytes: float = float("nan")
     tokens: float = float("nan")
     rss: float = float("nan")
@@ -208,8 +217,9 @@ def measure(
     runs: int,
     *,
     check: Callable[[Stdio], int] | None = None,
+    direct: Callable[[], float] | None = None,
 ) -> Figures:
-    colds, warms, calls = [], [], []
+    colds, warms, calls, directs = [], [], [], []
     figures = Figures()
     for _ in range(runs):
         server = Stdio(command, env)
@@ -231,10 +241,15 @@ def measure(
                 None,
             )
             if name is not None:
-                for _ in range(20):
+                params = {"name": name, "arguments": call[1]}
+                for _ in range(WARM_CALLS):
+                    server.request("tools/call", params)
+                for _ in range(CALLS_PER_RUN):
                     start = time.perf_counter()
-                    server.request("tools/call", {"name": name, "arguments": call[1]})
+                    server.request("tools/call", params)
                     calls.append(time.perf_counter() - start)
+                    if direct is not None:
+                        directs.append(direct())
         figures.rss = server.rss_mb()
         figures.bytes = float(size_bytes)
         # one tool per line, re-serialised outside the timed listings
@@ -247,6 +262,7 @@ def measure(
     figures.cold = statistics.median(colds)
     figures.warm = statistics.median(warms)
     figures.call = statistics.median(calls) if calls else float("nan")
+    figures.direct = statistics.median(directs) if directs else float("nan")
     return figures
 
 
@@ -263,15 +279,18 @@ def count_tokens(text: str) -> int:
     return int(done.stdout)
 
 
-def direct_call(base: str) -> float:
+@contextmanager
+def direct_caller(base: str, path: str) -> Iterator[Callable[[], float]]:
+    """Times one direct GET of ``path`` on a kept-alive connection, as the servers' clients do."""
     with httpx.Client(base_url=base) as client:
-        client.get("/v1/pets/1")
-        samples = []
-        for _ in range(50):
+        client.get(path)
+
+        def timed() -> float:
             start = time.perf_counter()
-            client.get("/v1/pets/1")
-            samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+            client.get(path)
+            return time.perf_counter() - start
+
+        yield timed
 
 
 def spec_json(spec: Path, server: str, tmp: Path) -> Path:
@@ -324,13 +343,16 @@ class Input:
     full: Figures
     dynamic: Figures
     fastmcp: Figures
-    direct: float
 
 
 def compare(
     label: str, spec: Path, runs: int, call: tuple[str, dict[str, Any]] | None, extra: list[str]
 ) -> Input:
-    with tempfile.TemporaryDirectory() as tmp_name, upstream() as base:
+    with (
+        tempfile.TemporaryDirectory() as tmp_name,
+        upstream() as base,
+        direct_caller(base, "/v1/pets/1") as direct,
+    ):
         tmp = Path(tmp_name)
         out = tmp / "ours"
         generations = [generate(spec, out, extra) for _ in range(1 if extra else 3)]
@@ -342,7 +364,7 @@ def compare(
             "BENCH_API_KEY": "bench",
         }
         command = [sys.executable, "-m", "bench_mcp"]
-        full = measure(command, {**env, "BENCH_TOOL_MODE": "full"}, call, runs)
+        full = measure(command, {**env, "BENCH_TOOL_MODE": "full"}, call, runs, direct=direct)
         dynamic = measure(
             command,
             {**env, "BENCH_TOOL_MODE": "dynamic"},
@@ -358,9 +380,9 @@ def compare(
             {"PATH": os.environ.get("PATH", "")},
             call,
             max(1, runs // 2),
+            direct=direct,
         )
-        direct = direct_call(base) if call is not None else float("nan")
-    result = Input(label, statistics.median(generations), full, dynamic, theirs, direct)
+    result = Input(label, statistics.median(generations), full, dynamic, theirs)
     print_input(result)
     return result
 
@@ -378,7 +400,7 @@ def print_input(result: Input) -> None:
         f"(FastMCP: {theirs.tools}); dynamic mode: {dynamic.tools} tools, "
         f"{dynamic.reachable} of {full.tools} operations reachable through them"
     )
-    over = (full.call - result.direct) * 1000, (theirs.call - result.direct) * 1000
+    over = (full.call - full.direct) * 1000, (theirs.call - theirs.direct) * 1000
     rows = [
         (
             "cold start → tools/list",
@@ -388,6 +410,14 @@ def print_input(result: Input) -> None:
             "ms",
         ),
         ("warm tools/list", full.warm * 1000, dynamic.warm * 1000, theirs.warm * 1000, "ms"),
+        ("tools/call round trip", full.call * 1000, float("nan"), theirs.call * 1000, "ms"),
+        (
+            "  direct call, same moments",
+            full.direct * 1000,
+            float("nan"),
+            theirs.direct * 1000,
+            "ms",
+        ),
         ("per-call overhead", over[0], float("nan"), over[1], "ms"),
         ("tools/list bytes", full.bytes, dynamic.bytes, theirs.bytes, "B"),
         ("tools/list tokens (o200k)", full.tokens, dynamic.tokens, theirs.tokens, "tok"),
@@ -397,7 +427,10 @@ def print_input(result: Input) -> None:
         f"  {'metric':28} {'ours (full)':>18} {'ours (dynamic)':>18} {'FastMCP':>18} {'ratio':>8}"
     )
     for name, ours, dyn, fast, unit in rows:
-        cells = [f"{v:>14,.1f} {unit:<3}" if v == v else f"{'-':>18}" for v in (ours, dyn, fast)]
+        digits = 2 if unit == "ms" and max(ours, fast) < 10 else 1
+        cells = [
+            f"{v:>14,.{digits}f} {unit:<3}" if v == v else f"{'-':>18}" for v in (ours, dyn, fast)
+        ]
         print(f"  {name:28} {' '.join(cells)} {_ratio(fast, ours):>8}")
 
 
@@ -420,7 +453,7 @@ def targets(petstore: Input, github: Input | None) -> list[Target]:
         )
 
     p = petstore
-    p_over = (p.full.call - p.direct, p.fastmcp.call - p.direct)
+    p_over = (p.full.call - p.full.direct, p.fastmcp.call - p.fastmcp.direct)
     rows = [
         Target(
             "generation time, Petstore",

@@ -68,14 +68,16 @@ def _options(f: click.decorators.FC) -> click.decorators.FC:
         type=click.Choice(TOOL_MODES),
         default=None,
         help=f"How tools/list presents the operations: one tool each (full), three meta tools "
-        f"(dynamic), only the --toolsets tags (toolsets); auto: full up to {AUTO_THRESHOLD} tools, "
-        "dynamic beyond. <PREFIX>_TOOL_MODE overrides it at run time.",
+        f"(dynamic), only the --toolsets tags (toolsets); auto: full up to {AUTO_THRESHOLD} tools "
+        "(the config file's auto_threshold), dynamic beyond. Default: the config file's tool_mode, "
+        "else auto. <PREFIX>_TOOL_MODE overrides it at run time.",
     )(f)
     f = click.option(
         "--toolsets",
         metavar="TAG,...",
         default=None,
-        help="Toolsets (tags, e.g. repos,issues) exposed in toolsets mode; alone it selects that mode.",
+        help="Toolsets (tags, e.g. repos,issues) exposed in toolsets mode; alone it selects that mode. "
+        "Default: the config file's toolsets.",
     )(f)
     f = click.option(
         "--output-schemas",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .classify import ClassifyOptions
-from .config import find_config, load_config
+from .config import Config, find_config, load_config
 from .diagnostics import Diagnostic, GenerationError, Report
 from .emit import format_tree
 from .load import LoadedDocument, load_source, parse_bytes
@@ -43,9 +43,9 @@ class GenerateOptions:
     allow_remote_refs: bool = False
     # registry name and CI workflow: they change publishing files only
     publish: PublishOptions = dataclasses.field(default_factory=PublishOptions)
-    # auto | full | dynamic | toolsets (planning.TOOL_MODES); None = auto
+    # auto | full | dynamic | toolsets (planning.TOOL_MODES); None = the config file's (or auto)
     tool_mode: str | None = None
-    # toolsets (tag names) exposed in toolsets mode
+    # toolsets (tag names) exposed in toolsets mode; () = the config file's
     toolsets: tuple[str, ...] = ()
     output_schemas: OutputSchemas = "compact"
     # longest tool or schema description; None = the config file's description_limit
@@ -80,15 +80,42 @@ def plan_from_document(doc: LoadedDocument, options: GenerateOptions, report: Re
         ),
         config=config,
     )
+    tool_mode, toolsets = _tool_mode(options, config)
     plan_options = PlanOptions(
         name=options.name,
         classify=classify,
         version=options.version,
-        tool_mode=options.tool_mode or "auto",
-        toolsets=options.toolsets,
+        tool_mode=tool_mode,
+        toolsets=toolsets,
         output_schemas=options.output_schemas,
     )
-    return build_plan(api, plan_options, report)
+    return _with_auto_threshold(build_plan(api, plan_options, report), tool_mode, config)
+
+
+def _tool_mode(options: GenerateOptions, config: Config) -> tuple[str, tuple[str, ...]]:
+    """The tool mode and toolsets: defaults < config file < CLI flags.
+
+    CLI flags outrank the whole config file: ``--toolsets`` alone selects toolsets mode whatever
+    ``tool_mode`` the file names, as it does without a file.
+    """
+    toolsets = options.toolsets or config.toolsets
+    if options.tool_mode is not None:
+        return options.tool_mode, toolsets
+    if options.toolsets:
+        return "toolsets", toolsets
+    return config.tool_mode, toolsets
+
+
+def _with_auto_threshold(plan: ServerPlan, tool_mode: str, config: Config) -> ServerPlan:
+    """The plan with the config file's ``auto_threshold`` (planning decides with the default)."""
+    exposure = plan.exposure
+    if config.auto_threshold == exposure.auto_threshold:
+        return plan
+    mode = exposure.mode
+    if tool_mode == "auto" and mode != "toolsets":
+        mode = "dynamic" if len(plan.tools) > config.auto_threshold else "full"
+    exposure = dataclasses.replace(exposure, mode=mode, auto_threshold=config.auto_threshold)
+    return dataclasses.replace(plan, exposure=exposure)
 
 
 def _overlaid(data: dict[str, Any], overlays: tuple[Path, ...], report: Report) -> dict[str, Any]:

@@ -16,10 +16,12 @@ from openapi2mcp.ir import (
     ApiKeyScheme,
     HttpBasicScheme,
     HttpBearerScheme,
+    OAuth2ClientCredentialsScheme,
     Operation,
     Parameter,
     RequestBody,
     Response,
+    Server,
     Tag,
 )
 from openapi2mcp.load import load_source
@@ -658,6 +660,7 @@ components:
     token: {type: http, scheme: Bearer, bearerFormat: JWT}
     basic: {type: http, scheme: basic}
     oauth: {type: oauth2, flows: {clientCredentials: {tokenUrl: 'https://a.example.com/token', scopes: {}}}}
+    code: {type: oauth2, flows: {authorizationCode: {authorizationUrl: /a, tokenUrl: /t, scopes: {}}}}
     oidc: {type: openIdConnect, openIdConnectUrl: 'https://a.example.com/.well-known/openid-configuration'}
     digest: {type: http, scheme: digest}
 """
@@ -671,15 +674,16 @@ def test_security_schemes(tmp_path: Path) -> None:
         "cookieKey": ApiKeyScheme("cookieKey", "cookie", "session"),
         "token": HttpBearerScheme("token"),
         "basic": HttpBasicScheme("basic"),
-        "oauth": HttpBearerScheme("oauth"),
+        "oauth": OAuth2ClientCredentialsScheme("oauth", "https://a.example.com/token"),
+        "code": HttpBearerScheme("code"),
         "oidc": HttpBearerScheme("oidc"),
     }
     assert messages(report) == [
         (
             "info",
             "security-as-bearer",
-            "#/components/securitySchemes/oauth",
-            "oauth2 scheme 'oauth' is used as a bearer token: supply an access token obtained"
+            "#/components/securitySchemes/code",
+            "oauth2 scheme 'code' is used as a bearer token: supply an access token obtained"
             " outside the server",
         ),
         (
@@ -725,6 +729,9 @@ def test_security_requirements(tmp_path: Path) -> None:
         "optional": (("queryKey",), ()),
         "unsupported": (),
         "unknown": (("oidc",),),
+    }
+    assert {op.key: op.scopes for op in api.operations if op.scopes} == {
+        "overrides": (("oauth", ("read",)),)
     }
     assert messages(report)[-2:] == [
         (
@@ -881,11 +888,12 @@ def test_path_keys_lose_query_and_fragment(tmp_path: Path) -> None:
     ]
 
 
-def test_operation_servers_are_reported(tmp_path: Path) -> None:
-    _, report = one_operation(
+def test_operation_servers_are_kept(tmp_path: Path) -> None:
+    op, report = one_operation(
         tmp_path, f"servers: [{{url: 'https://uploads.example.com'}}]\nresponses: {NO_CONTENT}"
     )
-    assert where(report) == [("servers-ignored", "#/paths/~1pets/get/servers")]
+    assert op.server == Server("https://uploads.example.com")
+    assert where(report) == []
 
 
 # -- tolerance ----------------------------------------------------------------------------------
@@ -1082,7 +1090,8 @@ def test_servers_repeating_the_documents_are_not_reported_as_ignored(tmp_path: P
         ),
     )
     assert [op.key for op in api.operations] == ["same", "other"]
-    assert where(report) == [("servers-ignored", "#/paths/~1other/get/servers")]
+    assert [op.server for op in api.operations] == [None, Server("https://other.example.com")]
+    assert where(report) == []
 
 
 def test_the_https_twin_of_a_first_http_server_is_preferred(tmp_path: Path) -> None:

@@ -1,0 +1,358 @@
+"""multipart/form-data file parts: described as base64 (or text) arguments, sent as real file parts.
+
+Generated from OpenAPI 3.1 (``format: binary``, ``contentMediaType``, ``encoding``) and from Swagger
+2.0 (``formData`` parameters of ``type: file``); each call's body is compared byte for byte with the
+expected multipart document and read back with the standard library's MIME parser, so the boundary
+and every part header are checked by an independent reader too.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from openapi2mcp.emit import write_tree
+from openapi2mcp.generate import GenerateOptions, generate
+from openapi2mcp.render import MARKER
+from templates.runtime import upstream_encoding
+from tests.reliability import fault_server as fs
+from tests.reliability.kit import META, call_tool, server, texts
+
+# bytes a text encoding would mangle: NUL, CR LF, a lone CR, non-UTF-8, and a fake boundary line
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\rIHDR\xff\xfe\r\n--not-the-boundary\r\n"
+CSV = "name,qty\r\nbolt,3\r\nnut,é\r\n"
+PDF = b"%PDF-1.7\n\x00\x01"
+
+SPEC: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Gallery", "version": "1.0.0"},
+    "servers": [{"url": "https://gallery.example.com/api"}],
+    "components": {
+        "schemas": {
+            "AvatarUpload": {
+                "type": "object",
+                "required": ["image"],
+                "properties": {
+                    "image": {"type": "string", "format": "binary", "description": "The picture"},
+                    "notes": {"type": "string", "contentMediaType": "text/csv"},
+                    "meta": {"type": "object", "properties": {"alt": {"type": "string"}}},
+                    "caption": {"type": "string"},
+                    "attachments": {
+                        "type": "array",
+                        "items": {"type": "string", "format": "binary"},
+                    },
+                },
+            }
+        }
+    },
+    "paths": {
+        "/avatars": {
+            "post": {
+                "operationId": "uploadAvatar",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {"$ref": "#/components/schemas/AvatarUpload"},
+                            "encoding": {
+                                "image": {"contentType": "image/png, image/jpeg"},
+                                "meta": {"contentType": "application/json"},
+                            },
+                        }
+                    },
+                },
+                "responses": {"204": {"description": "stored"}},
+            }
+        },
+        "/bundles": {
+            "post": {
+                "operationId": "uploadBundle",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "multipart/form-data": {
+                            # open-ended: the whole body is one argument, its file part still a file
+                            "schema": {
+                                "type": "object",
+                                "properties": {"archive": {"type": "string", "format": "binary"}},
+                                "additionalProperties": {"type": "string"},
+                            },
+                            "encoding": {"archive": {"contentType": "application/zip"}},
+                        }
+                    },
+                },
+                "responses": {"204": {"description": "stored"}},
+            }
+        },
+    },
+}
+
+SWAGGER: dict[str, Any] = {
+    "swagger": "2.0",
+    "info": {"title": "Scanner", "version": "1.0.0"},
+    "host": "scanner.example.com",
+    "basePath": "/v1",
+    "schemes": ["https"],
+    "paths": {
+        "/scans": {
+            "post": {
+                "operationId": "scan",
+                "consumes": ["multipart/form-data"],
+                "parameters": [
+                    {"name": "document", "in": "formData", "type": "file", "required": True},
+                    {"name": "language", "in": "formData", "type": "string"},
+                ],
+                "responses": {"204": {"description": "queued"}},
+            }
+        }
+    },
+}
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _generate(tmp: Path, spec: dict[str, Any], name: str) -> Path:
+    path = tmp / "openapi.json"
+    path.write_text(json.dumps(spec))
+    out = tmp / name
+    write_tree(generate(str(path), GenerateOptions()).files, out, force=False, marker=MARKER)
+    return out
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _generate(tmp_path_factory.mktemp("multipart"), SPEC, "gallery-mcp")
+
+
+@pytest.fixture(scope="module")
+def catalog(package: Path) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads((package / "src/gallery_mcp/catalog.json").read_text())
+    return found
+
+
+@pytest.fixture
+def upstream() -> Iterator[fs.FaultServer]:
+    with fs.FaultServer() as fake:
+        yield fake
+
+
+async def _call(
+    catalog: dict[str, Any], upstream: fs.FaultServer, prefix: str, tool: str, args: Any
+) -> dict[str, Any]:
+    env = {f"{prefix}_BASE_URL": upstream.url + "/api", f"{prefix}_RETRIES": "0"}
+    srv = server(catalog, env)  # type: ignore[arg-type]
+    try:
+        return await call_tool(srv, tool, args)
+    finally:
+        await srv.aclose()
+
+
+def _boundary(seen: fs.Seen) -> str:
+    media, _, boundary = seen.headers["content-type"].partition("; boundary=")
+    assert media == "multipart/form-data" and len(boundary) == 32
+    return boundary
+
+
+def _document(boundary: str, *parts: tuple[str, bytes]) -> bytes:
+    """The multipart body: each part's header lines after ``form-data`` and its content."""
+    chunks = [
+        f"--{boundary}\r\nContent-Disposition: form-data{head}\r\n\r\n".encode() + data + b"\r\n"
+        for head, data in parts
+    ]
+    return b"".join(chunks) + f"--{boundary}--\r\n".encode()
+
+
+def _mime_parts(seen: fs.Seen) -> list[tuple[str | None, str | None, str, bytes]]:
+    """(name, filename, content type, content) of each part, read by the stdlib MIME parser."""
+    raw = f"Content-Type: {seen.headers['content-type']}\r\n\r\n".encode() + seen.body
+    message = message_from_bytes(raw, policy=policy.HTTP)
+    assert message.is_multipart() and not message.defects
+    found = []
+    for part in message.iter_parts():
+        data = part.get_payload(decode=True)
+        assert isinstance(data, bytes)
+        found.append(
+            (
+                part.get_param("name", header="content-disposition"),  # type: ignore[arg-type]
+                part.get_filename(),
+                part.get_content_type(),
+                data,
+            )
+        )
+    return found
+
+
+def test_file_properties_are_described_as_base64_or_text(catalog: dict[str, Any]) -> None:
+    tools = {tool["name"]: tool for tool in catalog["tools"]}
+    properties = tools["upload_avatar"]["inputSchema"]["properties"]
+    assert properties["image"] == {
+        "type": "string",
+        "description": "The picture. File content, base64-encoded.",
+        "contentMediaType": "image/png",
+        "contentEncoding": "base64",
+    }
+    assert properties["notes"] == {
+        "type": "string",
+        "contentMediaType": "text/csv",
+        "description": "File content, as text.",
+    }
+    assert properties["attachments"]["items"] == {
+        "type": "string",
+        "contentMediaType": "application/octet-stream",
+        "contentEncoding": "base64",
+        "description": "File content, base64-encoded.",
+    }
+    assert properties["caption"] == {"type": "string"}
+    bundle = tools["upload_bundle"]["inputSchema"]["properties"]["body"]
+    assert bundle["properties"]["archive"]["contentEncoding"] == "base64"
+    assert catalog["operations"]["uploadAvatar"]["body"]["parts"] == {
+        "image": {"contentType": "image/png", "file": True, "base64": True},
+        "notes": {"contentType": "text/csv", "file": True, "base64": False},
+        "meta": {"contentType": "application/json", "file": False, "base64": False},
+        "attachments": {"contentType": "application/octet-stream", "file": True, "base64": True},
+    }
+
+
+async def test_files_fields_and_json_parts_on_the_wire(
+    catalog: dict[str, Any], upstream: fs.FaultServer
+) -> None:
+    arguments = {
+        "caption": "me, at the beach",
+        "attachments": [_b64(b"\x00\x01"), "data:application/pdf;base64," + _b64(PDF)],
+        "image": _b64(PNG),
+        "notes": CSV,
+        "meta": {"alt": "a portrait"},
+    }
+    reply = await _call(catalog, upstream, "GALLERY", "upload_avatar", arguments)
+    assert reply["result"].get("isError", False) is False, texts(reply)
+    (seen,) = upstream.requests
+    assert (seen.method, seen.target) == ("POST", "/api/avatars")
+    boundary = _boundary(seen)
+    # in the spec's property order, one part per item of a list
+    assert seen.body == _document(
+        boundary,
+        ('; name="image"; filename="image.png"\r\nContent-Type: image/png', PNG),
+        ('; name="notes"; filename="notes.csv"\r\nContent-Type: text/csv', CSV.encode()),
+        ('; name="meta"\r\nContent-Type: application/json', b'{"alt":"a portrait"}'),
+        ('; name="caption"', b"me, at the beach"),
+        (
+            '; name="attachments"; filename="attachments"\r\n'
+            "Content-Type: application/octet-stream",
+            b"\x00\x01",
+        ),
+        # a data: URL says what an octet-stream part really holds
+        ('; name="attachments"; filename="attachments.pdf"\r\nContent-Type: application/pdf', PDF),
+    )
+    assert int(seen.headers["content-length"]) == len(seen.body)
+    assert _mime_parts(seen) == [
+        ("image", "image.png", "image/png", PNG),
+        ("notes", "notes.csv", "text/csv", CSV.encode()),
+        ("meta", None, "application/json", b'{"alt":"a portrait"}'),
+        ("caption", None, "text/plain", b"me, at the beach"),
+        ("attachments", "attachments", "application/octet-stream", b"\x00\x01"),
+        ("attachments", "attachments.pdf", "application/pdf", PDF),
+    ]
+
+
+async def test_a_whole_body_argument_keeps_its_file_parts(
+    catalog: dict[str, Any], upstream: fs.FaultServer
+) -> None:
+    body = {"label": "q3", "archive": _b64(b"PK\x03\x04")}
+    reply = await _call(catalog, upstream, "GALLERY", "upload_bundle", {"body": body})
+    assert reply["result"].get("isError", False) is False, texts(reply)
+    (seen,) = upstream.requests
+    assert seen.body == _document(
+        _boundary(seen),
+        ('; name="label"', b"q3"),
+        (
+            '; name="archive"; filename="archive.zip"\r\nContent-Type: application/zip',
+            b"PK\x03\x04",
+        ),
+    )
+
+
+async def test_the_boundary_never_occurs_in_a_part(
+    catalog: dict[str, Any], upstream: fs.FaultServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = "b" * 32
+    candidates = iter([taken, "c" * 32])
+    monkeypatch.setattr(
+        upstream_encoding, "secrets", SimpleNamespace(token_hex=lambda _: next(candidates))
+    )
+    arguments = {"image": _b64(b"--" + taken.encode() + b"--\r\n")}
+    await _call(catalog, upstream, "GALLERY", "upload_avatar", arguments)
+    (seen,) = upstream.requests
+    assert _boundary(seen) == "c" * 32
+    assert _mime_parts(seen)[0][3] == b"--" + taken.encode() + b"--\r\n"
+
+
+async def test_a_file_that_is_not_base64_is_refused_before_sending(
+    catalog: dict[str, Any], upstream: fs.FaultServer
+) -> None:
+    reply = await _call(catalog, upstream, "GALLERY", "upload_avatar", {"image": "not base64!"})
+    assert reply["result"]["isError"] is True
+    assert texts(reply) == "argument 'image' is not valid base64"
+    assert upstream.requests == []
+
+
+async def test_swagger_formdata_files_become_file_parts(
+    tmp_path: Path, upstream: fs.FaultServer
+) -> None:
+    package = _generate(tmp_path, SWAGGER, "scanner-mcp")
+    catalog = json.loads((package / "src/scanner_mcp/catalog.json").read_text())
+    (tool,) = catalog["tools"]
+    assert tool["inputSchema"]["properties"]["document"]["contentEncoding"] == "base64"
+    arguments = {"document": _b64(PDF), "language": "de"}
+    reply = await _call(catalog, upstream, "SCANNER", "scan", arguments)
+    assert reply["result"].get("isError", False) is False, texts(reply)
+    (seen,) = upstream.requests
+    assert seen.target == "/api/scans"
+    assert seen.body == _document(
+        _boundary(seen),
+        (
+            '; name="document"; filename="document"\r\nContent-Type: application/octet-stream',
+            PDF,
+        ),
+        ('; name="language"', b"de"),
+    )
+
+
+def test_the_generated_package_uploads_over_stdio(
+    package: Path, upstream: fs.FaultServer, tmp_path: Path
+) -> None:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"_meta": META, "name": "upload_avatar", "arguments": {"image": _b64(PNG)}},
+    }
+    env = {
+        "PYTHONPATH": str(package / "src"),
+        "PATH": os.environ.get("PATH", ""),
+        "GALLERY_BASE_URL": upstream.url + "/api",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "gallery_mcp"],
+        input=json.dumps(call).encode() + b"\n",
+        capture_output=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["result"].get("isError", False) is False
+    (seen,) = upstream.requests
+    assert _mime_parts(seen) == [("image", "image.png", "image/png", PNG)]
