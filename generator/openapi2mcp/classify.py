@@ -3,14 +3,17 @@
 Every operation becomes a tool (annotations from its HTTP verb, DESIGN.md §5); GET operations also
 become a resource (a static URI when nothing is required to read them) or a resource template (RFC 6570,
 path variables plus ``{?query}``); each tag becomes a guiding prompt (see ``prompting.py``). Names are
-made unique here and every rename, skip or guess is reported as a diagnostic.
+made unique here and every rename, skip or guess is reported as a diagnostic. An operation's ``x-mcp``
+arrives merged with the defaults of its path item and the document (``parse.py``); a default ``kind``
+of resource applies to GETs only, and a default never brings back a deprecated operation. Completion
+values (:func:`completion_values`) are an argument's enum, then its examples that fit its schema.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -18,6 +21,7 @@ from urllib.parse import quote
 from . import naming
 from .config import AnnotationOverride, Config
 from .diagnostics import Report
+from .examples import conforms
 from .ir import Api, JsonSchema, Operation, Parameter
 from .plan import (
     Annotations,
@@ -43,6 +47,23 @@ VERB_HINTS: Mapping[str, tuple[bool, bool, bool]] = {
 }
 DESCRIPTION_LIMIT = 1024
 _LOCATION_ORDER = ("path", "query", "header", "cookie")
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+# a body's root keywords that constrain its properties together (see _body_constraints)
+_LIFTABLE = (
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "minProperties",
+    "maxProperties",
+)
+_NOT_LIFTABLE = frozenset(
+    {"$ref", "additionalProperties", "unevaluatedProperties", "patternProperties", "$defs"}
+)
 # RFC 9110 token characters; `x-mcp-header` values must be tokens (mcp-wire §3.2)
 _TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
 # header names that carry credentials or personal data are never mirrored into Mcp-Param-*
@@ -58,6 +79,9 @@ _SECRET_WORDS = (
     "signature",
 )
 _MIRRORED_TYPES = {"string", "integer", "boolean"}
+# completion values stored per argument: every enum value, then examples while there is room
+MAX_COMPLETIONS = 100
+_LONGEST_COMPLETION = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +99,8 @@ class Placement:
     kind: str  # "default", "tool", "resource", "resource_template", "exclude"
     read_tool: bool
     source: str
+    # decided by an x-mcp default of the document or a path item (does not bring back deprecated ones)
+    inherited: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +131,8 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
                 Decision(op, ("skipped",), (), None, f"excluded by {placement.source}")
             )
             continue
-        if op.deprecated and not options.include_deprecated and placement.source == "default":
+        chosen = placement.source != "default" and not placement.inherited
+        if op.deprecated and not options.include_deprecated and not chosen:
             report.info("op-deprecated", op.pointer, f"deprecated operation {op.key!r} not exposed")
             decisions.append(Decision(op, ("skipped",), (), None, "deprecated"))
             continue
@@ -160,11 +187,29 @@ def _placement(op: Operation, x_mcp: Mapping[str, Any], config: Config) -> Place
         index, rule = matched
         return Placement(rule.kind, rule.read_tool, f"config rule #{index + 1}")
     if x_mcp.get("exclude") is True:
-        return Placement("exclude", True, "x-mcp")
+        return _x_mcp_placement(op, "exclude", "exclude", True)
+    read_tool = x_mcp.get("read_tool") is not False
     kind = x_mcp.get("kind")
     if isinstance(kind, str) and kind in {"tool", "resource", "resource_template", "exclude"}:
-        return Placement(kind, x_mcp.get("read_tool") is not False, "x-mcp")
+        inherited = _x_mcp_origin(op, "kind") is not None
+        # a default of the document or path item applies where it can: only GETs can be read
+        if not (inherited and op.method != "GET" and kind.startswith("resource")):
+            return _x_mcp_placement(op, "kind", kind, read_tool)
+    if not read_tool and op.method == "GET":
+        return _x_mcp_placement(op, "read_tool", "default", read_tool)
     return Placement("default", True, "default")
+
+
+def _x_mcp_origin(op: Operation, key: str) -> str | None:
+    """The pointer of the document's or path item's ``x-mcp`` that set ``key``; None for the op's own."""
+    origin = op.x_mcp_origins.get(key)
+    return None if origin is None or origin == f"{op.pointer}/x-mcp" else origin
+
+
+def _x_mcp_placement(op: Operation, key: str, kind: str, read_tool: bool) -> Placement:
+    origin = _x_mcp_origin(op, key)
+    source = "x-mcp" if origin is None else f"x-mcp at {origin}"
+    return Placement(kind, read_tool, source, inherited=origin is not None)
 
 
 def _tool(
@@ -198,7 +243,7 @@ def _tool(
         title=title,
         description=_description(x_mcp, op, options.description_limit),
         arguments=arguments,
-        input_schema=_input_schema(api, arguments),
+        input_schema=_input_schema(api, arguments, _lifted(api, op, arguments)),
         output_schema=_output_schema(api, op),
         annotations=annotations,
         python_name=python_name,
@@ -258,11 +303,13 @@ def _body_arguments(
     assert body is not None
     resolved = resolve(body.schema, api.input_schemas)
     properties = resolved.get("properties")
+    constraints = _body_constraints(resolved)
     flattenable = (
         json_type(resolved, api.input_schemas) == "object"
         and isinstance(properties, Mapping)
         and properties
-        and not any(k in resolved for k in ("allOf", "anyOf", "oneOf", "not", "if"))
+        and constraints is not None
+        and (body.required or not constraints)
         and resolved.get("additionalProperties") in (None, False)
         and not taken.intersection(properties)
     )
@@ -287,14 +334,45 @@ def _body_arguments(
     return [Argument(name, py, "body", "", body.required, schema)]
 
 
-def _input_schema(api: Api, arguments: tuple[Argument, ...]) -> JsonSchema:
-    schema: dict[str, Any] = {
-        "type": "object",
-        "properties": {a.name: a.schema for a in arguments},
-    }
+def _body_constraints(resolved: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A flattened body's own root constraints, which the tool's input schema takes over.
+
+    ``allOf: [{anyOf: [{required: [phone]}, {required: [email]}]}]`` or ``if``/``then``/``else`` about
+    the body's properties still hold once those properties are the tool's arguments (they keep their
+    names). ``None`` when they cannot move safely: a reference or a property-set keyword inside them
+    could say something about the whole body that is false of the whole argument object.
+    """
+    lifted = {key: resolved[key] for key in _LIFTABLE if key in resolved}
+    return None if _mentions(lifted, _NOT_LIFTABLE) else lifted
+
+
+def _mentions(value: Any, keys: frozenset[str]) -> bool:
+    if isinstance(value, Mapping):
+        return any(k in keys or _mentions(v, keys) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_mentions(item, keys) for item in value)
+    return False
+
+
+def _lifted(api: Api, op: Operation, arguments: tuple[Argument, ...]) -> dict[str, Any]:
+    if op.body is None or not any(a.source == "body_property" for a in arguments):
+        return {}
+    return _body_constraints(resolve(op.body.schema, api.input_schemas)) or {}
+
+
+def _input_schema(
+    api: Api, arguments: tuple[Argument, ...], lifted: Mapping[str, Any] | None = None
+) -> JsonSchema:
+    schema: dict[str, Any] = {}
+    if lifted:
+        # applicators at the root: say which dialect gives them their meaning
+        schema["$schema"] = DIALECT
+    schema["type"] = "object"
+    schema["properties"] = {a.name: a.schema for a in arguments}
     required = [a.name for a in arguments if a.required]
     if required:
         schema["required"] = required
+    schema.update(lifted or {})
     schema["additionalProperties"] = False
     defs = defs_closure([a.schema for a in arguments], api.input_schemas)
     if defs:
@@ -402,10 +480,48 @@ def _variable_completions(
     offered: list[tuple[str, tuple[str, ...]]] = []
     for param in op.parameters:
         var = var_of_argument.get(argument_of.get((param.location, param.name), ""))
-        values = enum_values(param.schema, api.input_schemas) if var else ()
+        values = completion_values(param.schema, param.examples, api.input_schemas) if var else ()
         if var and values:
             offered.append((var, values))
     return tuple(offered)
+
+
+def completion_values(
+    schema: JsonSchema, examples: Sequence[Any], defs: Mapping[str, JsonSchema]
+) -> tuple[str, ...]:
+    """What ``completion/complete`` offers for a value of ``schema``: the whole enum first, then the
+    parameter's ``examples`` and the schema's own that fit it, deduplicated, while fewer than
+    :data:`MAX_COMPLETIONS` are offered. An array offers values for its items."""
+    offered = dict.fromkeys(enum_values(schema, defs))
+    resolved = resolve(schema, defs)
+    candidates = [*examples, *_listed(resolved.get("examples"))]
+    single, many = schema, json_type(resolved, defs) == "array"
+    if many and isinstance(resolved.get("items"), Mapping):
+        single = resolved["items"]
+        candidates += _listed(resolve(single, defs).get("examples"))
+    for candidate in candidates:
+        for value in candidate if many and isinstance(candidate, list) else [candidate]:
+            text = _completion_text(value)
+            if len(offered) >= MAX_COMPLETIONS:
+                return tuple(offered)
+            if text is not None and text not in offered and conforms(single, value, defs):
+                offered[text] = None
+    return tuple(offered)
+
+
+def _listed(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
+
+
+def _completion_text(value: Any) -> str | None:
+    """A scalar example as the string a client would type; None for anything else or too long."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        text = str(value)
+        if 0 < len(text) <= _LONGEST_COMPLETION and text.isprintable():
+            return text
+    return None
 
 
 def _x_mcp_annotations(x_mcp: Mapping[str, Any]) -> AnnotationOverride | None:

@@ -5,10 +5,11 @@ responses. It prefers what the spec offers (``const``, then the first valid ``ex
 ``enum`` value) and otherwise synthesises the smallest sensible value: objects carry only their required
 properties, arrays their minimum length (one item when items are objects, to exercise them), strings and
 numbers honour their bounds, patterns are satisfied from the regex itself or a few fixed candidates.
-Every result is checked against the schema by a small validator of the common keywords; when no value
-can be found (or the check fails) :class:`NoExample` is raised, and callers skip that smoke test with a
-diagnostic. ``$ref`` may only point into ``#/$defs/``; a reference cycle through required properties
-has no finite instance and raises :class:`NoExample` too.
+Every result is checked against the schema by a small validator of the common keywords (also offered as
+:func:`conforms`, which filters the spec's examples for completions); when no value can be found (or the
+check fails) :class:`NoExample` is raised, and callers skip that smoke test with a diagnostic. ``$ref``
+may only point into ``#/$defs/``; a reference cycle through required properties has no finite instance
+and raises :class:`NoExample` too.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 from .ir import JsonSchema
 
-__all__ = ["NoExample", "example_instance"]
+__all__ = ["NoExample", "conforms", "example_instance"]
 
 _MAX_DEPTH = 64
 _URL, _HOST, _EMAIL = "https://example.com", "example.com", "user@example.com"
@@ -81,6 +82,18 @@ def example_instance(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> Any:
     if not _Checker(defs).accepts(schema, value, 0):
         raise NoExample("the synthesised value does not satisfy every constraint of the schema")
     return value
+
+
+def conforms(schema: JsonSchema, value: Any, defs: Mapping[str, JsonSchema]) -> bool:
+    """Whether ``value`` satisfies ``schema`` as far as the keywords used here can tell.
+
+    Used to keep only the spec's examples that fit their schema (examples are often sloppy); an
+    unresolvable reference counts as not satisfied.
+    """
+    try:
+        return _Checker(defs).accepts(schema, value, 0)
+    except (NoExample, RecursionError):
+        return False
 
 
 def _types(schema: Mapping[str, Any]) -> list[str]:

@@ -37,6 +37,21 @@ class Parameter:
 
 
 @dataclass(frozen=True, slots=True)
+class BodyPart:
+    """How one property of a ``multipart/form-data`` body is sent, when it is more than a field.
+
+    ``file``: a file part (with a filename), from ``format: binary`` or ``contentMediaType``;
+    ``base64``: the argument carries base64 to decode (binary files; text files are sent as given);
+    ``content_type``: the part's ``Content-Type`` (from ``encoding``, else ``contentMediaType``).
+    """
+
+    name: str
+    content_type: str
+    file: bool = False
+    base64: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class RequestBody:
     """The chosen request body media type and its (input-direction) schema."""
 
@@ -44,6 +59,8 @@ class RequestBody:
     required: bool
     schema: JsonSchema
     description: str = ""
+    # multipart only: the properties sent as files or with their own Content-Type
+    parts: tuple[BodyPart, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +71,44 @@ class Response:
     content_type: str  # "" when the response has no body
     schema: JsonSchema | None  # output-direction schema, None when unknown or not JSON
     description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """An OpenAPI Link Object of a success response: which operation may follow, fed how.
+
+    Targets are kept as written (``operationId`` or ``operationRef``); ``prompting.py`` resolves them.
+    ``parameters`` maps the target's parameter names (possibly qualified, ``path.id``) to runtime
+    expressions (``$response.body#/id``) or constants, verbatim.
+    """
+
+    name: str
+    status: str  # the response that declares the link
+    pointer: str  # JSON pointer of the Link Object
+    operation_id: str = ""
+    operation_ref: str = ""
+    parameters: tuple[tuple[str, Any], ...] = ()
+    # the request body of the target: an expression or a constant; None when the link sets none
+    request_body: Any = None
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerVariable:
+    """A ``{name}`` of a server URL: its default (None: none declared) and the values allowed."""
+
+    name: str
+    default: str | None
+    enum: tuple[str, ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    """A server as declared: ``url`` keeps its ``{variable}`` placeholders."""
+
+    url: str
+    variables: tuple[ServerVariable, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +129,16 @@ class Operation:
     response: Response | None = None
     # alternatives; each a tuple of scheme names; () inside means anonymous is allowed
     security: tuple[tuple[str, ...], ...] = ()
-    # the operation's `x-mcp` extension, verbatim (validated by classify)
+    # the operation's `x-mcp` extension over the path item's and the document's (validated by classify)
     x_mcp: Mapping[str, Any] = field(default_factory=dict)
+    # x-mcp key -> JSON pointer of the `x-mcp` object that set it (provenance, not compared)
+    x_mcp_origins: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # links declared by the success responses, in document order
+    links: tuple[Link, ...] = ()
+    # OAuth2 scopes the requirements ask for, per scheme (union over the alternatives)
+    scopes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # the operation's (or its path's) own server, when it differs from the API's
+    server: Server | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +163,16 @@ class HttpBasicScheme:
     description: str = ""
 
 
-SecurityScheme = ApiKeyScheme | HttpBearerScheme | HttpBasicScheme
+@dataclass(frozen=True, slots=True)
+class OAuth2ClientCredentialsScheme:
+    """``oauth2`` with a ``clientCredentials`` flow: the server fetches its own access tokens."""
+
+    name: str
+    token_url: str
+    description: str = ""
+
+
+SecurityScheme = ApiKeyScheme | HttpBearerScheme | HttpBasicScheme | OAuth2ClientCredentialsScheme
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,3 +205,5 @@ class Api:
     contact_url: str = ""
     terms_of_service: str = ""
     external_docs_url: str = ""
+    # the first of `servers` as declared, when its URL has variables
+    server: Server | None = None

@@ -3,8 +3,10 @@
 This module owns :func:`parse_api`. It checks the document's shape (``validate.py``; problems become
 warnings), then reads it tolerantly as plain data: metadata, servers, tags, security schemes and
 requirements here, each operation's parameters, body and response in ``operations.py``, schemas in
-``schemas.py``, ``$ref`` in ``refs.py``. An operation that cannot be understood is skipped with an
-``op-skipped`` warning naming its pointer; nothing in the document makes the run crash.
+``schemas.py``, ``$ref`` in ``refs.py``. The ``x-mcp`` of the document and of a path item are defaults
+merged under each operation's own (:func:`merge_x_mcp`); response ``links`` are kept as written. An
+operation that cannot be understood is skipped with an ``op-skipped`` warning naming its pointer;
+nothing in the document makes the run crash.
 """
 
 from __future__ import annotations
@@ -20,8 +22,12 @@ from .ir import (
     HttpBasicScheme,
     HttpBearerScheme,
     HttpMethod,
+    Link,
+    OAuth2ClientCredentialsScheme,
     Operation,
     SecurityScheme,
+    Server,
+    ServerVariable,
     Tag,
 )
 from .load import LoadedDocument, is_swagger2
@@ -34,6 +40,12 @@ from .validate import check_document
 METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _SERVER_VARIABLE: Final = re.compile(r"\{([^{}]+)\}")
 Security = tuple[tuple[str, ...], ...]
+# x-mcp keys that describe one operation: meaningless as a default on the document or a path item
+X_MCP_OPERATION_ONLY: Final = frozenset({"name", "title", "description"})
+# x-mcp keys whose objects merge key by key across levels; every other key is replaced whole
+_X_MCP_MERGED: Final = frozenset({"annotations", "confirm"})
+# an `x-mcp` object and the JSON pointer where it is written
+XMcpLevel = tuple[dict[str, Any], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +69,15 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     ctx = Context(resolver, SchemaNormaliser(resolver))
     info: dict[str, Any] = data["info"] if isinstance(data.get("info"), dict) else {}
     title, version = _title(resolver, info), _version(resolver, info)
-    servers = _servers(resolver, data.get("servers"))
+    servers, server = _servers(resolver, data.get("servers"))
     schemes = _security_schemes(resolver)
     default_security = _requirements(
         resolver, data.get("security"), ROOT.child("security"), schemes
     )
-    operations = _assign_keys(resolver, _operations(ctx, data, default_security, schemes))
+    document_x_mcp = _x_mcp_defaults(resolver, data, ROOT.child("x-mcp"), "the document")
+    operations = _assign_keys(
+        resolver, _operations(ctx, data, default_security, schemes, document_x_mcp)
+    )
     inputs, outputs = ctx.schemas.definitions()
     return Api(
         title=title,
@@ -82,6 +97,7 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
         contact_url=_member_text(info, "contact", "url"),
         terms_of_service=text(info.get("termsOfService")),
         external_docs_url=_member_text(data, "externalDocs", "url"),
+        server=server if server is not None and server.variables else None,
     )
 
 
@@ -114,32 +130,79 @@ def _version(resolver: Resolver, info: dict[str, Any]) -> str:
     return "0.0.0"
 
 
-def _servers(resolver: Resolver, raw: Any) -> tuple[str, ...]:
-    urls = [
-        _server_url(resolver, server, ROOT.child("servers", index))
-        for index, server in enumerate(raw if isinstance(raw, list) else ())
-        if isinstance(server, dict) and isinstance(server.get("url"), str)
-    ]
-    if not urls:
+def _servers(resolver: Resolver, raw: Any) -> tuple[tuple[str, ...], Server | None]:
+    """The servers' URLs (variables at their defaults), the one used first, and that one as declared."""
+    declared = _declared_servers(resolver, raw, ROOT.child("servers"))
+    if not declared:
         resolver.warn(
             "servers-missing", ROOT, "no servers are declared; the base URL must be configured"
         )
-        return ("",)
+        return ("",), None
+    urls = [url for url, _ in declared]
+    first = _preferred(resolver, urls, ROOT.child("servers"))
+    urls.insert(0, urls.pop(first))
+    return tuple(urls), declared[first][1]
+
+
+def _declared_servers(resolver: Resolver, raw: Any, at: Location) -> list[tuple[str, Server]]:
+    return [
+        (_server_url(resolver, server, at.child(index)), _server(server))
+        for index, server in enumerate(raw if isinstance(raw, list) else ())
+        if isinstance(server, dict) and isinstance(server.get("url"), str)
+    ]
+
+
+def _preferred(resolver: Resolver, urls: list[str], at: Location) -> int:
+    """The index of the server to use: the first, or its https twin when one is declared."""
     secure = "https://" + urls[0].removeprefix("http://")
     if urls[0].startswith("http://") and secure in urls:
         # the same server over TLS: never send credentials in clear text by default
         resolver.info(
             "server-https-preferred",
-            ROOT.child("servers"),
+            at,
             f"the first server {urls[0]} is also declared as {secure}, which is used",
         )
-        urls.remove(secure)
-        urls.insert(0, secure)
-    return tuple(urls)
+        return urls.index(secure)
+    return 0
+
+
+def _server(server: dict[str, Any]) -> Server:
+    """The server as declared, with the variables its URL uses (undeclared ones have no default)."""
+    declared = server.get("variables")
+    declared = declared if isinstance(declared, dict) else {}
+    variables: dict[str, ServerVariable] = {}
+    for name in _SERVER_VARIABLE.findall(server["url"]):
+        raw = declared.get(name)
+        raw = raw if isinstance(raw, dict) else {}
+        enum = raw.get("enum")
+        default = raw.get("default")
+        variables[name] = ServerVariable(
+            name=name,
+            default=None if default is None or isinstance(default, dict | list) else str(default),
+            enum=tuple(str(v) for v in enum if v is not None) if isinstance(enum, list) else (),
+            description=text(raw.get("description")),
+        )
+    return Server(server["url"], tuple(variables.values()))
+
+
+def _own_server(resolver: Resolver, raw: Any, at: Location) -> Server | None:
+    """The server of a path item or an operation (the first declared, or its https twin)."""
+    declared = _declared_servers(resolver, raw, at)
+    if not declared:
+        return None
+    server = declared[_preferred(resolver, [url for url, _ in declared], at)][1]
+    if not server.url.startswith(("http://", "https://")):
+        resolver.info(
+            "server-relative",
+            at,
+            f"server URL '{server.url}' is relative: it is resolved against the API's base URL",
+        )
+    return server
 
 
 def _other_servers(resolver: Resolver, declared: Any) -> bool:
-    """Whether a path's or operation's ``servers`` change the base URL (only then are they lost)."""
+    """Whether a path's or operation's ``servers`` differ from the document's (only then do they
+    become the operation's own server)."""
 
     def first_url(servers: Any) -> Any:
         if isinstance(servers, list) and servers and isinstance(servers[0], dict):
@@ -220,6 +283,8 @@ def _security_scheme(
         if scheme == "basic":
             return HttpBasicScheme(name, description)
         problem = f"uses HTTP authentication scheme '{scheme}'; only basic and bearer are supported"
+    elif kind == "oauth2" and _token_url(value):
+        return OAuth2ClientCredentialsScheme(name, _token_url(value), description)
     elif kind in ("oauth2", "openIdConnect"):
         resolver.info(
             "security-as-bearer",
@@ -237,6 +302,14 @@ def _security_scheme(
         f"security scheme '{name}' {problem}; requirements that need it are dropped",
     )
     return None
+
+
+def _token_url(scheme: dict[str, Any]) -> str:
+    """The ``tokenUrl`` of an ``oauth2`` scheme's ``clientCredentials`` flow, or ``""``."""
+    flows = scheme.get("flows")
+    flow = flows.get("clientCredentials") if isinstance(flows, dict) else None
+    url = flow.get("tokenUrl") if isinstance(flow, dict) else None
+    return url.strip() if isinstance(url, str) else ""
 
 
 def _requirements(resolver: Resolver, raw: Any, at: Location, schemes: _Schemes) -> Security:
@@ -271,8 +344,48 @@ def _requirements(resolver: Resolver, raw: Any, at: Location, schemes: _Schemes)
     return tuple(alternatives)
 
 
+def _x_mcp_defaults(
+    resolver: Resolver, owner: dict[str, Any], at: Location, what: str
+) -> XMcpLevel:
+    """The ``x-mcp`` of the document or a path item: defaults for the operations below it.
+
+    Keys that name a single operation (``name``, ``title``, ``description``) are rejected there.
+    """
+    value = owner.get("x-mcp", {})
+    if not isinstance(value, dict):
+        resolver.warn("x-mcp-invalid", at, "x-mcp must be an object; ignored")
+        return {}, at.pointer
+    for key in X_MCP_OPERATION_ONLY.intersection(value):
+        resolver.warn(
+            "x-mcp-not-a-default",
+            at.child(key),
+            f"x-mcp '{key}' describes a single operation and cannot be set on {what}; ignored",
+        )
+    return {k: v for k, v in value.items() if k not in X_MCP_OPERATION_ONLY}, at.pointer
+
+
+def merge_x_mcp(*levels: XMcpLevel) -> tuple[dict[str, Any], dict[str, str]]:
+    """Later levels win (document < path item < operation); ``annotations``/``confirm`` objects
+    merge key by key. Returns the merged object and, per key, the pointer of the level that won."""
+    merged: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    for value, pointer in levels:
+        for key, item in value.items():
+            earlier = merged.get(key)
+            if key in _X_MCP_MERGED and isinstance(item, dict) and isinstance(earlier, dict):
+                merged[key] = {**earlier, **item}
+            else:
+                merged[key] = item
+            origins[key] = pointer
+    return merged, origins
+
+
 def _operations(
-    ctx: Context, data: dict[str, Any], default_security: Security, schemes: _Schemes
+    ctx: Context,
+    data: dict[str, Any],
+    default_security: Security,
+    schemes: _Schemes,
+    document_x_mcp: XMcpLevel,
 ) -> list[tuple[Operation, Location]]:
     paths: dict[str, Any] = data["paths"] if isinstance(data.get("paths"), dict) else {}
     resolver = ctx.resolver
@@ -304,21 +417,31 @@ def _operations(
         ) -> Location:
             return (here if key in local else there).child(key)
 
-        if "servers" in value and _other_servers(resolver, value["servers"]):
-            resolver.warn(
-                "servers-ignored",
-                where("servers"),
-                "servers declared for one path are not supported; its operations use the API's"
-                " base URL",
-            )
+        path_server = (
+            _own_server(resolver, value["servers"], where("servers"))
+            if value.get("servers") and _other_servers(resolver, value["servers"])
+            else None
+        )
         path_params = (value.get("parameters"), where("parameters"))
+        inherited = (
+            document_x_mcp,
+            _x_mcp_defaults(resolver, value, where("x-mcp"), "a path item"),
+        )
         for method in METHODS:
             if method not in value:
                 continue
             op_at = where(method)
             try:
                 operation = _operation(
-                    ctx, value[method], op_at, method, path, path_params, default_security, schemes
+                    ctx,
+                    value[method],
+                    op_at,
+                    method,
+                    path,
+                    path_params,
+                    (default_security, schemes),
+                    inherited,
+                    path_server=path_server,
                 )
             except SkipOperation as skip:
                 resolver.warn("op-skipped", op_at, f"operation skipped: {skip.reason}")
@@ -357,30 +480,34 @@ def _operation(
     method: str,
     path: str,
     path_params: tuple[Any, Location],
-    default_security: Security,
-    schemes: _Schemes,
+    security_context: tuple[Security, _Schemes],
+    inherited: tuple[XMcpLevel, ...],
+    *,
+    path_server: Server | None = None,
 ) -> Operation:
     if not isinstance(raw, dict):
         raise SkipOperation("the operation is not an object")
-    if "servers" in raw and _other_servers(ctx.resolver, raw["servers"]):
-        ctx.resolver.warn(
-            "servers-ignored",
-            at.child("servers"),
-            "servers declared for one operation are not supported; it uses the API's base URL",
-        )
+    server = path_server
+    if raw.get("servers"):  # the operation's own servers replace its path's
+        own = _other_servers(ctx.resolver, raw["servers"])
+        server = _own_server(ctx.resolver, raw["servers"], at.child("servers")) if own else None
     operation_id = raw.get("operationId")
     if isinstance(operation_id, int | float) and not isinstance(operation_id, bool):
         operation_id = str(operation_id)
     body = None
     if "requestBody" in raw:
         body = request_body(ctx, raw["requestBody"], at.child("requestBody"))
-    security = default_security
+    security, schemes = security_context
     if "security" in raw:
         security = _requirements(ctx.resolver, raw["security"], at.child("security"), schemes)
-    x_mcp = raw.get("x-mcp", {})
-    if not isinstance(x_mcp, dict):
+    declared_security = (
+        raw["security"] if "security" in raw else ctx.resolver.lookup(ROOT.child("security"))[1]
+    )
+    own_x_mcp = raw.get("x-mcp", {})
+    if not isinstance(own_x_mcp, dict):
         ctx.resolver.warn("x-mcp-invalid", at.child("x-mcp"), "x-mcp must be an object; ignored")
-        x_mcp = {}
+        own_x_mcp = {}
+    x_mcp, x_mcp_origins = merge_x_mcp(*inherited, (own_x_mcp, at.child("x-mcp").pointer))
     tags = raw.get("tags")
     return Operation(
         key="",
@@ -399,6 +526,74 @@ def _operation(
         response=response(ctx, raw.get("responses"), at.child("responses")),
         security=security,
         x_mcp=x_mcp,
+        x_mcp_origins=x_mcp_origins,
+        links=_links(ctx.resolver, raw.get("responses"), at.child("responses")),
+        scopes=_scopes(declared_security, security, schemes),
+        server=server,
+    )
+
+
+def _scopes(
+    declared: Any, usable: Security, schemes: _Schemes
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Per OAuth2 client-credentials scheme, the scopes its usable requirements list."""
+    found: dict[str, dict[str, None]] = {}
+    for requirement in declared if isinstance(declared, list) else ():
+        if not isinstance(requirement, dict) or tuple(requirement) not in usable:
+            continue
+        for name, scopes in requirement.items():
+            if isinstance(schemes.supported.get(name), OAuth2ClientCredentialsScheme):
+                wanted = found.setdefault(name, {})
+                for scope in scopes if isinstance(scopes, list) else ():
+                    if isinstance(scope, str) and scope:
+                        wanted[scope] = None
+    return tuple((name, tuple(scopes)) for name, scopes in found.items())
+
+
+def _links(resolver: Resolver, responses: Any, at: Location) -> tuple[Link, ...]:
+    """The Link Objects of the success responses (2xx; ``default`` when there is none)."""
+    if not isinstance(responses, dict):
+        return ()
+    codes = [str(c) for c in responses if str(c)[:1] == "2" and len(str(c)) == 3]
+    found: list[Link] = []
+    for code in codes or [c for c in responses if c == "default"]:
+        resolved = resolver.deref(responses[code], at.child(code))
+        if resolved is None or not isinstance(resolved[0], dict):
+            continue
+        value, loc = resolved
+        links = value.get("links")
+        for name, raw in (links if isinstance(links, dict) else {}).items():
+            link = _link(resolver, str(name), code, raw, loc.child("links", name))
+            if link is not None:
+                found.append(link)
+    return tuple(found)
+
+
+def _link(resolver: Resolver, name: str, status: str, raw: Any, at: Location) -> Link | None:
+    resolved = resolver.deref(raw, at)
+    if resolved is None or not isinstance(resolved[0], dict):
+        return None
+    link, link_at = resolved
+    target_id, target_ref = link.get("operationId"), link.get("operationRef")
+    target_id = target_id if isinstance(target_id, str) else ""
+    target_ref = target_ref if isinstance(target_ref, str) else ""
+    if not target_id and not target_ref:
+        resolver.warn(
+            "link-invalid", link_at, f"link '{name}' names no operationId or operationRef"
+        )
+        return None
+    parameters = link.get("parameters")
+    return Link(
+        name=name,
+        status=status,
+        pointer=link_at.pointer,
+        operation_id=target_id,
+        operation_ref=target_ref,
+        parameters=tuple(
+            (str(k), v) for k, v in (parameters if isinstance(parameters, dict) else {}).items()
+        ),
+        request_body=link.get("requestBody"),
+        description=text(link.get("description")),
     )
 
 

@@ -8,10 +8,16 @@ component schemas, and to schemas in other files, stay references to ``#/$defs/<
 schemas are collected (deterministically named) and normalised once per direction by
 :meth:`SchemaNormaliser.definitions`, which also breaks reference cycles that would make a validator
 loop forever (``A`` is ``allOf: [B]`` and ``B`` is ``allOf: [A]``). Other local references are inlined.
+``$schema`` and ``$id`` are dropped everywhere (a spec's dialect URI, e.g. draft-04 or the OAS 3.1
+dialect, would be wrong inside a tool's 2020-12 schema). A component's own ``$anchor`` is kept on its
+``$defs`` entry, which appears once per tool schema; an anchor name two components claim stays with
+the first, and anchors anywhere else are dropped, since inlined copies would repeat them. A same-document
+``$ref`` to such an anchor (``#addressDef``) is a reference to that component.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import Any, Final, Literal
@@ -73,6 +79,8 @@ _APPLICATORS: Final = ("$ref", "allOf", "anyOf", "oneOf", "not", "if")
 _ANNOTATIONS: Final = ("title", "description", "default", "examples")
 _HIDDEN_BY: Final[dict[Direction, str]] = {"input": "readOnly", "output": "writeOnly"}
 _MAX_REF_HOPS: Final = 32
+# JSON Schema 2020-12 §8.2.2: an anchor is an XML NCName-like plain name
+_ANCHOR: Final = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 
 
 class SchemaNormaliser:
@@ -84,10 +92,21 @@ class SchemaNormaliser:
         self._by_ref: dict[str, str] = {}
         self._taken: set[str] = set()
         self._queue: list[tuple[str, Location]] = []
+        # anchor name -> the component (root document) whose schema declares it, first one wins;
+        # what same-document "#name" references resolve to
+        self._component_anchors: dict[str, Location] = {}
+        # anchor name -> the definition that keeps it (each name once across all $defs)
+        self._kept_anchors: dict[str, Location] = {}
+        # the definition being normalised by definitions(): only its root may keep an $anchor
+        self._anchor_root: Location | None = None
         _, components = resolver.lookup(ROOT.child("components", "schemas"))
         if isinstance(components, dict):
-            for name in components:
-                self._register(str(name), ROOT.child("components", "schemas", name))
+            for name, schema in components.items():
+                loc = ROOT.child("components", "schemas", name)
+                self._register(str(name), loc)
+                anchor = schema.get("$anchor") if isinstance(schema, dict) else None
+                if isinstance(anchor, str) and _ANCHOR.fullmatch(anchor):
+                    self._component_anchors.setdefault(anchor, loc)
 
     def normalise(self, value: Any, at: Location, direction: Direction) -> JsonObject:
         """The 2020-12 form of the schema ``value`` found at ``at``, for ``direction``."""
@@ -109,8 +128,12 @@ class SchemaNormaliser:
             name, loc = self._queue[index]
             index += 1
             _, raw = self._resolver.lookup(loc)
-            inputs[name] = self.normalise(raw, loc, "input")
-            outputs[name] = self.normalise(raw, loc, "output")
+            self._anchor_root = loc
+            try:
+                inputs[name] = self.normalise(raw, loc, "input")
+                outputs[name] = self.normalise(raw, loc, "output")
+            finally:
+                self._anchor_root = None
         locations = {name: loc for loc, name in self._names.items()}
         for defs in (inputs, outputs):
             self._break_cycles(defs, locations)
@@ -181,6 +204,8 @@ class SchemaNormaliser:
         hidden: set[str] = set()
         for key, item in value.items():
             self._keyword(out, key, item, at, direction, stack, hidden)
+        if "$anchor" in value and at == self._anchor_root and not stack:
+            self._keep_anchor(out, value["$anchor"], at)
         _exclusive_bounds(out, value)
         if "example" in value and "examples" not in out:
             out["examples"] = [value["example"]]
@@ -232,6 +257,29 @@ class SchemaNormaliser:
         elif key == "examples" and isinstance(item, list):
             out["examples"] = item
 
+    def _keep_anchor(self, out: JsonObject, anchor: Any, at: Location) -> None:
+        """Keep a definition's ``$anchor`` unless it is malformed or another definition owns it."""
+        if not isinstance(anchor, str) or not _ANCHOR.fullmatch(anchor):
+            self._resolver.warn("schema-invalid", at.child("$anchor"), "invalid $anchor dropped")
+            return
+        owner = self._kept_anchors.setdefault(anchor, self._component_anchors.get(anchor, at))
+        if owner != at:
+            self._resolver.warn(
+                "anchor-duplicate",
+                at.child("$anchor"),
+                f"$anchor '{anchor}' is already declared by another schema; dropped here",
+            )
+            return
+        out["$anchor"] = anchor
+
+    def _target(self, ref: Any, at: Location) -> Location | None:
+        """Where ``ref`` points: a component's ``$anchor`` (``#name``) or a JSON pointer."""
+        if isinstance(ref, str) and ref.startswith("#") and at.doc == ROOT_DOC:
+            anchored = self._component_anchors.get(ref[1:])
+            if anchored is not None and _ANCHOR.fullmatch(ref[1:]):
+                return anchored
+        return self._resolver.target(ref, at)
+
     def _drop_reference_examples(self, out: JsonObject, at: Location) -> None:
         """Examples are literal values; one that is a ``$ref`` object is a mistake in the spec."""
         kept = [e for e in out["examples"] if not (isinstance(e, dict) and "$ref" in e)]
@@ -272,7 +320,7 @@ class SchemaNormaliser:
                 return False
             if flag in value or "$ref" not in value:
                 return value.get(flag) is True
-            target = self._resolver.target(value["$ref"], at)
+            target = self._target(value["$ref"], at)
             if target is None:
                 return False
             found, value = self._resolver.lookup(target)
@@ -315,7 +363,7 @@ class SchemaNormaliser:
         stack: tuple[Location, ...],
     ) -> JsonObject:
         """Combine the schema ``ref`` points to with the sibling keywords already in ``out``."""
-        target = self._resolver.target(ref, at)
+        target = self._target(ref, at)
         if target is None:
             return out  # the resolver has warned; the reference counts as {}
         found, raw = self._resolver.lookup(target)

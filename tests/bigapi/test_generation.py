@@ -189,7 +189,8 @@ def test_companions_index_every_tool_line(spec_path: Path) -> None:
         "resources": 0,
         "resourceTemplates": 1,
         "prompts": 2,
-        "completions": False,
+        # the template variable's example (7) is offered by completion/complete
+        "completions": True,
     }
     offsets = index["toolOffsets"]
     assert offsets[-1] == len(lines)

@@ -290,3 +290,48 @@ def test_mirrored_header_names_are_case_insensitively_unique() -> None:
     )
     props = surface.tools[0].input_schema["properties"]
     assert [p.get("x-mcp-header") for p in props.values()] == [None, "X-Trace", None]
+
+
+CONTACT = {
+    "type": "object",
+    "properties": {
+        "method": {"type": "string", "enum": ["phone", "email"]},
+        "phone": {"type": "string"},
+        "email": {"type": "string"},
+    },
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"method": {"const": "phone"}}, "required": ["method"]},
+    "then": {"required": ["phone"]},
+    "else": {"required": ["email"]},
+}
+
+
+def test_body_root_constraints_move_to_the_tool_schema_with_the_dialect() -> None:
+    body = RequestBody("application/json", True, CONTACT)
+    surface = classify_operations(
+        api(op("POST", "/contacts", "addContact", body=body)), ClassifyOptions(), "pets", Report()
+    )
+    (tool,) = surface.tools
+    assert [a.source for a in tool.arguments] == ["body_property"] * 3
+    schema = tool.input_schema
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    for key in ("allOf", "if", "then", "else"):
+        assert schema[key] == CONTACT[key]
+    assert schema["additionalProperties"] is False
+
+
+@pytest.mark.parametrize(
+    "constraint",
+    [
+        {"allOf": [{"$ref": "#/$defs/Base"}]},
+        {"anyOf": [{"properties": {"x": {}}, "additionalProperties": False}]},
+    ],
+)
+def test_body_constraints_that_cannot_move_keep_the_body_whole(constraint: Any) -> None:
+    body = RequestBody("application/json", True, {**CONTACT, **constraint})
+    surface = classify_operations(
+        api(op("POST", "/contacts", "addContact", body=body)), ClassifyOptions(), "pets", Report()
+    )
+    (tool,) = surface.tools
+    assert [a.name for a in tool.arguments] == ["body"]
+    assert "$schema" not in tool.input_schema and "allOf" not in tool.input_schema

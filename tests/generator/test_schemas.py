@@ -433,3 +433,91 @@ def test_absurdly_deep_schemas_are_replaced_by_an_empty_schema() -> None:
     result, diagnostics = normalise(schema)
     assert result == {}
     assert diagnostics == [("schema-too-deep", "#/schema")]
+
+
+# -- JSON Schema 2020-12 identifiers: $schema, $id, $anchor ---------------------------------------
+
+ADDRESS = {
+    "$anchor": "addressDef",
+    "type": "object",
+    "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+}
+
+
+def test_dialect_and_id_keywords_are_dropped_at_every_level() -> None:
+    # a spec's $schema (draft-04, the OAS dialect) would be wrong inside a tool's 2020-12 schema
+    schema = {
+        "$schema": "https://spec.openapis.org/oas/3.1/dialect/base",
+        "$id": "https://example.com/contact",
+        "type": "object",
+        "properties": {
+            "tag": {"$schema": "http://json-schema.org/draft-04/schema#", "type": "string"}
+        },
+    }
+    assert normalise(schema, version="3.1.0") == (
+        {"type": "object", "properties": {"tag": {"type": "string"}}},
+        [],
+    )
+    inputs, outputs, _ = definitions({"Contact": schema})
+    assert "$schema" not in inputs["Contact"] and "$schema" not in outputs["Contact"]
+    assert "$id" not in inputs["Contact"]
+
+
+def test_a_components_anchor_is_kept_on_its_definition_in_both_directions() -> None:
+    inputs, outputs, diagnostics = definitions({"address": ADDRESS})
+    assert inputs["address"] == outputs["address"] == ADDRESS
+    assert diagnostics == []
+    root = {"type": "object", "properties": {"home": {"$ref": "#/$defs/address"}}}
+    jsonschema.Draft202012Validator.check_schema({**root, "$defs": inputs})
+    assert accepts(root, {"home": {"city": "Paris"}}, inputs)
+
+
+def test_an_anchor_reference_points_to_the_component_that_declares_it() -> None:
+    result, diagnostics = normalise(
+        {"type": "object", "properties": {"home": {"$ref": "#addressDef"}}},
+        components={"address": ADDRESS},
+        version="3.1.0",
+    )
+    assert result == {"type": "object", "properties": {"home": {"$ref": "#/$defs/address"}}}
+    assert diagnostics == []
+
+
+def test_anchors_of_inlined_and_nested_schemas_are_dropped() -> None:
+    # inlined twice, the anchor would be declared twice in one tool schema
+    components = {
+        "Holder": {
+            "type": "object",
+            "properties": {"inner": {"$anchor": "innerDef", "type": "string"}},
+        }
+    }
+    inner = {"$ref": "#/components/schemas/Holder/properties/inner"}
+    result, diagnostics = normalise(
+        {"type": "object", "properties": {"a": inner, "b": inner}}, components=components
+    )
+    assert result == {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+    }
+    assert diagnostics == []
+    inputs, _, _ = definitions(components)
+    assert inputs["Holder"] == {"type": "object", "properties": {"inner": {"type": "string"}}}
+
+
+def test_an_anchor_two_components_declare_stays_with_the_first() -> None:
+    components = {
+        "Home": {**ADDRESS},
+        "Work": {**ADDRESS, "description": "work address"},
+        "Bad": {"$anchor": "1 not a name", "type": "string"},
+    }
+    inputs, _, diagnostics = definitions(components)
+    assert inputs["Home"]["$anchor"] == "addressDef"
+    assert "$anchor" not in inputs["Work"] and "$anchor" not in inputs["Bad"]
+    assert sorted({(code, pointer) for code, pointer, _ in diagnostics}) == [
+        ("anchor-duplicate", "#/components/schemas/Work/$anchor"),
+        ("schema-invalid", "#/components/schemas/Bad/$anchor"),
+    ]
+    root = {"type": "object", "$defs": inputs}
+    jsonschema.Draft202012Validator.check_schema(root)
+    # a reference by anchor finds the one schema that keeps it
+    assert accepts({"$ref": "#addressDef"}, {"city": "Paris"}, inputs)
+    assert not accepts({"$ref": "#addressDef"}, {"city": 75}, inputs)

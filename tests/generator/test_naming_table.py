@@ -1,0 +1,158 @@
+"""Tool names for operationIds as real APIs write them: GitHub, Stripe, Jira, Box, Kubernetes, Graph.
+
+Every name is readable snake_case, valid for MCP (``[A-Za-z0-9_.-]``, at most 64 characters),
+shortened at a word boundary plus a hash of the operationId when too long, the same on every run;
+collisions get ``_2``, ``_3`` in document order, and every rename is a diagnostic.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from openapi2mcp import naming
+from openapi2mcp.classify import ClassifyOptions, classify_operations
+from openapi2mcp.diagnostics import Report
+from openapi2mcp.ir import Api, Operation
+
+VALID_TOOL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+TABLE = [
+    # GitHub: tag/kebab-case
+    ("issues/list-events-for-timeline", "issues_list_events_for_timeline"),
+    ("repos/get-branch-protection", "repos_get_branch_protection"),
+    ("actions/list-workflow-runs-for-repo", "actions_list_workflow_runs_for_repo"),
+    ("repos/create-or-update-file-contents", "repos_create_or_update_file_contents"),
+    (
+        "enterprise-admin/remove-org-access-to-self-hosted-runner-group-in-enterprise",
+        "enterprise_admin_remove_org_access_to_self_hosted_runner_6153f9",
+    ),
+    # Stripe: method + path words in PascalCase
+    ("GetCustomersCustomer", "get_customers_customer"),
+    ("PostCustomers", "post_customers"),
+    ("DeleteCustomersCustomerSourcesId", "delete_customers_customer_sources_id"),
+    (
+        "GetCustomersCustomerBalanceTransactionsTransaction",
+        "get_customers_customer_balance_transactions_transaction",
+    ),
+    ("PostPaymentIntentsIntentConfirm", "post_payment_intents_intent_confirm"),
+    (
+        "PostTestHelpersTreasuryOutboundTransfersOutboundTransferFail",
+        "post_test_helpers_treasury_outbound_transfers_outbound_8de080",
+    ),
+    # Jira today, and Jira/Confluence's older Java-qualified ids: the method name is what is read
+    ("getIssue", "get_issue"),
+    ("createIssue", "create_issue"),
+    ("doTransition", "do_transition"),
+    ("getCreateIssueMeta", "get_create_issue_meta"),
+    ("com.atlassian.jira.rest.v2.issue.IssueResource.getIssue_get", "get_issue"),
+    ("com.atlassian.jira.rest.v2.issue.IssueResource.notify_post", "notify"),
+    (
+        "com.atlassian.jira.rest.v2.issue.IssueChangelogResource.getChangeLogs_get",
+        "get_change_logs",
+    ),
+    ("com.atlassian.jira.rest.v2.issue.ComponentResource.updateComponent_put", "update_component"),
+    (
+        "com.atlassian.confluence.plugins.restapi.resources.UserResource.getCurrentUser_get",
+        "get_current_user",
+    ),
+    # Box: method_path words, `#variant`, and a generated template key kept as one word
+    ("get_files_id", "get_files_id"),
+    ("Box#get_files_id", "box_get_files_id"),
+    ("put_files_id#add_shared_link", "put_files_id_add_shared_link"),
+    ("get_folders_id_items", "get_folders_id_items"),
+    (
+        "get_metadata_templates_enterprise_securityClassification-6VMVochwUWo_schema",
+        "get_metadata_templates_enterprise_security_classification_5b90b6",
+    ),
+    (
+        "delete_files_id_metadata_enterprise_securityClassification-6VMVochwUWo",
+        "delete_files_id_metadata_enterprise_security_6e409d",
+    ),
+    # Kubernetes and Microsoft Graph: versions and dotted resource paths stay
+    ("readCoreV1NamespacedPod", "read_core_v1_namespaced_pod"),
+    ("patchAppsV1NamespacedStatefulSetScale", "patch_apps_v1_namespaced_stateful_set_scale"),
+    ("users.user.ListUser", "users_user_list_user"),
+    # acronyms, their plurals and brand names stay words
+    ("HTTPServerStatus", "http_server_status"),
+    ("getURLsForIDs", "get_urls_for_ids"),
+    ("getOAuth2Token", "get_oauth2_token"),
+    ("listGitHubAppInstallations", "list_github_app_installations"),
+]
+
+
+@pytest.mark.parametrize(("operation_id", "expected"), TABLE)
+def test_real_operation_ids_give_readable_tool_names(operation_id: str, expected: str) -> None:
+    name = naming.tool_name(operation_id)
+    assert name == expected
+    assert VALID_TOOL.fullmatch(name)
+
+
+def test_shortened_names_keep_whole_words_and_differ_by_their_hash() -> None:
+    base = "enterprise-admin/remove-org-access-to-self-hosted-runner-group-in-enterprise"
+    names = [
+        naming.tool_name(base),
+        naming.tool_name(base + "s"),
+        naming.tool_name(base, max_length=40),
+    ]
+    assert names == [
+        "enterprise_admin_remove_org_access_to_self_hosted_runner_6153f9",
+        "enterprise_admin_remove_org_access_to_self_hosted_runner_2a25d7",
+        "enterprise_admin_remove_org_6153f9",
+    ]
+    # a single word longer than the room is cut inside it rather than lost
+    assert naming.tool_name("x" * 80) == "x" * 57 + "_" + naming.short_hash("x" * 80)
+
+
+def op(operation_id: str, path: str) -> Operation:
+    pointer = "#/paths/" + path.replace("/", "~1") + "/get"
+    return Operation(
+        key=operation_id, operation_id=operation_id, method="GET", path=path, pointer=pointer
+    )
+
+
+def test_collisions_are_resolved_in_document_order_and_reported() -> None:
+    api = Api(
+        title="Jira",
+        version="1",
+        description="",
+        openapi_version="3.0.3",
+        servers=("https://jira.example.com",),
+        operations=(
+            op("getIssue", "/rest/api/3/issue/{id}"),
+            op("com.atlassian.jira.rest.v2.issue.IssueResource.getIssue_get", "/rest/api/2/issue"),
+            op("get-issue", "/legacy/issue"),
+        ),
+    )
+    runs = []
+    for _ in range(2):
+        report = Report()
+        surface = classify_operations(api, ClassifyOptions(), "jira", report)
+        runs.append(
+            (
+                [t.name for t in surface.tools],
+                [(d.pointer, d.message) for d in report.diagnostics if d.code == "tool-renamed"],
+            )
+        )
+    assert runs[0] == runs[1]
+    names, renames = runs[0]
+    assert names == ["get_issue", "get_issue_2", "get_issue_3"]
+    assert renames == [
+        ("#/paths/~1rest~1api~13~1issue~1{id}/get", "operationId 'getIssue' → tool 'get_issue'"),
+        (
+            "#/paths/~1rest~1api~12~1issue/get",
+            "operationId 'com.atlassian.jira.rest.v2.issue.IssueResource.getIssue_get' → tool "
+            "'get_issue_2'",
+        ),
+        ("#/paths/~1legacy~1issue/get", "operationId 'get-issue' → tool 'get_issue_3'"),
+    ]
+
+
+def test_a_collision_of_long_names_is_still_bounded_and_distinct() -> None:
+    namer = naming.Namer(max_length=64)
+    wanted = naming.tool_name("PostTestHelpersTreasuryOutboundTransfersOutboundTransferFail")
+    first = namer.claim(wanted, seed="a")
+    second = namer.claim(wanted, seed="b")
+    assert first == wanted
+    assert second != first and len(second) <= 64 and VALID_TOOL.fullmatch(second)
+    assert second.startswith("post_test_helpers_treasury_outbound_transfers_outbound")
