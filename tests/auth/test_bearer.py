@@ -184,7 +184,7 @@ def _tamper_signature(token: str) -> str:
     return f"{head}.{raw.decode()}"
 
 
-ALG = "the token's signing algorithm is not accepted (RS256, PS256 and kin only)"
+ALG = "the token's signing algorithm is not accepted (RS256, PS256, ES256 and kin only)"
 
 
 @pytest.mark.parametrize(
@@ -372,7 +372,11 @@ async def test_jwks_server_down_gives_401_and_a_warning_without_the_token(
         (500, b"{}", "HTTP status 500"),
         (200, b"<html>", "the response is not JSON"),
         (200, b'{"jwks": []}', 'the response is not a JWK set (no "keys" array)'),
-        (200, b'{"keys": [{"kty": "EC"}]}', "the JWK set holds no usable RSA signing key"),
+        (
+            200,
+            b'{"keys": [{"kty": "EC"}]}',
+            "the JWK set holds no usable signing key (RSA, or EC on P-256)",
+        ),
         (200, b" " * (256 * 1024 + 1), "the response is larger than 262144 bytes"),
     ],
 )

@@ -61,19 +61,19 @@ def _token(header: Any, payload: Any = None) -> str:
         (_token({"alg": "RS256", "kid": 7}), "the token is not a well-formed JWT"),
         (
             _token({"typ": "JWT"}),
-            "the token's signing algorithm is not accepted (RS256, PS256 and kin only)",
+            "the token's signing algorithm is not accepted (RS256, PS256, ES256 and kin only)",
         ),
         (
             _token({"alg": "none"}),
-            "the token's signing algorithm is not accepted (RS256, PS256 and kin only)",
+            "the token's signing algorithm is not accepted (RS256, PS256, ES256 and kin only)",
         ),
         (
             _token({"alg": "HS256"}),
-            "the token's signing algorithm is not accepted (RS256, PS256 and kin only)",
+            "the token's signing algorithm is not accepted (RS256, PS256, ES256 and kin only)",
         ),
         (
-            _token({"alg": "ES256"}),
-            "the token's signing algorithm is not accepted (RS256, PS256 and kin only)",
+            _token({"alg": "ES384"}),
+            "the token's signing algorithm is not accepted (RS256, PS256, ES256 and kin only)",
         ),
         (_token({"alg": "RS256", "typ": "dpop+jwt"}), "the token's type is not a JWT access token"),
         (

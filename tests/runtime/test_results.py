@@ -237,8 +237,11 @@ def test_error_excerpt_is_bounded() -> None:
 def test_large_text_is_truncated_and_says_so() -> None:
     body = ("a" * (MAX_TEXT_CHARS + 10)).encode()
     text = tool_result(response(body=body, content_type="text/plain"), None)["content"][0]["text"]
-    assert text.startswith("a" * MAX_TEXT_CHARS + "\n[truncated: the response has")
-    assert text.endswith(f"only the first {MAX_TEXT_CHARS} are shown]")
+    assert text == "a" * MAX_TEXT_CHARS + (
+        f"\n[truncated: 10 of {MAX_TEXT_CHARS + 10} characters cut; this server returns at most "
+        f"{MAX_TEXT_CHARS} characters of text per result (its operator can raise that with "
+        "MCP_MAX_RESULT_CHARS)]"
+    )
 
 
 def test_large_conforming_json_keeps_full_structured_content() -> None:
