@@ -17,7 +17,7 @@ from typing import Any, assert_never
 
 from .compact import compact_input, output_schema
 from .diagnostics import Report
-from .ir import Api, Operation
+from .ir import Api, Operation, Server
 from .metatools import dynamic_tools
 from .plan import (
     PromptImage,
@@ -30,6 +30,7 @@ from .plan import (
     ToolExposure,
     Toolset,
 )
+from .planning import server_variable_env
 
 CATALOG_FORMAT = 1
 DEFAULT_TIMEOUT_SECONDS = 30.0
@@ -46,6 +47,7 @@ _INDEX_KEYS = (
     "toolsets",
     "dynamicTools",
     "dynamicInstructions",
+    "interaction",
 )
 # words, numbers in groups of three digits, runs of punctuation: roughly how BPE tokenizers split
 # JSON with English text (GitHub's tools/list: 0.99x of o200k_base's count; the dynamic tools: 0.93x)
@@ -53,7 +55,7 @@ _TOKEN_PIECES = re.compile(r" ?[A-Za-z]+| ?[0-9]{1,3}|[^\sA-Za-z0-9]+|\s+")
 
 
 def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
-    operations = {t.operation.key: _operation(plan.api, t, report) for t in plan.callable_tools}
+    operations = {t.operation.key: _operation(plan, t, report) for t in plan.callable_tools}
     catalog: dict[str, Any] = {
         "format": CATALOG_FORMAT,
         "server": {
@@ -69,6 +71,7 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             "timeoutEnv": plan.timeout_env,
             "timeoutSeconds": plan.timeout_seconds,
             "securitySchemes": {k: dict(v) for k, v in plan.security.items()},
+            **_upstream_server(plan),
         },
         "tools": [tool_object(t, plan.exposure) for t in plan.tools],
         "resources": [
@@ -112,7 +115,7 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             for p in plan.prompts
         ],
         "operations": operations,
-        "toolBindings": {t.name: {"operation": t.operation.key} for t in plan.tools},
+        "toolBindings": {t.name: _tool_binding(plan, t) for t in plan.tools},
         "resourceBindings": {r.uri: {"operation": r.operation.key} for r in plan.resources},
         "templateBindings": {
             t.uri_template: {"operation": t.operation.key, "variables": dict(t.variables)}
@@ -134,7 +137,16 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
         },
     }
     catalog.update(_tool_modes(plan))
+    catalog["interaction"] = plan.interaction.defaults()
     return catalog
+
+
+def _tool_binding(plan: ServerPlan, tool: Tool) -> dict[str, Any]:
+    binding: dict[str, Any] = {"operation": tool.operation.key}
+    interaction = plan.interaction.for_tool(tool.name)
+    if interaction:
+        binding["interaction"] = dict(interaction)
+    return binding
 
 
 def _tool_modes(plan: ServerPlan) -> dict[str, Any]:
@@ -269,7 +281,8 @@ def mode_sizes(plan: ServerPlan, report: Report) -> list[ModeSize]:
     return sizes
 
 
-def _operation(api: Api, tool: Tool, report: Report) -> dict[str, Any]:
+def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
+    api = plan.api
     op = tool.operation
     parameters = []
     by_wire = {(a.source, a.wire_name): a.name for a in tool.arguments}
@@ -293,6 +306,11 @@ def _operation(api: Api, tool: Tool, report: Report) -> dict[str, Any]:
         "responseMediaType": op.response.content_type if op.response else "",
         "pointer": op.pointer,
     }
+    scopes = {name: list(wanted) for name, wanted in op.scopes if wanted}
+    if scopes:
+        spec["scopes"] = scopes
+    if op.server is not None:
+        spec["server"] = _server(op.server, _env_prefix(plan))
     if op.body is not None:
         body: dict[str, Any] = {"contentType": op.body.content_type, "required": op.body.required}
         whole = [a for a in tool.arguments if a.source == "body"]
@@ -302,8 +320,43 @@ def _operation(api: Api, tool: Tool, report: Report) -> dict[str, Any]:
             body["properties"] = {
                 a.name: a.wire_name for a in tool.arguments if a.source == "body_property"
             }
+        if op.body.parts:
+            body["parts"] = {
+                part.name: {
+                    "contentType": part.content_type,
+                    "file": part.file,
+                    "base64": part.base64,
+                }
+                for part in op.body.parts
+            }
         spec["body"] = body
     return spec
+
+
+def _env_prefix(plan: ServerPlan) -> str:
+    return plan.base_url_env.removesuffix("_BASE_URL")
+
+
+def _upstream_server(plan: ServerPlan) -> dict[str, Any]:
+    """``{"server": ...}`` when the API's server URL has variables, else nothing."""
+    server = plan.api.server
+    return {"server": _server(server, _env_prefix(plan))} if server is not None else {}
+
+
+def _server(server: Server, prefix: str) -> dict[str, Any]:
+    """A ``ServerSpec``: the URL as declared and, per variable, its default, values and variable."""
+    entry: dict[str, Any] = {"url": server.url}
+    variables: dict[str, Any] = {}
+    for variable in server.variables:
+        spec: dict[str, Any] = {"env": server_variable_env(prefix, variable.name)}
+        if variable.default is not None:
+            spec["default"] = variable.default
+        if variable.enum:
+            spec["enum"] = list(variable.enum)
+        variables[variable.name] = spec
+    if variables:
+        entry["variables"] = variables
+    return entry
 
 
 def _security(api: Api, op: Operation, report: Report) -> list[list[str]]:

@@ -134,6 +134,23 @@ def placeholders(text: str) -> list[str]:
     return _PLACEHOLDER.findall(text.replace("{{", "").replace("}}", ""))
 
 
+ConfirmPolicy = Literal["off", "destructive", "all", "when-supported"]
+
+
+class ElicitationConfig(_Strict):
+    """Asking the user (the generated server's ``interaction`` runtime module).
+
+    ``confirm``: which tool calls need the user's explicit yes (``when-supported``: destructive ones,
+    and only for clients that can ask). ``tools``: per-operationId overrides, ``true`` (always ask),
+    ``false`` (never) or ``"when-supported"``. ``missing_arguments``: ask the user for required
+    arguments the model left out (form-compatible ones, never secrets).
+    """
+
+    confirm: ConfirmPolicy = "off"
+    missing_arguments: bool = True
+    tools: dict[str, bool | Literal["when-supported"]] = Field(default_factory=dict)
+
+
 class UpstreamConfig(_Strict):
     timeout: float = Field(default=30.0, gt=0)
     env_prefix: str | None = None
@@ -144,12 +161,18 @@ class Config(_Strict):
     max_name_length: int = Field(default=64, ge=8, le=128)
     include_deprecated: bool = False
     description_limit: int = Field(default=1024, ge=0)
+    # how tools/list presents the operations (`--tool-mode` and `--toolsets` override these)
+    tool_mode: Literal["auto", "full", "dynamic", "toolsets"] = "auto"
+    toolsets: tuple[str, ...] = ()
+    # `auto` is full up to this many tools and dynamic beyond (also when chosen at run time)
+    auto_threshold: int = Field(default=60, ge=1)
     uri_scheme: str | None = Field(default=None, pattern=r"^[A-Za-z][A-Za-z0-9+.\-]*$")
     rules: tuple[Rule, ...] = ()
     rename: dict[str, str] = Field(default_factory=dict)
     annotations: dict[str, AnnotationOverride] = Field(default_factory=dict)
     prompts: tuple[PromptConfig, ...] = ()
     upstream: UpstreamConfig = Field(default_factory=UpstreamConfig)
+    elicitation: ElicitationConfig = Field(default_factory=ElicitationConfig)
 
     def rule_for(
         self, method: str, path: str, tags: tuple[str, ...], operation_id: str

@@ -199,6 +199,21 @@ class ToolExposure:
 
 
 @dataclass(frozen=True, slots=True)
+class InteractionPlan:
+    """Server-wide defaults and each tool's catalog ``interaction`` entry (tools without one omitted)."""
+
+    confirm: str = "off"
+    elicit_missing: bool = True
+    tools: Mapping[str, Mapping[str, Any]] | None = None
+
+    def defaults(self) -> dict[str, Any]:
+        return {"confirm": self.confirm, "elicitMissing": self.elicit_missing}
+
+    def for_tool(self, name: str) -> Mapping[str, Any] | None:
+        return (self.tools or {}).get(name)
+
+
+@dataclass(frozen=True, slots=True)
 class ServerPlan:
     api: Api
     package: str  # python import name, e.g. "petstore_mcp"
@@ -233,6 +248,8 @@ class ServerPlan:
     tuning_env_vars: tuple[EnvVar, ...] = ()
     timeout_seconds: float = 30.0
     exposure: ToolExposure = ToolExposure()
+    # questions for the user and the confirmation policy (interaction.py)
+    interaction: InteractionPlan = InteractionPlan()
 
     @property
     def callable_tools(self) -> tuple[Tool, ...]:
