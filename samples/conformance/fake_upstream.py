@@ -2,11 +2,11 @@
 
 It owns the upstream the MCP conformance suite reaches through a server generated from
 ``samples/conformance/openapi.yaml``: the suite's fixture payloads (a fixed sentence, a 1x1 red PNG, a
-short silent WAV, an opaque binary document, an HTTP 500 for the error tool, template data echoing
-its id) served under ``BASE_PATH``, and a thread-safe record of which operations were called so a test
-can tell a fixture that really ran from a scenario that passed without reaching the API. Stdlib only,
-so it runs in any environment; ``python fake_upstream.py`` serves it standalone and prints its base
-URL.
+short silent WAV, an opaque binary document, a multipart/mixed body of text, PNG and JSON parts, an
+HTTP 500 for the error tool, template data echoing its id) served under ``BASE_PATH``, and a
+thread-safe record of which operations were called so a test can tell a fixture that really ran
+from a scenario that passed without reaching the API. Stdlib only, so it runs in any environment;
+``python fake_upstream.py`` serves it standalone and prints its base URL.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import TextIO
+from urllib.parse import parse_qsl
 
-__all__ = ["BASE_PATH", "FakeConformanceApi", "Reply", "tiny_png", "tiny_wav"]
+__all__ = ["BASE_PATH", "FakeConformanceApi", "Reply", "mixed_content", "tiny_png", "tiny_wav"]
 
 BASE_PATH = "/conformance"
 # the suite expects the tool to take a while, so notifications can be sent during the call
@@ -79,6 +80,24 @@ def tiny_wav(milliseconds: int = 50, rate: int = 8000) -> bytes:
     return b"RIFF" + struct.pack("<I", len(chunks)) + chunks
 
 
+def mixed_content(boundary: str = "mixed-content-boundary") -> Reply:
+    """A multipart/mixed reply: a text part, the red PNG and a JSON document with its own URI."""
+    parts = [
+        (["Content-Type: text/plain; charset=utf-8"], b"Multiple content types test:"),
+        (["Content-Type: image/png", "Content-Transfer-Encoding: binary"], tiny_png()),
+        (
+            ["Content-Type: application/json", "Content-Location: test://mixed-content-resource"],
+            json.dumps({"test": "data", "value": 123}, separators=(",", ":")).encode("utf-8"),
+        ),
+    ]
+    body = b""
+    for headers, content in parts:
+        head = "".join(f"{line}\r\n" for line in headers).encode("ascii")
+        body += f"--{boundary}\r\n".encode("ascii") + head + b"\r\n" + content + b"\r\n"
+    body += f"--{boundary}--\r\n".encode("ascii")
+    return Reply(200, f'multipart/mixed; boundary="{boundary}"', body)
+
+
 def _slow(reply: Reply) -> Callable[[dict[str, str]], Reply]:
     def answer(headers: dict[str, str]) -> Reply:
         time.sleep(SLOW_OPERATION_SECONDS)
@@ -110,7 +129,7 @@ ROUTES: dict[tuple[str, str], Callable[[dict[str, str]], Reply]] = {
     ("POST", "/tools/embedded-resource"): _fixed(
         Reply(200, "application/octet-stream", b"This is an embedded resource content.")
     ),
-    ("POST", "/tools/multiple-content-types"): _fixed(Reply.json({"test": "data", "value": 123})),
+    ("POST", "/tools/multiple-content-types"): _fixed(mixed_content()),
     ("POST", "/tools/error"): _fixed(
         Reply.text("This tool intentionally returns an error for testing", status=500)
     ),
@@ -125,11 +144,40 @@ ROUTES: dict[tuple[str, str], Callable[[dict[str, str]], Reply]] = {
 }
 
 
-def answer(method: str, path: str, headers: dict[str, str]) -> Reply:
+def _asked(local: str, query: str, body: bytes) -> Reply:
+    """The ``/ask/*`` operations: say what arrived, which is what the user (or client) answered."""
+    values: dict[str, list[str]] = {}
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        values.setdefault(name, []).append(value)
+    if body:
+        try:
+            sent = json.loads(body)
+        except ValueError:
+            return Reply.json({"message": "the body is not JSON"}, status=400)
+        values.update(
+            {k: [json.dumps(v) if not isinstance(v, str) else v] for k, v in sent.items()}
+        )
+    if local == "/ask/hello" and "name" in values:
+        return Reply.text(f"Hello, {values['name'][0]}!")
+    if local in ("/ask/state", "/ask/tampered"):
+        agreed = values.get("ok") == ["true"]
+        return Reply.text("state-ok: confirmed" if agreed else "state-ok: not confirmed")
+    if local == "/ask/legacy-elicitation":
+        return Reply.text(f"User response: {json.dumps(values, sort_keys=True)}")
+    if local == "/ask/legacy-sampling":
+        return Reply.text(f"LLM response: {values.get('response', [''])[0]}")
+    return Reply.text(f"Received: {json.dumps(values, sort_keys=True)}")
+
+
+def answer(
+    method: str, path: str, headers: dict[str, str], query: str = "", body: bytes = b""
+) -> Reply:
     """The reply for one request; ``path`` is the raw request path without the query."""
     if not path.startswith(BASE_PATH + "/"):
         return Reply.json({"message": f"no route for {method} {path}"}, status=404)
     local = path[len(BASE_PATH) :]
+    if local.startswith("/ask/"):
+        return _asked(local, query, body)
     route = ROUTES.get((method, local))
     if route is not None:
         return route(headers)
@@ -169,11 +217,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _serve(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            self.rfile.read(length)
-        path = self.path.split("?", 1)[0]
+        body = self.rfile.read(length) if length else b""
+        path, _, query = self.path.partition("?")
         headers = {name.lower(): value for name, value in self.headers.items()}
-        reply = answer(self.command, path, headers)
+        reply = answer(self.command, path, headers, query, body)
         self.server.fake.record(self.command, path, reply.status)
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
