@@ -3,8 +3,10 @@
 Variable names are built from the server's prefix (``PETSTORE_`` gives ``PETSTORE_AUTH_TOKENS``…). Empty
 values count as unset. Anything unusable raises ``ValueError`` with a message that names the variable
 and never repeats a token, so a misconfigured server refuses to start instead of failing (or, worse,
-accepting) on its first request. Defaults: the audience is the server's canonical resource URL and the
-authorization servers listed in the metadata are the issuer.
+accepting) on its first request. Defaults: the audience is the server's canonical resource URL, the
+authorization servers listed in the metadata are the issuer, and scopes match exactly unless
+``AUTH_SCOPE_HIERARCHY`` says they form a hierarchy (``true`` for ``:``-separated scopes, or the
+separator itself: ``:``, ``.`` or ``/``), in which a granted ``repo`` covers a required ``repo:read``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ TOKEN68: Final = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
 _SCOPE_TOKEN: Final = re.compile(r"[\x21\x23-\x5b\x5d-\x7e]+")
 # RFC 6750 §3: characters allowed inside the quoted challenge parameters
 NOT_QUOTABLE: Final = re.compile(r"[^\x20\x21\x23-\x5b\x5d-\x7e]")
+SCOPE_SEPARATORS: Final = (":", ".", "/")
+_TRUE: Final = frozenset({"true", "yes", "on", "1"})
+_FALSE: Final = frozenset({"false", "no", "off", "0"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,8 @@ class OAuthSettings:
     audience: str
     required_scopes: tuple[str, ...]
     authorization_servers: tuple[str, ...]
+    # scopes form a hierarchy along this separator ("repo" covers "repo:read"); None: exact match
+    scope_separator: str | None = None
 
 
 def _value(environ: Mapping[str, str], name: str) -> str | None:
@@ -94,7 +101,14 @@ def oauth_settings_from_env(
     """The OAuth settings, or None when ``<prefix>AUTH_JWKS_URL`` and its companions are all unset."""
     names = {
         key: f"{prefix}AUTH_{key}"
-        for key in ("JWKS_URL", "ISSUER", "AUDIENCE", "REQUIRED_SCOPES", "AUTHORIZATION_SERVERS")
+        for key in (
+            "JWKS_URL",
+            "ISSUER",
+            "AUDIENCE",
+            "REQUIRED_SCOPES",
+            "AUTHORIZATION_SERVERS",
+            "SCOPE_HIERARCHY",
+        )
     }
     jwks_url = _value(environ, names["JWKS_URL"])
     if jwks_url is None:
@@ -133,4 +147,19 @@ def oauth_settings_from_env(
         audience=_value(environ, names["AUDIENCE"]) or resource_url,
         required_scopes=scopes,
         authorization_servers=servers,
+        scope_separator=_scope_separator(environ, names["SCOPE_HIERARCHY"]),
+    )
+
+
+def _scope_separator(environ: Mapping[str, str], var: str) -> str | None:
+    """The hierarchy separator ``var`` asks for: ``true`` means ``:``; unset or ``false``, none."""
+    raw = _value(environ, var)
+    if raw is None or raw.lower() in _FALSE:
+        return None
+    if raw.lower() in _TRUE:
+        return ":"
+    if raw in SCOPE_SEPARATORS:
+        return raw
+    raise ValueError(
+        f"{var} must be true, false or one of the separators {' '.join(SCOPE_SEPARATORS)}"
     )

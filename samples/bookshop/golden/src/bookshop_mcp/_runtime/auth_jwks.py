@@ -1,13 +1,15 @@
 """The JWKS (the authorization server's signing keys): fetched with httpx, cached, refreshed carefully.
 
-Keys are fetched on first use and kept for ``ttl`` seconds. A token whose ``kid`` is not in the cached
-set triggers one refetch (key rotation), but never more often than ``min_refresh_interval``, and a failed
-fetch is not retried before that interval either, so a flood of bogus ``kid`` values or a dead JWKS host
-cannot make this server hammer the authorization server. Fetches are serialised by a lock: a cold start
-under load makes one request. When a refresh fails, the keys already known stay in use (and a warning
-is logged); with no keys at all every token is refused until a fetch succeeds. The response is capped
-in size, redirects are not followed, and the URL must be https (plain http only for loopback hosts,
-which is what tests and local authorization servers use).
+Keys are fetched on first use and kept for ``ttl`` seconds; a token's key is chosen by ``kid`` among
+the keys that suit its ``alg`` (RSA keys for RS*/PS*, P-256 EC keys for ES256: ``Jwk.accepts``). A
+token whose ``kid`` is not in the cached set triggers one refetch (key rotation), but never more often
+than ``min_refresh_interval``, and a failed fetch is not retried before that interval either, so a
+flood of bogus ``kid`` values or a dead JWKS host cannot make this server hammer the authorization
+server. Fetches are serialised by a lock: a cold start under load makes one request. When a refresh
+fails, the keys already known stay in use (and a warning is logged); with no keys at all every token
+is refused until a fetch succeeds. The response is capped in size, redirects are not followed, and
+the URL must be https (plain http only for loopback hosts, which is what tests and local
+authorization servers use).
 """
 
 from __future__ import annotations
@@ -172,11 +174,12 @@ def _parse_jwks(body: bytes) -> tuple[Jwk, ...]:
         raise KeysUnavailable('the response is not a JWK set (no "keys" array)')
     keys = tuple(key for key in map(parse_jwk, entries[:MAX_JWKS_KEYS]) if key is not None)
     if not keys:
-        raise KeysUnavailable("the JWK set holds no usable RSA signing key")
+        raise KeysUnavailable("the JWK set holds no usable signing key (RSA, or EC on P-256)")
     return keys
 
 
 def _select(keys: tuple[Jwk, ...], kid: str | None, alg: str) -> Jwk | None:
+    # a key must suit the token's alg: its family (kty/crv) and its own alg, when it names one;
     # a token without kid is accepted only when exactly one key could have signed it
-    matches = [k for k in keys if (kid is None or k.kid == kid) and k.alg in (None, alg)]
+    matches = [k for k in keys if (kid is None or k.kid == kid) and k.accepts(alg)]
     return matches[0] if len(matches) == 1 else None

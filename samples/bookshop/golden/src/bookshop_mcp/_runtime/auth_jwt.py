@@ -2,11 +2,16 @@
 
 Parsing is strict on purpose: exactly three base64url segments in canonical form (no padding, no stray
 bits), JSON objects without duplicate keys or ``NaN``, a ``typ`` (if any) that says JWT, no ``crit``
-header, and an ``alg`` from the RSA table of ``auth_rsa`` only, so ``none`` and the HMAC algorithms
-(the classic "public key used as HMAC secret" confusion) never reach a verifier. Claims follow RFC 7519
-and RFC 9068: ``iss`` equal to the configured issuer, ``aud`` (string or list) containing the audience,
-``exp`` required, ``nbf``/``iat`` honoured, all with a small leeway. Every failure is a ``TokenError``
-whose message is a fixed sentence, safe to return to the client: it never quotes the token or a claim.
+header, and an ``alg`` from the RSA table of ``auth_rsa`` or the ECDSA table of ``auth_ec`` only, so
+``none`` and the HMAC algorithms (the classic "public key used as HMAC secret" confusion) never reach
+a verifier. JWKS entries become ``Jwk`` keys by ``kty`` (``RSA``, or ``EC`` on a supported ``crv``);
+a key verifies only the algorithms of its own family (and only its ``alg``, when the JWKS names one),
+and an entry that carries private key material is refused: anyone who read that JWKS could forge
+tokens. Claims follow RFC 7519 and RFC 9068: ``iss`` equal to the configured issuer, ``aud`` (string
+or list) containing the audience, ``exp`` required, ``nbf``/``iat`` honoured, all with a small leeway.
+Scopes come from ``scope`` or ``scp`` and are checked by ``scopes_satisfy``, optionally honouring a
+hierarchy (``repo`` grants ``repo:read``). Every failure is a ``TokenError`` whose message is a fixed
+sentence, safe to return to the client: it never quotes the token or a claim.
 """
 
 from __future__ import annotations
@@ -15,11 +20,13 @@ import base64
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .auth_rsa import ALGORITHMS, RsaPublicKey
+from . import auth_ec, auth_rsa
+from .auth_ec import EcPublicKey
+from .auth_rsa import RsaPublicKey
 
 MAX_TOKEN_LENGTH: Final = 8192
 LEEWAY_SECONDS: Final = 60.0
@@ -27,6 +34,10 @@ _ACCEPTED_TYP: Final = frozenset({"jwt", "at+jwt", "application/jwt", "applicati
 _B64URL: Final = re.compile(r"[A-Za-z0-9_-]*")
 
 NOT_A_JWT: Final = "the token is not a well-formed JWT"
+# every JWS "alg" a key of some family can verify
+ALGORITHMS: Final = frozenset(auth_rsa.ALGORITHMS) | frozenset(auth_ec.ALGORITHMS)
+# JWK members holding private key material (RFC 7518 §6.2.2, §6.3.2)
+_PRIVATE_MEMBERS: Final = frozenset({"d", "p", "q", "dp", "dq", "qi", "oth"})
 
 
 class TokenError(Exception):
@@ -46,11 +57,27 @@ class Jws:
 
 @dataclass(frozen=True, slots=True)
 class Jwk:
-    """A usable RSA verification key from a JWKS."""
+    """A usable verification key from a JWKS: RSA, or EC on a supported curve."""
 
     kid: str | None
     alg: str | None  # the only algorithm this key may verify, when the JWKS says so
-    key: RsaPublicKey
+    key: RsaPublicKey | EcPublicKey
+
+    def accepts(self, alg: str) -> bool:
+        """Whether this key may verify an ``alg`` signature (its family, and its own ``alg``)."""
+        if self.alg is not None and self.alg != alg:
+            return False
+        if isinstance(self.key, EcPublicKey):
+            return auth_ec.ALGORITHMS.get(alg, ("", ""))[0] == self.key.crv
+        return alg in auth_rsa.ALGORITHMS
+
+    def verify(self, alg: str, message: bytes, signature: bytes) -> bool:
+        """True only if ``signature`` is a valid ``alg`` signature of ``message`` under this key."""
+        if not self.accepts(alg):
+            return False
+        if isinstance(self.key, EcPublicKey):
+            return auth_ec.verify(self.key, alg, message, signature)
+        return auth_rsa.verify(self.key, alg, message, signature)
 
 
 def b64url_decode(segment: str) -> bytes:
@@ -102,7 +129,7 @@ def parse_jws(token: str) -> Jws:
     alg = header.get("alg")
     if not isinstance(alg, str) or alg not in ALGORITHMS:
         raise TokenError(
-            "the token's signing algorithm is not accepted (RS256, PS256 and kin only)"
+            "the token's signing algorithm is not accepted (RS256, PS256, ES256 and kin only)"
         )
     typ = header.get("typ")
     if typ is not None and (not isinstance(typ, str) or typ.lower() not in _ACCEPTED_TYP):
@@ -127,8 +154,8 @@ def _big_integer(value: Any) -> int:
 
 
 def parse_jwk(jwk: Any) -> Jwk | None:
-    """An RSA signature key from one JWKS entry, or None for entries this server cannot use."""
-    if not isinstance(jwk, Mapping) or jwk.get("kty") != "RSA":
+    """A signature key from one JWKS entry, or None for entries this server cannot use."""
+    if not isinstance(jwk, Mapping) or jwk.get("kty") not in ("RSA", "EC"):
         return None
     use, key_ops, alg, kid = jwk.get("use"), jwk.get("key_ops"), jwk.get("alg"), jwk.get("kid")
     if use is not None and use != "sig":
@@ -139,13 +166,32 @@ def parse_jwk(jwk: Any) -> Jwk | None:
         return None
     if kid is not None and not isinstance(kid, str):
         return None
+    if _PRIVATE_MEMBERS.intersection(jwk):
+        return None
+    key = _rsa_key(jwk) if jwk.get("kty") == "RSA" else _ec_key(jwk)
+    if key is None:
+        return None
+    parsed = Jwk(kid=kid, alg=alg, key=key)
+    # an alg of the other family (an EC key saying RS256) makes the entry unusable
+    return parsed if alg is None or parsed.accepts(alg) else None
+
+
+def _rsa_key(jwk: Mapping[str, Any]) -> RsaPublicKey | None:
     try:
         key = RsaPublicKey(n=_big_integer(jwk.get("n")), e=_big_integer(jwk.get("e")))
     except ValueError:
         return None
-    if key.problem() is not None:
+    return key if key.problem() is None else None
+
+
+def _ec_key(jwk: Mapping[str, Any]) -> EcPublicKey | None:
+    crv, x, y = jwk.get("crv"), jwk.get("x"), jwk.get("y")
+    if not isinstance(crv, str) or not isinstance(x, str) or not isinstance(y, str):
         return None
-    return Jwk(kid=kid, alg=alg, key=key)
+    try:
+        return EcPublicKey.from_coordinates(crv, b64url_decode(x), b64url_decode(y))
+    except ValueError:
+        return None
 
 
 def _number(claims: Mapping[str, Any], name: str) -> float | None:
@@ -200,3 +246,23 @@ def token_scopes(claims: Mapping[str, Any]) -> frozenset[str]:
         elif isinstance(value, list):
             scopes.update(item for item in value if isinstance(item, str) and item)
     return frozenset(scopes)
+
+
+def scopes_satisfy(
+    granted: frozenset[str], required: Iterable[str], separator: str | None = None
+) -> bool:
+    """Whether ``granted`` covers every ``required`` scope.
+
+    With a ``separator`` (e.g. ``":"``) scopes form a hierarchy: ``repo`` covers ``repo:read`` and
+    ``repo:read:issues``, but not ``repository`` nor ``repo`` itself from ``repo:read``.
+    """
+    for scope in required:
+        if scope in granted:
+            continue
+        if separator is None:
+            return False
+        parts = scope.split(separator)
+        ancestors = (separator.join(parts[:size]) for size in range(1, len(parts)))
+        if not any(ancestor and ancestor in granted for ancestor in ancestors):
+            return False
+    return True

@@ -21,6 +21,7 @@ from typing import Any
 
 from .calls import NO_LOG, NO_PROGRESS, Calls, Progress, RequestLog
 from .catalog import Catalog, catalog_counts
+from .interaction import NO_INTERACTION, Interaction
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
 from .jsonschema import Validator
 from .pagination import ListItems, PageSource, PickedTools, ToolSource
@@ -137,20 +138,26 @@ class ToolSurface:
         version: str,
         progress: Progress = NO_PROGRESS,
         log: RequestLog = NO_LOG,
+        interaction: Interaction = NO_INTERACTION,
     ) -> JsonObject:
         """``tools/call`` in this mode (the result shaped for ``version``, without envelope)."""
         name = params.get("name")
         if isinstance(name, str) and name in self._meta:
-            result = await self._call_meta(name, params, progress, log)
+            result = await self._call_meta(name, params, progress, log, interaction)
             return shape_tool_result(result, version, wrapped_output=False)
         if isinstance(name, str) and self._exposed is not None and name not in self._exposed:
             raise JsonRpcError(INVALID_PARAMS, f"Unknown tool: {name}")
-        return await self._calls.call_tool(params, version, progress, log)
+        return await self._calls.call_tool(params, version, progress, log, interaction)
 
     # -- the meta tools --------------------------------------------------------------------------
 
     async def _call_meta(
-        self, name: str, params: JsonObject, progress: Progress, log: RequestLog
+        self,
+        name: str,
+        params: JsonObject,
+        progress: Progress,
+        log: RequestLog,
+        interaction: Interaction,
     ) -> JsonObject:
         arguments = params.get("arguments")
         if arguments is None:
@@ -169,7 +176,8 @@ class ToolSurface:
             return self._search(arguments)
         if name == DESCRIBE:
             return self._describe(arguments["name"])
-        return await self._run(arguments["name"], arguments.get("arguments") or {}, progress, log)
+        operation, inner = arguments["name"], arguments.get("arguments") or {}
+        return await self._run(operation, inner, progress, log, interaction)
 
     def _search(self, arguments: JsonObject) -> JsonObject:
         query: str = arguments["query"]
@@ -211,11 +219,18 @@ class ToolSurface:
         return {"resultType": "complete", "content": [_text(text)], "structuredContent": described}
 
     async def _run(
-        self, name: str, arguments: Any, progress: Progress, log: RequestLog
+        self,
+        name: str,
+        arguments: Any,
+        progress: Progress,
+        log: RequestLog,
+        interaction: Interaction,
     ) -> JsonObject:
-        result = await self._calls.run_tool(name, arguments, progress, log)
+        result = await self._calls.run_tool(name, arguments, progress, log, interaction)
         if result is None:
             return tool_error(self._unknown(name))
+        if result.get("resultType") == "input_required":
+            return result
         spec = self._calls.operation(name)
         where = f" ({spec['method'].upper()} {spec['path']})" if spec is not None else ""
         content = [_text(f"Operation {name}{where}:"), *result.get("content", [])]

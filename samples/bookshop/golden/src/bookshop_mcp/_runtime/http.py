@@ -28,6 +28,7 @@ from collections.abc import Coroutine, Iterable
 from typing import Any, TypeVar
 
 from .auth import Authenticator, AuthFailure
+from .client_requests import ClientRequests
 from .http_headers import PROTOCOL_VERSION_HEADER, RequestHeaders, ToolHeaders, check_modern_headers
 from .http_origins import DEFAULT_ALLOWED_ORIGINS, OriginPolicy
 from .http_responses import (
@@ -114,7 +115,7 @@ class McpHttpApp:
     def __init__(
         self,
         dispatcher: Dispatcher,
-        tools: Iterable[JsonObject],
+        tools: Iterable[JsonObject] | ToolHeaders,
         *,
         path: str = DEFAULT_PATH,
         allowed_origins: Iterable[str] = DEFAULT_ALLOWED_ORIGINS,
@@ -124,7 +125,8 @@ class McpHttpApp:
         metadata_paths: Iterable[str] = (),
     ) -> None:
         self._dispatcher = dispatcher
-        self._tool_headers = ToolHeaders(tools)
+        # the tools' x-mcp-header declarations (http_serve passes ones read lazily, tool by tool)
+        self._tool_headers = tools if isinstance(tools, ToolHeaders) else ToolHeaders(tools)
         self._path = path
         self._origins = OriginPolicy(allowed_origins)
         self._max_body_bytes = max_body_bytes
@@ -132,6 +134,8 @@ class McpHttpApp:
         self._metadata = None if resource_metadata is None else encode_reply(resource_metadata)
         self._metadata_paths = frozenset(metadata_paths) if resource_metadata else frozenset()
         self._sessions = LegacySessionIds()
+        # elicitation/create sent on a legacy request's SSE stream, answered by a later POST
+        self._client_requests = ClientRequests()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -171,8 +175,12 @@ class McpHttpApp:
             error = JsonRpcError(INVALID_REQUEST, f"Method Not Allowed: {method}; use POST")
             await send_error(send, 405, None, error, [(b"allow", b"POST")])
             return
-        if self._authenticator is not None and not await self._authenticate(scope, headers, send):
-            return
+        subject: str | None = None
+        if self._authenticator is not None:
+            outcome = await self._authenticate(scope, headers, send)
+            if outcome is False:
+                return
+            subject = outcome if isinstance(outcome, str) else None
         if not json_content(headers.get("content-type")):
             error = JsonRpcError(INVALID_REQUEST, "Unsupported Media Type: send application/json")
             await send_error(send, 415, None, error)
@@ -197,7 +205,7 @@ class McpHttpApp:
                 send, 400, None, JsonRpcError(PARSE_ERROR, "Parse error: invalid JSON")
             )
             return
-        await self._serve(message, headers, receive, send)
+        await self._serve(message, headers, receive, send, subject)
 
     async def _serve_metadata(self, method: str, send: Send) -> None:
         assert self._metadata is not None
@@ -207,13 +215,14 @@ class McpHttpApp:
         else:
             await send_body(send, 405, b"", b"text/plain", [(b"allow", b"GET, HEAD"), *cors])
 
-    async def _authenticate(self, scope: Scope, headers: RequestHeaders, send: Send) -> bool:
+    async def _authenticate(self, scope: Scope, headers: RequestHeaders, send: Send) -> str | bool:
+        """The caller's subject (``True`` when it has none), or ``False`` once refused."""
         assert self._authenticator is not None
         outcome = await self._authenticator.authenticate(
             headers.get("authorization"), scope.get("query_string", b"")
         )
         if not isinstance(outcome, AuthFailure):
-            return True
+            return outcome.subject or True
         challenge = [(b"www-authenticate", outcome.www_authenticate.encode("latin-1", "replace"))]
         error = JsonRpcError(INVALID_REQUEST, outcome.message)
         await send_error(send, outcome.status, None, error, challenge)
@@ -240,15 +249,23 @@ class McpHttpApp:
     # -- the JSON-RPC layer --------------------------------------------------------------------
 
     async def _serve(
-        self, message: Any, headers: RequestHeaders, receive: Receive, send: Send
+        self,
+        message: Any,
+        headers: RequestHeaders,
+        receive: Receive,
+        send: Send,
+        subject: str | None = None,
     ) -> None:
         if isinstance(message, list):
-            await self._serve_batch(message, headers, receive, send)
+            await self._serve_batch(message, headers, receive, send, subject)
             return
         try:
             envelope = check_envelope(message)
             if envelope.kind != "request":
-                # notifications and (legacy) responses are accepted and need no answer
+                # notifications and (legacy) responses need no answer; a response may answer a
+                # question this server asked on a request's stream
+                if envelope.kind == "response":
+                    self._client_requests.answer(message, headers.get(SESSION_HEADER))
                 await send_body(send, 202, b"")
                 return
             era = era_of(message, headers)
@@ -268,13 +285,19 @@ class McpHttpApp:
         session = None
         if era != MODERN:
             session = LegacySession(version=era, initialized=era is not None, log_level=level)
+            session.client_capabilities = self._sessions.capabilities(session_id)
         reply = ReplyStream(send)
-        work = self._dispatcher.handle(message, session, reply.notify)
+        ask = None
+        if session is not None and session.client_capabilities:
+            ask = self._client_requests.asker(reply.notify, session_id, lambda: reply.closed)
+        work = self._dispatcher.handle(message, session, reply.notify, subject=subject, ask=ask)
         answer = await self._run(work, receive, reply, cancel_on_disconnect=era == MODERN)
         if answer is None:  # only notifications have no answer, and they never get here
             answer = failure(envelope.id, JsonRpcError(INTERNAL_ERROR, "Internal error"))
         if session is not None and era is None and "result" in answer:
-            reply.headers.append((SESSION_HEADER.encode(), self._sessions.mint().encode()))
+            minted = self._sessions.mint()
+            self._sessions.remember_capabilities(minted, session.client_capabilities)
+            reply.headers.append((SESSION_HEADER.encode(), minted.encode()))
         elif session is not None and session.log_level != level:
             self._sessions.remember_log_level(session_id, session.log_level)
         await reply.finish(_status(answer, era == MODERN), encode_reply(answer))
@@ -291,7 +314,12 @@ class McpHttpApp:
         check_modern_meta(meta)
 
     async def _serve_batch(
-        self, messages: list[Any], headers: RequestHeaders, receive: Receive, send: Send
+        self,
+        messages: list[Any],
+        headers: RequestHeaders,
+        receive: Receive,
+        send: Send,
+        subject: str | None,
     ) -> None:
         try:
             version = headers.single(PROTOCOL_VERSION_HEADER)
@@ -308,7 +336,7 @@ class McpHttpApp:
         async def no_progress(message: JsonObject) -> None:
             return None
 
-        work = self._dispatcher.handle_batch(messages, session, no_progress)
+        work = self._dispatcher.handle_batch(messages, session, no_progress, subject=subject)
         answer = await self._run(work, receive, ReplyStream(send), cancel_on_disconnect=False)
         if session.log_level != level:
             self._sessions.remember_log_level(session_id, session.log_level)

@@ -1,7 +1,10 @@
 """How tool arguments are written into an HTTP request: OpenAPI parameter styles and request bodies.
 
 Pure functions, no I/O: path, query, header and cookie values in their OpenAPI ``style``/``explode``,
-and request bodies in their media type (JSON, form, multipart, text, or base64-decoded bytes). Every
+and request bodies in their media type (JSON, form, multipart, text, or base64-decoded bytes). In a
+multipart body the properties the catalog marks as files become file parts (``filename`` from the
+property name, ``Content-Type`` from the spec's ``encoding``; base64 or text, one part per item of
+a list) and other declared parts carry their own ``Content-Type``. Every
 value is percent-encoded so it can never add a path segment, a query parameter or a fragment; a path
 value that would still be read as ``.``/``..`` by a server that decodes before routing is refused,
 and so is a header value with a line break. Refusals raise ``EncodingRefused``, whose message names
@@ -19,7 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote, urlencode
 
-from .catalog import ParameterSpec
+from .catalog import BodyPart, ParameterSpec
 
 __all__ = [
     "EncodingRefused",
@@ -238,22 +241,86 @@ def _form_pairs(value: Any) -> list[tuple[str, str]]:
     return pairs
 
 
-def _multipart(value: Any) -> tuple[bytes, str]:
+# file name extensions for the part types servers most often check uploads against
+_EXTENSIONS = {
+    "image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
+    "image/svg+xml": ".svg", "application/pdf": ".pdf", "application/zip": ".zip",
+    "application/json": ".json", "application/xml": ".xml", "text/plain": ".txt",
+    "text/csv": ".csv", "text/html": ".html", "text/markdown": ".md", "audio/mpeg": ".mp3",
+    "audio/wav": ".wav", "video/mp4": ".mp4",
+}  # fmt: skip
+_DATA_URL_TYPE = re.compile(r"data:([\w.+-]+/[\w.+-]+)[;,]", re.ASCII)
+
+
+def _quoted(text: str) -> str:
+    """A ``Content-Disposition`` parameter value: quotes and line breaks percent-encoded."""
+    return text.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _file_part(key: str, member: Any, part: BodyPart) -> tuple[str, bytes]:
+    """The headers (after ``Content-Disposition: form-data; name=...``) and content of a file."""
+    content_type = part["contentType"] or "application/octet-stream"
+    if not part["base64"]:
+        data = scalar(member).encode("utf-8")
+    else:
+        declared = _DATA_URL_TYPE.match(member) if isinstance(member, str) else None
+        if declared and content_type == "application/octet-stream":
+            content_type = declared.group(1)  # the spec allows anything; the data URL says what
+        data = _decode_base64(member, key)
+    filename = key + _EXTENSIONS.get(media_type(content_type), "")
+    return f'; filename="{_quoted(filename)}"\r\nContent-Type: {content_type}', data
+
+
+def _multipart_parts(value: Any, parts: Mapping[str, BodyPart]) -> list[tuple[str, bytes]]:
+    """Each part's headers after its name and its content, in the order of ``value``."""
+    if not isinstance(value, dict):
+        return [('; name=""', scalar(value).encode("utf-8"))]
+    out: list[tuple[str, bytes]] = []
+    for key, member in value.items():
+        part = parts.get(str(key))
+        name = f'; name="{_quoted(str(key))}"'
+        if member is None:
+            continue
+        if part is not None and any(c in part["contentType"] for c in "\r\n\0"):
+            raise EncodingRefused(f"the media type of the part {str(key)!r} has a line break")
+        if part is not None and not part["file"] and is_json(media_type(part["contentType"])):
+            text = json.dumps(member, separators=(",", ":"), ensure_ascii=False)
+            out.append((f"{name}\r\nContent-Type: {part['contentType']}", text.encode("utf-8")))
+            continue
+        for item in member if isinstance(member, list | tuple) else [member]:
+            if item is None:
+                continue
+            if part is not None and part["file"]:
+                headers, data = _file_part(str(key), item, part)
+                out.append((name + headers, data))
+            elif part is not None and part["contentType"]:
+                headers = f"{name}\r\nContent-Type: {part['contentType']}"
+                out.append((headers, scalar(item).encode("utf-8")))
+            else:
+                out.append((name, scalar(item).encode("utf-8")))
+    return out
+
+
+def _multipart(value: Any, parts: Mapping[str, BodyPart]) -> tuple[bytes, str]:
+    fields = _multipart_parts(value, parts)
     boundary = secrets.token_hex(16)
-    chunks: list[bytes] = []
-    for key, text in _form_pairs(value):
-        name = key.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
-        chunks.append(
-            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode()
-            + text.encode("utf-8")
-            + b"\r\n"
-        )
+    while any(boundary.encode() in data for _, data in fields):
+        boundary = secrets.token_hex(16)  # a file may hold anything, even a boundary
+    chunks = [
+        f"--{boundary}\r\nContent-Disposition: form-data{headers}\r\n\r\n".encode() + data + b"\r\n"
+        for headers, data in fields
+    ]
     chunks.append(f"--{boundary}--\r\n".encode())
     return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
 
 
-def encode_body(content_type: str, value: Any, argument: str) -> tuple[bytes, str]:
-    """The body bytes and the ``Content-Type`` to send them with."""
+def encode_body(
+    content_type: str,
+    value: Any,
+    argument: str,
+    parts: Mapping[str, BodyPart] | None = None,
+) -> tuple[bytes, str]:
+    """The body bytes and the ``Content-Type`` to send them with (``parts``: multipart only)."""
     media = media_type(content_type)
     if is_json(media):
         text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -264,7 +331,7 @@ def encode_body(content_type: str, value: Any, argument: str) -> tuple[bytes, st
             return pairs[0][1].encode("utf-8"), content_type
         return urlencode(pairs).encode("ascii"), content_type
     if media == "multipart/form-data":
-        return _multipart(value)
+        return _multipart(value, parts or {})
     if _TEXT_MEDIA.fullmatch(media):
         return scalar(value).encode("utf-8"), content_type
     return _decode_base64(value, argument), content_type

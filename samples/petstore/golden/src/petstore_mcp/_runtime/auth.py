@@ -4,7 +4,8 @@ Off unless configured through the environment (variable names carry the server's
 ``PETSTORE_``): ``AUTH_TOKENS`` holds static bearer tokens, compared in constant time, whose callers are
 named ``token-1``, ``token-2``… by position; ``AUTH_JWKS_URL`` + ``AUTH_ISSUER`` (+ ``AUTH_AUDIENCE``,
 ``AUTH_REQUIRED_SCOPES``, ``AUTH_AUTHORIZATION_SERVERS``) make the server an OAuth 2.1 resource server
-that accepts JWT access tokens (RS/PS 256/384/512, verified in pure Python) issued for its canonical URL
+that accepts JWT access tokens (RS/PS 256/384/512 and ES256, verified in pure Python) issued for its
+canonical URL, with the scopes it requires (``AUTH_SCOPE_HIERARCHY`` lets ``repo`` cover ``repo:read``),
 and publishes RFC 9728 Protected Resource Metadata. Both may be set at once. Failures are values
 (``AuthFailure``) carrying the HTTP status and the exact ``WWW-Authenticate`` challenge of MCP
 authorization (2026-07-28) and RFC 6750; their messages are fixed sentences that never contain the token,
@@ -25,7 +26,6 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import httpx
 
-from . import auth_rsa
 from .auth_config import (
     NOT_QUOTABLE,
     TOKEN68,
@@ -39,7 +39,14 @@ from .auth_jwks import (
     JwksCache,
     KeysUnavailable,
 )
-from .auth_jwt import MAX_TOKEN_LENGTH, TokenError, check_claims, parse_jws, token_scopes
+from .auth_jwt import (
+    MAX_TOKEN_LENGTH,
+    TokenError,
+    check_claims,
+    parse_jws,
+    scopes_satisfy,
+    token_scopes,
+)
 
 __all__ = [
     "AuthFailure",
@@ -166,7 +173,7 @@ class BearerAuthenticator:
         try:
             jws = parse_jws(token)
             jwk = await jwks.key_for(jws.kid, jws.alg)
-            if not auth_rsa.verify(jwk.key, jws.alg, jws.signing_input, jws.signature):
+            if not jwk.verify(jws.alg, jws.signing_input, jws.signature):
                 raise TokenError("the token's signature does not verify")
             subject = check_claims(
                 jws.claims, issuer=oauth.issuer, audience=oauth.audience, now=self._clock()
@@ -181,7 +188,7 @@ class BearerAuthenticator:
                 "the token cannot be verified now: the authorization server's keys are unavailable",
             )
         scopes = token_scopes(jws.claims)
-        if not set(oauth.required_scopes) <= scopes:
+        if not scopes_satisfy(scopes, oauth.required_scopes, oauth.scope_separator):
             return self._failure(
                 403, "insufficient_scope", "the token lacks a scope this server requires"
             )

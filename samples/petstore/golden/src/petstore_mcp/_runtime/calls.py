@@ -24,9 +24,18 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from .catalog import Catalog, OperationSpec, TemplateBinding
+from .elicitation import secret_arguments
+from .interaction import NO_INTERACTION, OFF, InputRequired, Interaction, Stop, Target, confirmation
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .jsonschema import SchemaError, Validator
-from .results import UpstreamStatusError, resource_contents, tool_error, tool_result
+from .results import (
+    DEFAULT_LIMITS,
+    ResultLimits,
+    UpstreamStatusError,
+    resource_contents,
+    tool_error,
+    tool_result,
+)
 from .shaping import is_object_schema, shape_tool_result
 from .upstream import UpstreamError, UpstreamResponse
 from .uritemplate import UriTemplate
@@ -203,9 +212,21 @@ class _Tables:
 class Calls:
     """Runs tools and reads resources against the upstream API."""
 
-    def __init__(self, catalog: Catalog, upstream: UpstreamCaller) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        upstream: UpstreamCaller,
+        *,
+        confirm_policy: str = OFF,
+        result_limits: ResultLimits = DEFAULT_LIMITS,
+    ) -> None:
         self._catalog = catalog
         self._upstream = upstream
+        # how much text a result may hand the model (<PREFIX>_MAX_RESULT_CHARS)
+        self._limits = result_limits
+        # which tools need the user's yes (interaction.confirmation); "off" unless configured
+        self._confirm_policy = confirm_policy
+        self._targets: dict[str, Target] = {}
         self._loaded: _Tables | None = None
         self._inputs: dict[str, Validator | _Unset | None] = {}
         self._outputs: dict[str, Validator | _Unset | None] = {}
@@ -233,13 +254,17 @@ class Calls:
         arguments: JsonObject,
         progress: Progress = NO_PROGRESS,
         log: RequestLog = NO_LOG,
+        interaction: Interaction = NO_INTERACTION,
     ) -> JsonObject | None:
-        """Tool ``name``'s ``CallToolResult`` in the 2026 shape, ``None`` when there is no such tool."""
+        """Tool ``name``'s ``CallToolResult`` in the 2026 shape, ``None`` when there is no such tool.
+
+        The result may be ``input_required`` (questions for the user) when ``interaction`` allows.
+        """
         tool = self.tool(name)
         if tool is None:
             return None
         operation = self._tables.tool_bindings[name]["operation"]
-        return await self._run_tool(name, tool, operation, arguments, progress, log)
+        return await self._run_tool(name, tool, operation, arguments, progress, log, interaction)
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -249,6 +274,7 @@ class Calls:
         version: str,
         progress: Progress = NO_PROGRESS,
         log: RequestLog = NO_LOG,
+        interaction: Interaction = NO_INTERACTION,
     ) -> JsonObject:
         name = params.get("name")
         if not isinstance(name, str):
@@ -263,11 +289,10 @@ class Calls:
         if not isinstance(arguments, dict):
             raise JsonRpcError(INVALID_PARAMS, "tools/call params.arguments must be an object")
         wrapped = "outputSchema" in tool and not is_object_schema(tool["outputSchema"])
-        return shape_tool_result(
-            await self._run_tool(name, tool, binding["operation"], arguments, progress, log),
-            version,
-            wrapped_output=wrapped,
+        result = await self._run_tool(
+            name, tool, binding["operation"], arguments, progress, log, interaction
         )
+        return shape_tool_result(result, version, wrapped_output=wrapped)
 
     async def _run_tool(
         self,
@@ -277,13 +302,24 @@ class Calls:
         arguments: JsonObject,
         progress: Progress,
         log: RequestLog = NO_LOG,
+        interaction: Interaction = NO_INTERACTION,
     ) -> JsonObject:
         validator = self._validator(self._inputs, name, tool.get("inputSchema"), "input")
-        if validator is not None:
-            issues = validator.issues(arguments)
-            if issues:
-                await log.log("warning", f"Tool {name}: invalid arguments, nothing was called")
-                return tool_error(_format_issues(name, issues))
+
+        def check(candidate: JsonObject) -> str | None:
+            issues = validator.issues(candidate) if validator is not None else []
+            return _format_issues(name, issues) if issues else None
+
+        outcome = await interaction.resolve(self._target(name, tool, operation), arguments, check)
+        if isinstance(outcome, InputRequired):
+            await log.log("info", f"Tool {name}: asking the user first, nothing was called")
+            return outcome.result()
+        if isinstance(outcome, Stop):
+            # the messages name the tool and the operation, never argument values
+            why = "invalid arguments" if outcome.invalid else outcome.message.rstrip(".")
+            await log.log("warning", f"Tool {name}: {why}, nothing was called")
+            return tool_error(outcome.message)
+        arguments = outcome.arguments
         output: Validator | None = None
         if "outputSchema" in tool:
             output = self._validator(self._outputs, name, tool["outputSchema"], "output")
@@ -307,11 +343,39 @@ class Calls:
         await log.log("info" if response.status < 400 else "warning", f"Tool {name}: {answered}")
         kind = response.content_type or "no content type"
         await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
-        result = tool_result(response, output)
+        result = tool_result(response, output, self._limits)
         await progress.report(2, total=2, message="Done")
-        outcome = "an error result" if result.get("isError") else "a result"
-        await log.log("info", f"Tool {name}: returning {outcome}")
+        returned = "an error result" if result.get("isError") else "a result"
+        await log.log("info", f"Tool {name}: returning {returned}")
         return result
+
+    def _target(self, name: str, tool: JsonObject, operation: str) -> Target:
+        """What ``interaction`` needs to know about tool ``name`` (built once per tool)."""
+        target = self._targets.get(name)
+        if target is None:
+            binding = self._tables.tool_bindings.get(name, {"operation": operation})
+            declared = binding.get("interaction", {})
+            spec = self._tables.operations.get(operation)
+            schema = tool.get("inputSchema")
+            schema = schema if isinstance(schema, dict) else {}
+            parameters = spec["parameters"] if spec is not None else []
+            paths = tuple(p["argument"] for p in parameters if p["location"] == "path")
+            schemes = self._catalog["upstream"]["securitySchemes"]
+            target = Target(
+                "tools/call",
+                name,
+                _call_label(spec, operation),
+                tool.get("title") or name,
+                schema,
+                tuple(declared.get("ask", ())),
+                confirmation(
+                    self._confirm_policy, declared.get("confirm"), tool.get("annotations")
+                ),
+                secret_arguments(spec, schema, schemes),
+                paths,
+            )
+            self._targets[name] = target
+        return target
 
     @staticmethod
     def _validator(

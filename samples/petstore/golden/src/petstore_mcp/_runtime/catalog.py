@@ -71,17 +71,54 @@ class BasicScheme(TypedDict):
     passwordEnv: str
 
 
-SecurityScheme = ApiKeyScheme | BearerScheme | BasicScheme
+class OAuth2ClientCredentialsScheme(TypedDict):
+    """``oauth2`` with a ``clientCredentials`` flow: tokens fetched from ``tokenUrl`` and cached.
+
+    The client id and secret come from ``clientIdEnv``/``clientSecretEnv``; a token already in
+    ``env`` is used as is instead. A relative ``tokenUrl`` is resolved against the base URL.
+    """
+
+    type: Literal["oauth2ClientCredentials"]
+    tokenUrl: str
+    clientIdEnv: str
+    clientSecretEnv: str
+    env: str
+
+
+SecurityScheme = ApiKeyScheme | BearerScheme | BasicScheme | OAuth2ClientCredentialsScheme
+
+
+class ServerVariableSpec(TypedDict):
+    """A ``{name}`` of a server URL: set by the variable ``env``, else ``default``.
+
+    Without a default the variable must be set; with ``enum`` its value must be one of them.
+    """
+
+    env: str
+    default: NotRequired[str]
+    enum: NotRequired[list[str]]
+
+
+class ServerSpec(TypedDict):
+    """A server as the spec declares it: ``url`` with its ``{variable}`` placeholders."""
+
+    url: str
+    variables: NotRequired[dict[str, ServerVariableSpec]]
 
 
 class UpstreamInfo(TypedDict):
-    """Where the API lives and how to authenticate to it."""
+    """Where the API lives and how to authenticate to it.
+
+    ``baseUrl`` is the first server with its variables at their defaults; ``server`` (only when its
+    URL has variables) lets the variables be set from the environment.
+    """
 
     baseUrl: str
     baseUrlEnv: str
     timeoutEnv: str
     timeoutSeconds: float
     securitySchemes: dict[str, SecurityScheme]
+    server: NotRequired[ServerSpec]
 
 
 class ParameterSpec(TypedDict):
@@ -96,6 +133,18 @@ class ParameterSpec(TypedDict):
     allowReserved: NotRequired[bool]
 
 
+class BodyPart(TypedDict):
+    """One property of a multipart body that is more than a plain field.
+
+    ``file``: sent as a file part (with a filename; a list value is one part per item); ``base64``:
+    the argument holds base64 (or a ``data:`` URL) to decode, else text sent as UTF-8.
+    """
+
+    contentType: str
+    file: bool
+    base64: bool
+
+
 class BodySpec(TypedDict):
     """The request body.
 
@@ -108,6 +157,8 @@ class BodySpec(TypedDict):
     required: bool
     argument: NotRequired[str]
     properties: NotRequired[dict[str, str]]
+    # multipart: body properties sent as files or with their own Content-Type, by property name
+    parts: NotRequired[dict[str, BodyPart]]
 
 
 class OperationSpec(TypedDict):
@@ -123,10 +174,52 @@ class OperationSpec(TypedDict):
     responseMediaType: str
     # JSON pointer of the operation in the spec, for error messages
     pointer: str
+    # OAuth2 scopes to ask for, per client-credentials scheme (none: the token URL's default)
+    scopes: NotRequired[dict[str, list[str]]]
+    # the operation's own server (OpenAPI path-item or operation ``servers``); a relative URL is
+    # resolved against the effective base URL
+    server: NotRequired[ServerSpec]
+
+
+class AskSpec(TypedDict):
+    """A question the API owner declared (``x-mcp: {elicit: [...]}``), asked before the call.
+
+    ``method`` is ``elicitation/create`` (the default: a form of ``fields``), ``sampling/createMessage``
+    (``prompt`` for the client's model) or ``roots/list``. The answer becomes arguments: the form's
+    fields by name, or ``mapsTo`` (one field's value, the fields as an object, the sampled text, the
+    roots). ``round`` orders questions: all of round 1 are asked together, then round 2, and so on.
+    """
+
+    key: str
+    method: NotRequired[str]
+    message: NotRequired[str]
+    fields: NotRequired[dict[str, JsonObject]]
+    required: NotRequired[list[str]]
+    mapsTo: NotRequired[str]
+    round: NotRequired[int]
+    prompt: NotRequired[str]
+    maxTokens: NotRequired[int]
+    # the call cannot go on unanswered: a client without the capability gets -32021
+    needed: NotRequired[bool]
+
+
+class ToolInteraction(TypedDict):
+    """A tool's declared questions and its confirmation override (``required``/``off``/``when-supported``)."""
+
+    ask: NotRequired[list[AskSpec]]
+    confirm: NotRequired[str]
+
+
+class Interaction(TypedDict):
+    """Server-wide defaults: the confirmation policy and whether missing arguments are asked for."""
+
+    confirm: str  # off | destructive | all | when-supported
+    elicitMissing: bool
 
 
 class ToolBinding(TypedDict):
     operation: str
+    interaction: NotRequired[ToolInteraction]
 
 
 class ResourceBinding(TypedDict):
@@ -220,6 +313,7 @@ class Catalog(TypedDict):
     toolMode: NotRequired[ToolMode]
     # toolset name (the tag, made name-safe) -> its tools; every generated tool is in one at least
     toolsets: NotRequired[dict[str, Toolset]]
+    interaction: NotRequired[Interaction]
     # search, describe and call: the whole tools/list of dynamic mode
     dynamicTools: NotRequired[list[JsonObject]]
     dynamicInstructions: NotRequired[str]
@@ -244,6 +338,7 @@ class CatalogIndex(TypedDict):
     toolsets: NotRequired[dict[str, Toolset]]
     dynamicTools: NotRequired[list[JsonObject]]
     dynamicInstructions: NotRequired[str]
+    interaction: NotRequired[Interaction]
     counts: CatalogCounts
     toolNames: list[str]
     # toolOffsets[i] is where tool i starts in catalog.tools.jsonl; the last entry is the file size
@@ -260,6 +355,7 @@ INDEX_KEYS = (
     "toolsets",
     "dynamicTools",
     "dynamicInstructions",
+    "interaction",
 )
 
 

@@ -5,7 +5,10 @@ uvicorn is the generated package's optional extra ``http`` and is imported only 
 started. The app is plain ASGI, so ``create_app(server)`` also runs under any other ASGI server. The
 socket is bound before uvicorn starts, so the address reported to ``on_ready`` is the real one (also
 for port 0, which picks a free port). Inbound authentication comes from the server or, when it has
-none, from the environment, with the endpoint's public URL as the OAuth resource identifier.
+none, from the environment, with the endpoint's public URL as the OAuth resource identifier. Like
+stdio, start-up reads only the catalog's index: the ``x-mcp-header`` declarations a tool's
+``Mcp-Param-*`` headers are checked against are read on that tool's first call, from its line in
+``catalog.tools.jsonl`` when the catalog is loaded lazily (``_LazyToolHeaders``).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import ipaddress
 import logging
 import socket
 from collections.abc import Callable
+from typing import Any
 
 from .auth import (
     Authenticator,
@@ -21,8 +25,11 @@ from .auth import (
     protected_resource_metadata,
     protected_resource_metadata_paths,
 )
+from .catalog import Catalog
 from .http import McpHttpApp
+from .http_headers import ParamHeader, ToolHeaders
 from .http_responses import DEFAULT_PATH
+from .pagination import ToolSource, tool_source
 from .server import McpServer, SettingsError
 
 logger = logging.getLogger(__name__)
@@ -62,6 +69,28 @@ def _authenticator(server: McpServer, resource_url: str | None) -> Authenticator
         raise SettingsError(f"{exc}{hint}") from None
 
 
+class _LazyToolHeaders(ToolHeaders):
+    """``ToolHeaders`` whose tools' input schemas are read by name, on each tool's first call."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        super().__init__(())
+        self._catalog = catalog
+        self._source: ToolSource | None = None
+        self._positions: dict[str, int] = {}
+
+    def declared(self, tool: str) -> tuple[ParamHeader, ...]:
+        if tool not in self._schemas:
+            if self._source is None:
+                self._source = tool_source(self._catalog)
+                self._positions = {name: i for i, name in enumerate(self._source.names)}
+            position = self._positions.get(tool)
+            if position is None:
+                return ()  # not a tool of the catalog: nothing declared, nothing cached
+            schema: Any = self._source.pick([position])[0].get("inputSchema")
+            self._schemas[tool] = schema
+        return super().declared(tool)
+
+
 def create_app(
     server: McpServer, *, path: str = DEFAULT_PATH, resource_url: str | None = None
 ) -> McpHttpApp:
@@ -73,9 +102,10 @@ def create_app(
     settings = server.settings
     resource = settings.public_url or resource_url
     authenticator = _authenticator(server, resource)
+    # listing every tool here would read the whole catalog before the first request
     return McpHttpApp(
         server.dispatcher,
-        server.catalog["tools"],
+        _LazyToolHeaders(server.catalog),
         path=path,
         allowed_origins=settings.allowed_origins,
         max_body_bytes=settings.max_body_bytes,

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 
 from .catalog import PromptMessage, PromptPart
+from .interaction import Target
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
 
 # scheme ":" then anything without whitespace or control characters (RFC 3986 in the large)
@@ -28,6 +29,30 @@ class Prompts:
     ) -> None:
         self._prompts = {prompt["name"]: prompt for prompt in prompts}
         self._messages = messages
+        self._targets: dict[str, Target] = {}
+
+    def target(self, name: str) -> Target | None:
+        """Prompt ``name``'s arguments as questions to the user can ask for them (all strings)."""
+        prompt = self._prompts.get(name)
+        if prompt is None:
+            return None
+        if name not in self._targets:
+            declared = [a for a in prompt.get("arguments", []) if isinstance(a, dict)]
+            properties: JsonObject = {}
+            for argument in declared:
+                field: JsonObject = {"type": "string"}
+                if isinstance(argument.get("title"), str):
+                    field["title"] = argument["title"]
+                if isinstance(argument.get("description"), str):
+                    field["description"] = argument["description"]
+                properties[argument["name"]] = field
+            schema: JsonObject = {"type": "object", "properties": properties}
+            required = [a["name"] for a in declared if a.get("required")]
+            if required:
+                schema["required"] = required
+            title = prompt.get("title") or name
+            self._targets[name] = Target("prompts/get", name, f"prompt {name}", title, schema)
+        return self._targets[name]
 
     def get(self, params: JsonObject) -> JsonObject:
         """The ``GetPromptResult`` body (without the era's envelope fields)."""

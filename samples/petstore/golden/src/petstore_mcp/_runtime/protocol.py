@@ -38,6 +38,7 @@ from .calls import (
 from .catalog import Catalog, CatalogCounts, catalog_counts
 from .completion import Completer
 from .dynamic import ToolSelection, ToolSurface, default_selection
+from .interaction import OFF, Asker, InputRequired, Interaction, Stop
 from .jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -56,6 +57,8 @@ from .jsonrpc import (
 )
 from .pagination import DEFAULT_PAGE_SIZE, LazyItems, Pager, PageSource, ShapeItem, tool_source
 from .prompts import Prompts
+from .request_state import StateSigner
+from .results import DEFAULT_LIMITS, ResultLimits
 from .shaping import (
     LEGACY_VERSIONS,
     MODERN,
@@ -92,6 +95,8 @@ class LegacySession:
     version: str | None = None
     initialized: bool = False
     log_level: str | None = None
+    # what the client declared in initialize (elicitation, sampling, roots...)
+    client_capabilities: JsonObject | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +108,12 @@ class Call:
     log: RequestLog
     # the legacy session the request belongs to; None on the modern path
     session: LegacySession | None = None
+    # the client's capabilities for this request (modern: from _meta; legacy: from initialize)
+    capabilities: Any = None
+    # the authenticated caller (HTTP with inbound auth), which requestState is bound to
+    subject: str | None = None
+    # legacy only: sends a request to the client and waits for its result
+    ask: Asker | None = None
 
 
 Handler = Callable[[JsonObject, Call], Awaitable[JsonObject]]
@@ -121,12 +132,21 @@ class Dispatcher:
         page_size: int = DEFAULT_PAGE_SIZE,
         local_prompts: LocalPrompts | None = None,
         tool_selection: ToolSelection | None = None,
+        confirm_policy: str = OFF,
+        elicit_missing: bool = True,
+        state_signer: StateSigner | None = None,
+        result_limits: ResultLimits = DEFAULT_LIMITS,
     ) -> None:
         # prompts the package's custom code renders (hooks.py); None answers "not one of mine"
         self._local_prompts = local_prompts
         self._catalog = catalog
         self._server_info: JsonObject = {**catalog["server"]}
-        self._calls = Calls(catalog, upstream)
+        self._calls = Calls(
+            catalog, upstream, confirm_policy=confirm_policy, result_limits=result_limits
+        )
+        self._ask_missing = elicit_missing
+        # seals requestState; a per-process secret unless the deployment shares one (server.py)
+        self._signer = state_signer or StateSigner.ephemeral()
         self._tools = ToolSurface(
             catalog, self._calls, tool_source(catalog), tool_selection or default_selection(catalog)
         )
@@ -164,11 +184,19 @@ class Dispatcher:
     # -- entry points --------------------------------------------------------------------------
 
     async def handle(
-        self, message: Any, session: LegacySession | None, notify: Notify
+        self,
+        message: Any,
+        session: LegacySession | None,
+        notify: Notify,
+        *,
+        subject: str | None = None,
+        ask: Asker | None = None,
     ) -> JsonObject | None:
         """The reply to one message, or ``None`` for notifications and stray responses.
 
-        ``notify`` sends a server notification on the request's channel (progress, log messages).
+        ``notify`` sends a server notification on the request's channel (progress, log messages);
+        ``ask`` (legacy sessions, when the transport can) sends a request to the client and waits
+        for its answer; ``subject`` is the authenticated caller, if any.
         """
         try:
             envelope = check_envelope(message)
@@ -182,7 +210,7 @@ class Dispatcher:
             return None
         assert envelope.id is not None
         try:
-            result = await self._request(envelope, session, notify)
+            result = await self._request(envelope, session, notify, subject, ask)
         except JsonRpcError as exc:
             return failure(envelope.id, exc)
         except Exception:
@@ -195,21 +223,33 @@ class Dispatcher:
         return session is not None and session.version == V2025_03_26
 
     async def handle_batch(
-        self, messages: list[Any], session: LegacySession | None, notify: Notify
+        self,
+        messages: list[Any],
+        session: LegacySession | None,
+        notify: Notify,
+        *,
+        subject: str | None = None,
     ) -> JsonObject | list[JsonObject] | None:
         """A batch's replies (an array), one error for a refused batch, ``None`` if nothing to say."""
         if not self.batch_allowed(session):
             return failure(None, batch_refused())
         if not messages:
             return failure(None, JsonRpcError(INVALID_REQUEST, "Invalid request: empty batch"))
-        replies = await asyncio.gather(*(self.handle(item, session, notify) for item in messages))
+        replies = await asyncio.gather(
+            *(self.handle(item, session, notify, subject=subject) for item in messages)
+        )
         answered = [reply for reply in replies if reply is not None]
         return answered or None
 
     # -- era selection -------------------------------------------------------------------------
 
     async def _request(
-        self, envelope: Envelope, session: LegacySession | None, notify: Notify
+        self,
+        envelope: Envelope,
+        session: LegacySession | None,
+        notify: Notify,
+        subject: str | None,
+        ask: Asker | None,
     ) -> JsonObject:
         params = envelope.params
         if envelope.method == "initialize":
@@ -220,7 +260,8 @@ class Dispatcher:
             assert isinstance(params, dict)
             check_modern_meta(meta)
             log = RequestLog(meta.get(LOG_LEVEL_KEY), notify, self._server_info["name"])
-            call = Call(MODERN, progress, log)
+            capabilities = meta[CLIENT_CAPABILITIES_KEY]
+            call = Call(MODERN, progress, log, capabilities=capabilities, subject=subject)
             return await self._dispatch(self._modern, envelope.method, params, call)
         if session is not None and session.version is not None:
             if params is None:
@@ -228,7 +269,15 @@ class Dispatcher:
             if not isinstance(params, dict):
                 raise JsonRpcError(INVALID_PARAMS, "params must be an object")
             log = RequestLog(session.log_level, notify, self._server_info["name"])
-            call = Call(session.version, progress, log, session)
+            call = Call(
+                session.version,
+                progress,
+                log,
+                session,
+                capabilities=session.client_capabilities if ask is not None else None,
+                subject=subject,
+                ask=ask,
+            )
             return await self._dispatch(self._legacy, envelope.method, params, call)
         raise JsonRpcError(INVALID_PARAMS, f"Missing required _meta field {PROTOCOL_VERSION_KEY}")
 
@@ -251,6 +300,8 @@ class Dispatcher:
             session.version = version
             session.initialized = False
             session.log_level = None
+            declared = params.get("capabilities")
+            session.client_capabilities = _legacy_client_capabilities(declared, version)
         result: JsonObject = {
             "protocolVersion": version,
             "capabilities": self.legacy_capabilities,
@@ -346,8 +397,19 @@ class Dispatcher:
         return list_page
 
     async def _call_tool(self, params: JsonObject, call: Call) -> JsonObject:
-        result = await self._tools.call(params, call.version, call.progress, call.log)
+        interaction = self._interaction("tools/call", params, call)
+        result = await self._tools.call(params, call.version, call.progress, call.log, interaction)
         return self._finish(result, call.version)
+
+    def _interaction(self, method: str, params: JsonObject, call: Call) -> Interaction:
+        """How this request may ask the user: MRTR (modern), server requests (legacy), or not."""
+        if call.version != MODERN:
+            return Interaction(
+                call.capabilities, False, ask=call.ask, elicit_missing=self._ask_missing
+            )
+        return Interaction.for_request(
+            method, params, call.capabilities, call.subject, self._signer, self._ask_missing
+        )
 
     async def _read_resource(self, params: JsonObject, call: Call) -> JsonObject:
         try:
@@ -358,11 +420,34 @@ class Dispatcher:
         return self._finish({"contents": contents}, call.version, PRIVATE_CACHE)
 
     async def _get_prompt(self, params: JsonObject, call: Call) -> JsonObject:
+        interaction = self._interaction("prompts/get", params, call)
+        name, arguments = params.get("name"), params.get("arguments")
+        target = self._prompts.target(name) if isinstance(name, str) else None
+        if target is not None and isinstance(arguments, dict | None):
+            outcome = await interaction.resolve(target, arguments or {}, _no_check)
+            if isinstance(outcome, InputRequired):
+                return self._finish(outcome.result(), call.version)
+            if isinstance(outcome, Stop):
+                raise JsonRpcError(INVALID_PARAMS, outcome.message)
+            params = {**params, "arguments": outcome.arguments}
         local = await self._local_prompts(params) if self._local_prompts is not None else None
         return self._finish(self._prompts.get(params) if local is None else local, call.version)
 
     async def _complete(self, params: JsonObject, call: Call) -> JsonObject:
         return self._finish(self._completer.complete(params), call.version)
+
+
+def _no_check(arguments: JsonObject) -> str | None:
+    return None  # prompts/get checks its own arguments (prompts.py)
+
+
+def _legacy_client_capabilities(declared: Any, version: str) -> JsonObject | None:
+    """What a legacy client can be asked: elicitation exists from 2025-06-18 on."""
+    if not isinstance(declared, dict):
+        return None
+    if version == V2025_03_26:
+        return {key: value for key, value in declared.items() if key != "elicitation"}
+    return dict(declared)
 
 
 def batch_refused() -> JsonRpcError:

@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 from urllib.parse import urlsplit
 
 import httpx
@@ -34,9 +34,12 @@ from .dynamic import ToolModeError, ToolSelection, selection_from_env
 from .hooks import CustomCaller, CustomCode, DefinitionError, LocalItem, collect, module_path
 from .http_origins import DEFAULT_ALLOWED_ORIGINS, parse_allowed_origins
 from .http_responses import DEFAULT_MAX_BODY_BYTES
+from .interaction import OFF, POLICIES
 from .pagination import DEFAULT_PAGE_SIZE
 from .protocol import Dispatcher
+from .request_state import DEFAULT_TTL_SECONDS, MIN_SECRET_BYTES, StateSigner
 from .resilience import Policy, PolicyError
+from .results import MAX_TEXT_CHARS, MIN_TEXT_CHARS, ResultLimits
 from .stdio import DEFAULT_MAX_LINE_BYTES, serve_stdio
 from .upstream import Upstream
 
@@ -114,6 +117,8 @@ class Settings:
     environ: Mapping[str, str] = field(default_factory=dict)
     page_size: int = DEFAULT_PAGE_SIZE
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    # characters of text one tool result may carry (<PREFIX>_MAX_RESULT_CHARS)
+    max_result_chars: int = MAX_TEXT_CHARS
     transport: httpx.AsyncBaseTransport | None = None
     # the prefix of this server's environment variables, e.g. "PETSTORE"
     env_prefix: str = "MCP"
@@ -124,6 +129,11 @@ class Settings:
     public_url: str | None = None
     # the tool mode (<PREFIX>_TOOL_MODE, <PREFIX>_TOOLSETS); None: the one the catalog was made with
     tool_selection: ToolSelection | None = None
+    # asking the user (interaction.py): which calls need a yes, whether missing arguments are asked
+    # for, and the signer of requestState (None: a random secret of this process)
+    confirm_policy: str = OFF
+    elicit_missing: bool = True
+    state_signer: StateSigner | None = None
 
     @classmethod
     def from_env(
@@ -150,6 +160,8 @@ class Settings:
           ``https://mcp.example.com/mcp``), the OAuth resource identifier. Default: the address the
           server binds, e.g. ``http://127.0.0.1:8000/mcp``.
         - ``<PREFIX>_MAX_LINE_BYTES`` (stdio): the longest message line accepted (default 4 MiB).
+        - ``<PREFIX>_MAX_RESULT_CHARS``: characters of text one tool result may carry; longer
+          text is cut with a notice saying so (default 1048576, at least 100).
         - ``<PREFIX>_RETRIES``, ``_RETRY_BACKOFF``, ``_RETRY_MAX_WAIT``, ``_CIRCUIT_THRESHOLD``,
           ``_CIRCUIT_COOLDOWN``, ``_MAX_CONCURRENCY``, ``_RATE_LIMIT``: see ``resilience.Policy``.
         - ``<PREFIX>_TOOL_MODE``: ``full`` (a tool per operation), ``dynamic`` (three tools that
@@ -157,6 +169,14 @@ class Settings:
           ``<PREFIX>_TOOLSETS``) or ``auto``. Default: the mode the server was generated with.
         - ``<PREFIX>_TOOLSETS``: toolsets (tags) exposed in toolsets mode, comma-separated; given
           alone, it selects toolsets mode.
+        - ``<PREFIX>_CONFIRM``: which tool calls need the user's explicit yes first: ``off``,
+          ``destructive``, ``all``, or ``when-supported`` (destructive ones, for clients that can
+          ask). Default: the policy the server was generated with (``off`` unless configured).
+        - ``<PREFIX>_ELICIT_MISSING``: ``false`` stops asking the user for missing required
+          arguments (the model then gets the validation error). Default ``true``.
+        - ``<PREFIX>_STATE_SECRET``: the secret (at least 16 bytes) that signs ``requestState``;
+          replicas behind a load balancer must share it. Default: random per process.
+        - ``<PREFIX>_STATE_TTL``: seconds a ``requestState`` stays valid (default 600).
 
         The credentials for the upstream API and inbound authentication (``auth``) are read from
         ``environ`` by the upstream client and the HTTP transport.
@@ -191,9 +211,51 @@ class Settings:
             allowed_origins=_allowed_origins(env, f"{prefix}_ALLOWED_ORIGINS"),
             max_body_bytes=_max_body_bytes(env, f"{prefix}_MAX_BODY_BYTES"),
             max_line_bytes=_max_line_bytes(env, f"{prefix}_MAX_LINE_BYTES"),
+            max_result_chars=_max_result_chars(env, f"{prefix}_MAX_RESULT_CHARS"),
             public_url=_public_url(env, f"{prefix}_PUBLIC_URL"),
             tool_selection=_tool_selection(catalog, env, prefix),
+            **_interaction_settings(catalog, env, prefix),
         )
+
+
+def _interaction_settings(catalog: Catalog, env: Mapping[str, str], prefix: str) -> _Interaction:
+    defaults = catalog.get("interaction") or {"confirm": OFF, "elicitMissing": True}
+    name = f"{prefix}_CONFIRM"
+    policy = env.get(name, "").strip().lower() or defaults["confirm"]
+    if policy not in POLICIES:
+        raise SettingsError(f"{name} must be one of {', '.join(POLICIES)}, got {policy[:40]!r}")
+    name = f"{prefix}_ELICIT_MISSING"
+    raw = env.get(name, "").strip().lower()
+    if raw not in ("", "true", "false", "1", "0", "yes", "no"):
+        raise SettingsError(f"{name} must be true or false, got {raw[:40]!r}")
+    elicit = defaults["elicitMissing"] if not raw else raw in ("true", "1", "yes")
+    name = f"{prefix}_STATE_TTL"
+    raw = env.get(name, "").strip()
+    ttl = float(DEFAULT_TTL_SECONDS)
+    if raw:
+        try:
+            ttl = float(raw)
+        except ValueError:
+            ttl = -1.0
+        if not 0 < ttl <= 86_400:
+            raise SettingsError(
+                f"{name} must be a number of seconds in (0, 86400], got {raw[:40]!r}"
+            )
+    name = f"{prefix}_STATE_SECRET"
+    secret = env.get(name, "")
+    if secret and len(secret.encode()) < MIN_SECRET_BYTES:
+        raise SettingsError(f"{name} must be at least {MIN_SECRET_BYTES} bytes long")
+    if secret:
+        signer = StateSigner(secret.encode(), ttl_seconds=ttl)
+    else:
+        signer = StateSigner.ephemeral(ttl_seconds=ttl)
+    return {"confirm_policy": policy, "elicit_missing": elicit, "state_signer": signer}
+
+
+class _Interaction(TypedDict):
+    confirm_policy: str
+    elicit_missing: bool
+    state_signer: StateSigner
 
 
 def _tool_selection(catalog: Catalog, env: Mapping[str, str], prefix: str) -> ToolSelection:
@@ -219,6 +281,17 @@ def _max_line_bytes(env: Mapping[str, str], name: str) -> int:
         return DEFAULT_MAX_LINE_BYTES
     if not raw.isdigit() or int(raw) < 1024:
         raise SettingsError(f"{name} must be a number of bytes >= 1024, got {raw[:40]!r}")
+    return int(raw)
+
+
+def _max_result_chars(env: Mapping[str, str], name: str) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return MAX_TEXT_CHARS
+    if not raw.isdigit() or int(raw) < MIN_TEXT_CHARS:
+        raise SettingsError(
+            f"{name} must be a number of characters >= {MIN_TEXT_CHARS}, got {raw[:40]!r}"
+        )
     return int(raw)
 
 
@@ -280,6 +353,12 @@ class McpServer:
             page_size=settings.page_size,
             local_prompts=custom.get_prompt if custom is not None else None,
             tool_selection=settings.tool_selection,
+            confirm_policy=settings.confirm_policy,
+            elicit_missing=settings.elicit_missing,
+            state_signer=settings.state_signer,
+            result_limits=ResultLimits(
+                settings.max_result_chars, f"{settings.env_prefix}_MAX_RESULT_CHARS"
+            ),
         )
 
     @classmethod

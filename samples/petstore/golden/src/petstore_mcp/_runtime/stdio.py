@@ -4,7 +4,9 @@ A daemon thread reads stdin line by line (so it works on pipes, files and termin
 keeps the process alive); each request runs as its own asyncio task, so slow upstream calls do not
 hold up others. Replies go through a single daemon writer thread, one compact message per line,
 flushed after each: messages never interleave and a slow reader never blocks the event loop.
-``notifications/cancelled`` cancels the matching in-flight task, which then sends nothing. On stdin
+``notifications/cancelled`` cancels the matching in-flight task, which then sends nothing. A legacy
+client that declared ``elicitation`` (or sampling, roots) in ``initialize`` may be sent requests
+while a call runs (``client_requests``); its responses are matched to them by id. On stdin
 EOF, in-flight requests get a bounded grace period, the rest are cancelled, and ``serve`` returns.
 The legacy handshake state of the process is one ``LegacySession``; ``initialize`` and notifications
 are handled in arrival order, before later lines are read. Nothing but MCP messages reaches stdout:
@@ -23,6 +25,7 @@ import threading
 from collections.abc import Coroutine
 from typing import Any, BinaryIO
 
+from .client_requests import ClientRequests
 from .jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -143,6 +146,9 @@ class StdioServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._in_flight: dict[tuple[bool, RequestId], asyncio.Task[Any]] = {}
         self._writer: _Writer | None = None
+        # elicitation/create and the like, sent to a legacy client that declared it can answer
+        self._client_requests = ClientRequests()
+        self._ask = self._client_requests.asker(self._notify)
 
     async def serve(self, stdin: BinaryIO, stdout: BinaryIO) -> None:
         loop = asyncio.get_running_loop()
@@ -189,6 +195,8 @@ class StdioServer:
     async def _on_message(self, message: Any) -> None:
         if _is_cancellation(message):
             self._cancel(message)
+        elif _is_response(message):
+            self._client_requests.answer(message)
         elif _is_request(message) and message["method"] != "initialize":
             task = self._spawn(self._run_one(message))
             self._track(message["id"], task)
@@ -226,7 +234,7 @@ class StdioServer:
     # -- requests ------------------------------------------------------------------------------
 
     async def _run_one(self, message: JsonObject) -> None:
-        reply = await self._dispatcher.handle(message, self._session, self._notify)
+        reply = await self._dispatcher.handle(message, self._session, self._notify, ask=self._ask)
         if reply is not None:
             self._send(reply)
 
@@ -296,6 +304,16 @@ def _is_request(message: Any) -> bool:
         isinstance(message, dict)
         and isinstance(message.get("method"), str)
         and is_request_id(message.get("id"))
+        and message.get("jsonrpc") == "2.0"
+    )
+
+
+def _is_response(message: Any) -> bool:
+    return (
+        isinstance(message, dict)
+        and "method" not in message
+        and is_request_id(message.get("id"))
+        and ("result" in message or "error" in message)
         and message.get("jsonrpc") == "2.0"
     )
 

@@ -2,8 +2,15 @@
 
 ``Upstream`` owns one lazily built ``httpx.AsyncClient`` per API and turns an ``OperationSpec`` plus
 the tool's (already validated) arguments into a request (``upstream_encoding`` writes the parameters
-and the body) with credentials picked from the environment per security scheme. The request always
-goes to the configured base URL's scheme, host and port, whatever the arguments. Each call is
+and the body) with credentials picked from the environment per security scheme; OAuth2
+client-credentials tokens come from ``upstream_oauth`` (fetched after the limits let the call
+through, refreshed once when the API answers 401). The request always goes to the scheme, host and
+port of the operation's server, whatever the arguments: the base URL (``<PREFIX>_BASE_URL``, else
+the spec's first server with each ``{variable}`` from its ``<PREFIX>_SERVER_<NAME>`` variable or
+its default, checked against the allowed values), or the operation's own ``servers`` entry, whose
+variables are set the same way and which, when relative, is resolved against the base URL
+(RFC 3986: ``/files`` replaces the base URL's path, ``files`` is appended to it); the base URL
+variable does not change an operation's own absolute server. Each call is
 bounded: the timeout covers the whole attempt (connecting, sending, reading a body of at most
 ``MAX_RESPONSE_BYTES``), idempotent methods are retried with backoff, and ``resilience.Guard``
 applies the rate and concurrency limits and the circuit breaker. Failures become ``UpstreamError``
@@ -18,17 +25,26 @@ from __future__ import annotations
 import asyncio
 import base64
 import http
+import json
+import re
 import socket
 import ssl
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.cookiejar import CookieJar, CookiePolicy
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, quote_plus, urljoin, urlsplit
 
 import httpx
 
-from .catalog import BodySpec, OperationSpec, ParameterSpec, SecurityScheme, UpstreamInfo
+from .catalog import (
+    BodySpec,
+    OperationSpec,
+    ParameterSpec,
+    SecurityScheme,
+    ServerSpec,
+    UpstreamInfo,
+)
 from .redaction import Redactor, install_log_redaction
 from .resilience import FAILURE_STATUSES, RETRY_STATUSES, Guard, Policy, PolicyError, Refused
 from .resilience import parse_retry_after as _parse_retry_after
@@ -40,6 +56,8 @@ from .upstream_encoding import (
     header_value,
     query_pairs,
 )
+from .upstream_http11 import upstream_client
+from .upstream_oauth import ClientCredentials, TokenError
 
 __all__ = ["MAX_RESPONSE_BYTES", "Upstream", "UpstreamError", "UpstreamResponse"]
 
@@ -47,6 +65,8 @@ MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 # OpenAPI ignores header parameters with these names; they are set from the spec itself.
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 _BASE_URL_SUFFIX = "_BASE_URL"
+_SERVER_VARIABLE = re.compile(r"\{([^{}]+)\}")
+_UNAUTHORIZED = 401
 
 
 class UpstreamError(Exception):
@@ -102,6 +122,8 @@ class _Request:
     secret_query: list[str] = field(default_factory=list)
     cookies: list[str] = field(default_factory=list)
     secrets: list[str] = field(default_factory=list)
+    # client-credentials schemes whose tokens are fetched once the call may go ahead
+    oauth: list[str] = field(default_factory=list)
 
 
 def _origin(url: str) -> str:
@@ -170,6 +192,11 @@ class _Prepared:
     headers: list[tuple[bytes, bytes]]
     content: bytes | None
     secrets: list[str]
+    # scheme://host:port the request goes to, for messages
+    origin: str = ""
+    # client-credentials schemes still to authorize, then the (scheme, scopes, token) sent
+    oauth: tuple[str, ...] = ()
+    tokens: tuple[tuple[str, tuple[str, ...], str], ...] = ()
 
 
 def _pool_limits(policy: Policy) -> httpx.Limits:
@@ -204,46 +231,63 @@ class Upstream:
         # httpx event hooks, e.g. the package's custom ``before_request`` (hooks.py)
         self._event_hooks = event_hooks
         self._http: httpx.AsyncClient | None = None
+        # the base URL, or why there is none (only operations that need it fail)
         self._base_url: str | None = None
+        self._base_error = ""
+        # an operation's own server (by its spec, as JSON) -> its resolved URL
+        self._server_urls: dict[str, str] = {}
         self._timeout = 30.0
         # built with the client, kept across aclose(): the circuit remembers a failing upstream
         self._guard: Guard | None = None
         self._redactor = Redactor(())
+        self._oauth: ClientCredentials | None = None
+        # tokens fetched lately: kept out of results and messages like the configured credentials
+        self._fetched_tokens: list[str] = []
 
     async def aclose(self) -> None:
+        if self._oauth is not None:
+            oauth, self._oauth = self._oauth, None
+            await oauth.aclose()
         if self._http is not None:
             client, self._http = self._http, None
             await client.aclose()
 
     def _client(self) -> httpx.AsyncClient:
         if self._http is None:
-            self._base_url = self._resolve_base_url()
+            try:
+                self._base_url, self._base_error = self._resolve_base_url(), ""
+            except UpstreamError as exc:
+                self._base_url, self._base_error = None, str(exc)
+            self._server_urls.clear()
             self._timeout = self._resolve_timeout()
             if self._guard is None:
                 try:
                     policy = Policy.from_env(self._environ, env_prefix(self._info))
                 except PolicyError as exc:
                     raise UpstreamError(str(exc)) from None
-                self._guard = Guard(policy, _origin(self._base_url))
-            self._redactor = Redactor(self._credentials())
+                label = _origin(self._base_url) if self._base_url else "API"
+                self._guard = Guard(policy, label)
+            self._redactor = Redactor(self._credentials() + self._fetched_tokens)
             if self._redactor:
                 install_log_redaction(self._redactor)
-            self._http = httpx.AsyncClient(
-                transport=self._transport,
+            # our lean HTTP/1.1 client unless a test passed a transport or a proxy is configured
+            self._http = upstream_client(
+                self._transport,
+                # keep as many connections alive as calls may be in flight: reopening them under
+                # load costs more than the calls themselves
+                _pool_limits(self._guard.policy),
                 http2=False,
                 follow_redirects=False,
                 timeout=self._timeout,
                 headers={"User-Agent": self._user_agent},
                 cookies=CookieJar(policy=_RefuseCookies()),
-                # keep as many connections alive as calls may be in flight: reopening them under
-                # load costs more than the calls themselves
-                limits=_pool_limits(self._guard.policy),
                 event_hooks=self._event_hooks,
             )
         return self._http
 
     def _credentials(self) -> list[str]:
-        """Every configured credential value (user names are not secrets), and Basic tokens."""
+        """Every configured credential value (user names and client ids are not secrets), and the
+        Basic tokens made of them."""
         values: list[str] = []
         for scheme in self._info["securitySchemes"].values():
             if scheme["type"] == "basic":
@@ -252,15 +296,61 @@ class Upstream:
                 if password:
                     values.append(password)
                     values.append(base64.b64encode(f"{user}:{password}".encode()).decode("ascii"))
-            else:
-                value = (self._environ.get(scheme["env"]) or "").strip()
-                if value:
-                    values.append(value)
+                continue
+            value = (self._environ.get(scheme["env"]) or "").strip()
+            if value:
+                values.append(value)
+            if scheme["type"] == "oauth2ClientCredentials":
+                client = (self._environ.get(scheme["clientIdEnv"]) or "").strip()
+                secret = (self._environ.get(scheme["clientSecretEnv"]) or "").strip()
+                if secret:
+                    pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
+                    values += [secret, base64.b64encode(pair.encode()).decode("ascii")]
         return values
+
+    def _remember_token(self, token: str) -> None:
+        """A token just fetched: masked from now on, like the configured credentials."""
+        self._fetched_tokens = [*self._fetched_tokens[-15:], token]
+        self._redactor = Redactor(self._credentials() + self._fetched_tokens)
+        install_log_redaction(Redactor([token]))
+
+    def _expand(self, server: ServerSpec) -> str:
+        """``server``'s URL with each ``{variable}`` from its environment variable or default."""
+        variables = server.get("variables", {})
+
+        def value(match: re.Match[str]) -> str:
+            name = match.group(1)
+            spec = variables.get(name)
+            if spec is None:
+                return match.group(0)
+            env = spec["env"]
+            raw = (self._environ.get(env) or "").strip()
+            if not raw:
+                if "default" in spec:
+                    return spec["default"]
+                raise UpstreamError(
+                    f"the server URL {server['url']} needs a value for {{{name}}}: set {env}"
+                )
+            allowed = spec.get("enum")
+            if allowed and raw not in allowed:
+                raise UpstreamError(
+                    f"{env} is {raw[:40]!r}, which the server URL {server['url']} does not "
+                    f"allow for {{{name}}}; allowed values: {', '.join(allowed)}"
+                )
+            if any(c.isspace() or not c.isprintable() for c in raw):
+                raise UpstreamError(f"{env} must not contain spaces or control characters")
+            return raw
+
+        return _SERVER_VARIABLE.sub(value, server["url"])
 
     def _resolve_base_url(self) -> str:
         env = self._info["baseUrlEnv"]
-        url = (self._environ.get(env) or "").strip() or self._info["baseUrl"]
+        override = (self._environ.get(env) or "").strip()
+        url = override or self._info["baseUrl"]
+        server = self._info.get("server")
+        # the variables fill in the spec's server, not a base URL configured instead of it
+        if server is not None and not override and url == _with_defaults(server):
+            url = self._expand(server)
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             shown = repr(_origin(url)) if parts.scheme and parts.hostname else "a relative URL"
@@ -273,6 +363,34 @@ class Upstream:
                 f"the upstream base URL must not have a query or fragment; check {env}"
             )
         return url.rstrip("/")
+
+    def _require_base(self) -> str:
+        if self._base_url is None:
+            raise UpstreamError(self._base_error)
+        return self._base_url
+
+    def _server_base(self, spec: OperationSpec) -> str:
+        """Where the operation's requests go: its own server, else the base URL."""
+        server = spec.get("server")
+        if server is None:
+            return self._require_base()
+        key = json.dumps(server, sort_keys=True)
+        known = self._server_urls.get(key)
+        if known is None:
+            url = self._expand(server)
+            if not urlsplit(url).scheme:
+                url = urljoin(self._require_base() + "/", url)
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise UpstreamError(
+                    f"the operation's server {server['url']!r} does not give an http(s) URL"
+                )
+            if parts.query or parts.fragment:
+                raise UpstreamError(
+                    f"the operation's server {server['url']!r} must not have a query or fragment"
+                )
+            known = self._server_urls[key] = url.rstrip("/")
+        return known
 
     def _resolve_timeout(self) -> float:
         env = self._info["timeoutEnv"]
@@ -304,9 +422,60 @@ class Upstream:
         except Refused as exc:
             raise UpstreamError(str(exc)) from None
         try:
-            return await self._send(client, self._guard, prepared)
+            signed = await self._authorize(spec, prepared)
+            response = await self._send(client, self._guard, signed)
+            if response.status == _UNAUTHORIZED and signed.tokens:
+                # the API rejected a token it issued (revoked, keys rotated): a new one, once
+                tokens = self._tokens()
+                for name, scopes, token in signed.tokens:
+                    tokens.invalidate(name, scopes, token)
+                signed = await self._authorize(spec, prepared)
+                response = await self._send(client, self._guard, signed)
+            return response
         finally:
             self._guard.leave()
+
+    def _tokens(self) -> ClientCredentials:
+        if self._oauth is None:
+            self._oauth = ClientCredentials(
+                environ=self._environ,
+                user_agent=self._user_agent,
+                timeout=self._timeout,
+                transport=self._transport,
+                describe=_reason,
+                on_token=self._remember_token,
+            )
+        return self._oauth
+
+    async def _authorize(self, spec: OperationSpec, prepared: _Prepared) -> _Prepared:
+        """``prepared`` with a bearer token for each client-credentials scheme it needs."""
+        if not prepared.oauth:
+            return prepared
+        headers, secrets = list(prepared.headers), list(prepared.secrets)
+        sent: list[tuple[str, tuple[str, ...], str]] = []
+        for name in prepared.oauth:
+            scheme = self._info["securitySchemes"][name]
+            assert scheme["type"] == "oauth2ClientCredentials"
+            scopes = tuple(sorted(set(spec.get("scopes", {}).get(name, []))))
+            try:
+                token = await self._tokens().token(name, scheme, self._token_url(name), scopes)
+            except TokenError as exc:
+                raise UpstreamError(self._redactor.text(str(exc))) from None
+            headers.insert(0, (b"Authorization", f"Bearer {token}".encode()))
+            secrets.append(token)
+            sent.append((name, scopes, token))
+        return replace(prepared, headers=headers, secrets=secrets, oauth=(), tokens=tuple(sent))
+
+    def _token_url(self, name: str) -> str:
+        scheme = self._info["securitySchemes"][name]
+        assert scheme["type"] == "oauth2ClientCredentials"
+        url = scheme["tokenUrl"]
+        if not urlsplit(url).scheme:
+            url = urljoin(self._require_base() + "/", url)
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise UpstreamError(f"the token URL of {name!r} is not an http(s) URL")
+        return url
 
     async def _send(
         self, client: httpx.AsyncClient, guard: Guard, prepared: _Prepared
@@ -353,8 +522,7 @@ class Upstream:
 
     async def _attempt(self, client: httpx.AsyncClient, prepared: _Prepared) -> UpstreamResponse:
         """One request and its whole body, within the timeout; transport failures are ``_Failed``."""
-        assert self._base_url is not None
-        origin = _origin(self._base_url)
+        origin = prepared.origin
         try:
             async with asyncio.timeout(self._timeout):
                 request = client.build_request(
@@ -416,7 +584,7 @@ class Upstream:
 
     def _prepare(self, spec: OperationSpec, arguments: Mapping[str, Any]) -> _Prepared:
         """The request for ``arguments``, or ``UpstreamError`` naming the argument that cannot be sent."""
-        assert self._base_url is not None
+        base = self._server_base(spec)
         parts = _Request()
         try:
             self._authenticate(spec["security"], parts)
@@ -424,26 +592,33 @@ class Upstream:
             content = self._body(spec.get("body"), arguments, parts)
         except EncodingRefused as exc:
             raise UpstreamError(str(exc)) from None
-        public = self._base_url + path + ("?" + "&".join(parts.query) if parts.query else "")
+        public = base + path + ("?" + "&".join(parts.query) if parts.query else "")
         query = parts.query + parts.secret_query
-        url = self._base_url + path + ("?" + "&".join(query) if query else "")
-        self._check_destination(url)
+        url = base + path + ("?" + "&".join(query) if query else "")
+        self._check_destination(url, base)
         parts.headers.append(("Accept", spec["responseMediaType"] or "*/*"))
         if parts.cookies:
             parts.headers.append(("Cookie", "; ".join(parts.cookies)))
         return _Prepared(
-            spec["method"].upper(), url, public, parts.raw_headers(), content, parts.secrets
+            spec["method"].upper(),
+            url,
+            public,
+            parts.raw_headers(),
+            content,
+            parts.secrets,
+            origin=_origin(base),
+            oauth=tuple(parts.oauth),
         )
 
-    def _check_destination(self, url: str) -> None:
+    @staticmethod
+    def _check_destination(url: str, base_url: str) -> None:
         """Defence in depth: nothing an argument holds may change the scheme, host or port."""
-        assert self._base_url is not None
         try:
-            target, base = httpx.URL(url), httpx.URL(self._base_url)
+            target, base = httpx.URL(url), httpx.URL(base_url)
         except httpx.InvalidURL:
             raise UpstreamError("the arguments do not form a valid request URL") from None
         if (target.scheme, target.host, target.port) != (base.scheme, base.host, base.port):
-            raise UpstreamError(f"refused: the request would not go to {_origin(self._base_url)}")
+            raise UpstreamError(f"refused: the request would not go to {_origin(base_url)}")
 
     def _parameters(
         self, spec: OperationSpec, arguments: Mapping[str, Any], parts: _Request
@@ -486,7 +661,9 @@ class Upstream:
             value = {p: arguments[a] for a, p in names.items() if arguments.get(a) is not None}
             if not value and not spec["required"]:
                 return None
-        content, content_type = encode_body(spec["contentType"], value, argument or "body")
+        content, content_type = encode_body(
+            spec["contentType"], value, argument or "body", spec.get("parts")
+        )
         parts.headers.append(("Content-Type", content_type))
         return content
 
@@ -496,15 +673,14 @@ class Upstream:
         schemes = self._info["securitySchemes"]
         options: list[str] = []
         for alternative in security:
-            chosen = [schemes.get(name) for name in alternative]
-            if any(s is None for s in chosen):
+            chosen = [(name, schemes[name]) for name in alternative if name in schemes]
+            if len(chosen) < len(alternative):
                 continue  # a scheme this server cannot use (the generator reported it)
-            needed = [env for s in chosen if s is not None for env in _env_names(s)]
-            if all((self._environ.get(env) or "").strip() for env in needed):
-                for scheme in chosen:
-                    if scheme is not None:
-                        self._apply(scheme, parts)
+            if all(self._satisfied(scheme) for _, scheme in chosen):
+                for name, scheme in chosen:
+                    self._apply(name, scheme, parts)
                 return
+            needed = [hint for _, scheme in chosen for hint in _env_hints(scheme)]
             option = " and ".join(dict.fromkeys(needed))
             if option not in options:
                 options.append(option)
@@ -522,8 +698,20 @@ class Upstream:
         parts.secrets.append(value)
         return value
 
-    def _apply(self, scheme: SecurityScheme, parts: _Request) -> None:
-        if scheme["type"] == "bearer":
+    def _set(self, env: str) -> bool:
+        return bool((self._environ.get(env) or "").strip())
+
+    def _satisfied(self, scheme: SecurityScheme) -> bool:
+        if scheme["type"] == "basic":
+            return self._set(scheme["usernameEnv"]) and self._set(scheme["passwordEnv"])
+        if scheme["type"] == "oauth2ClientCredentials" and not self._set(scheme["env"]):
+            return self._set(scheme["clientIdEnv"]) and self._set(scheme["clientSecretEnv"])
+        return self._set(scheme["env"])
+
+    def _apply(self, name: str, scheme: SecurityScheme, parts: _Request) -> None:
+        if scheme["type"] == "oauth2ClientCredentials" and not self._set(scheme["env"]):
+            parts.oauth.append(name)  # a token issued beforehand wins over fetching one
+        elif scheme["type"] == "bearer" or scheme["type"] == "oauth2ClientCredentials":
             token = self._secret(scheme["env"], parts)
             parts.headers.append(("Authorization", f"Bearer {token}"))
         elif scheme["type"] == "basic":
@@ -544,7 +732,22 @@ class Upstream:
                 parts.cookies.append(f"{scheme['name']}={key}")
 
 
-def _env_names(scheme: SecurityScheme) -> list[str]:
+def _env_hints(scheme: SecurityScheme) -> list[str]:
+    """The variables that would satisfy ``scheme``, for the "needs credentials" message."""
     if scheme["type"] == "basic":
         return [scheme["usernameEnv"], scheme["passwordEnv"]]
+    if scheme["type"] == "oauth2ClientCredentials":
+        token = f"(or an access token in {scheme['env']})"
+        return [scheme["clientIdEnv"], f"{scheme['clientSecretEnv']} {token}"]
     return [scheme["env"]]
+
+
+def _with_defaults(server: ServerSpec) -> str:
+    """The server's URL as the generator wrote it into ``baseUrl``: defaults filled in."""
+    variables = server.get("variables", {})
+
+    def default(match: re.Match[str]) -> str:
+        spec = variables.get(match.group(1))
+        return spec["default"] if spec is not None and "default" in spec else match.group(0)
+
+    return _SERVER_VARIABLE.sub(default, server["url"])
