@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import mcp_types as types
 import pytest
 from mcp import Client
@@ -22,6 +23,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render import MARKER
 from tests.conftest import PETSTORE_SPEC, fake_petstore_module
 from tests.e2e.helpers import server_env, stdio_params
+from tests.http import kit as http_kit
 from tests.http.kit import ServerProcess
 
 OVERLAY = Path(__file__).parent / "specs" / "petstore-ask-overlay.yaml"
@@ -160,3 +162,68 @@ async def test_over_http_both_eras_ask_the_user(
     assert len(user.questions) == 1
     (sent,) = fake.requests
     assert (sent.method, sent.raw_path) == ("DELETE", f"/v1/pets/{pet}")
+
+
+SECRET = "replicas-share-this-state-secret"
+TOKENS = "alice-token-0123456789,bob-token-0123456789ab"
+FORM = {"elicitation": {}}
+
+
+def ask_call(request_id: int, **extra: Any) -> dict[str, Any]:
+    meta = {**http_kit.meta(), "io.modelcontextprotocol/clientCapabilities": FORM}
+    params = {"_meta": meta, "name": "create_pet", "arguments": {"status": "sold"}, **extra}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+async def post(url: str, body: dict[str, Any], token: str | None = None) -> Any:
+    headers = http_kit.modern_headers("tools/call", "create_pet")
+    if token is not None:
+        headers["authorization"] = f"Bearer {token}"
+    async with httpx.AsyncClient(timeout=20) as client:
+        response = await client.post(url, json=body, headers=headers)
+    return response.json()
+
+
+@pytest.fixture(scope="module")
+def replicas(asking_package: Path) -> Iterator[tuple[list[ServerProcess], Any]]:
+    """Three server processes on one fake Petstore: two share the secret, the third has its own."""
+    with fake_petstore_module().FakePetstore() as fake:
+        secrets = [SECRET, SECRET, "another-replica-another-secret"]
+        servers = []
+        try:
+            for secret in secrets:
+                env = http_kit.server_env(
+                    asking_package,
+                    fake.base_url,
+                    fake.api_key,
+                    PETSTORE_STATE_SECRET=secret,
+                    PETSTORE_AUTH_TOKENS=TOKENS,
+                )
+                servers.append(ServerProcess(env))
+            yield servers, fake
+        finally:
+            for server in servers:
+                server.stop()
+
+
+async def test_a_retry_served_by_another_process_completes(
+    replicas: tuple[list[ServerProcess], Any],
+) -> None:
+    (first, second, stranger), fake = replicas
+    alice, bob = TOKENS.split(",")
+    asked = await post(first.url, ask_call(1), alice)
+    state = asked["result"]["requestState"]
+    answer = {"missing_arguments": {"action": "accept", "content": {"name": "Nova"}}}
+    fake.clear()
+    # another secret: the state does not verify; another caller: it was not issued to them
+    refused = await post(
+        stranger.url, ask_call(2, inputResponses=answer, requestState=state), alice
+    )
+    assert refused["error"]["code"] == -32602
+    stolen = await post(second.url, ask_call(3, inputResponses=answer, requestState=state), bob)
+    assert stolen["error"]["message"].endswith("issued to another caller")
+    assert fake.requests == []
+    done = await post(second.url, ask_call(4, inputResponses=answer, requestState=state), alice)
+    assert done["result"]["resultType"] == "complete" and "isError" not in done["result"]
+    (sent,) = fake.requests
+    assert sent.json() == {"status": "sold", "name": "Nova"}
