@@ -207,3 +207,5 @@ class Api:
     external_docs_url: str = ""
     # the first of `servers` as declared, when its URL has variables
     server: Server | None = None
+    # prompt definitions of the document's `x-mcp: {prompts: [...]}`, each with its JSON pointer
+    x_mcp_prompts: tuple[tuple[Any, str], ...] = ()

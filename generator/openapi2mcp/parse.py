@@ -75,6 +75,8 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
         resolver, data.get("security"), ROOT.child("security"), schemes
     )
     document_x_mcp = _x_mcp_defaults(resolver, data, ROOT.child("x-mcp"), "the document")
+    # prompts belong to the server, not to each operation: kept apart from the defaults
+    spec_prompts = document_x_mcp[0].pop("prompts", None)
     operations = _assign_keys(
         resolver, _operations(ctx, data, default_security, schemes, document_x_mcp)
     )
@@ -98,7 +100,17 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
         terms_of_service=text(info.get("termsOfService")),
         external_docs_url=_member_text(data, "externalDocs", "url"),
         server=server if server is not None and server.variables else None,
+        x_mcp_prompts=_x_mcp_prompts(resolver, spec_prompts, ROOT.child("x-mcp", "prompts")),
     )
+
+
+def _x_mcp_prompts(resolver: Resolver, raw: Any, at: Location) -> tuple[tuple[Any, str], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        resolver.warn("x-mcp-invalid", at, "x-mcp prompts must be a list of prompts; ignored")
+        return ()
+    return tuple((item, at.child(index).pointer) for index, item in enumerate(raw))
 
 
 def _member_text(parent: dict[str, Any], key: str, member: str) -> str:

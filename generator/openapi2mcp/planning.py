@@ -42,7 +42,7 @@ from .plan import (
     ToolMode,
     Toolset,
 )
-from .prompting import configured_prompts, delimited, link_prompts, tag_prompts
+from .prompting import configured_prompts, delimited, link_prompts, spec_prompts, tag_prompts
 
 # words that say nothing about which API this is ("GitHub's official OpenAPI spec" → "github")
 _NAME_NOISE = {
@@ -450,14 +450,11 @@ def _instructions(api: Api, tools: tuple[Tool, ...]) -> str:
 def _prompts(
     api: Api, tools: tuple[Tool, ...], config: Config, report: Report
 ) -> tuple[Prompt, ...]:
-    """The config's prompts, then one per tag, then the workflows of response links (names unique,
-    the config's kept as written)."""
-    namer = naming.Namer(max_length=64, reserved={p.name for p in config.prompts})
-    return (
-        configured_prompts(config, report)
-        + tag_prompts(api, tools, namer)
-        + link_prompts(api, tools, namer, report)
-    )
+    """The config's prompts, the spec's own (x-mcp), then one per tag, then the workflows of
+    response links (names unique, the config's and the spec's kept as written)."""
+    written = configured_prompts(config, report) + spec_prompts(api, config, report)
+    namer = naming.Namer(max_length=64, reserved={p.name for p in written})
+    return written + tag_prompts(api, tools, namer) + link_prompts(api, tools, namer, report)
 
 
 def _first_paragraph(text: str) -> str:

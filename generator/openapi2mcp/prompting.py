@@ -20,8 +20,8 @@ from urllib.parse import unquote
 
 from . import naming
 from .classify import completion_values
-from .config import Config, PromptConfig, PromptMessageConfig
-from .diagnostics import Report, pointer
+from .config import Config, PromptConfig, PromptMessageConfig, parse_config
+from .diagnostics import GenerationError, Report, pointer
 from .ir import Api, Link, Operation
 from .plan import (
     Prompt,
@@ -398,6 +398,35 @@ def _field(fragment: str) -> str:
         token = raw.replace("~1", "/").replace("~0", "~")
         out += f"[{token}]" if token.isdigit() else (f".{token}" if out else token)
     return out
+
+
+def spec_prompts(api: Api, config: Config, report: Report) -> tuple[Prompt, ...]:
+    """Prompts the API owner wrote in the document's ``x-mcp: {prompts: [...]}``.
+
+    Same shape as the config file's ``[[prompts]]`` (images inline as base64 only: the spec has no
+    folder of its own); a prompt the config file also defines is the config's. The texts are the
+    owner's own prompt templates, offered to the user like any prompt; each problem is a warning at
+    the prompt's JSON pointer, and that prompt is left out.
+    """
+    prompts: list[Prompt] = []
+    taken = {prompt.name for prompt in config.prompts}
+    for raw, where in api.x_mcp_prompts:
+        try:
+            (prompt,) = parse_config({"prompts": [raw]}, source="x-mcp").prompts
+        except GenerationError as exc:
+            message = exc.diagnostic.message.removeprefix("x-mcp: ")
+            report.warn("x-mcp-prompt-invalid", where, f"{message}; prompt left out")
+            continue
+        if prompt.name in taken:
+            report.info(
+                "x-mcp-prompt-overridden",
+                where,
+                f"prompt {prompt.name!r} is also defined by the config file, which wins",
+            )
+            continue
+        taken.add(prompt.name)
+        prompts.append(_prompt(prompt))
+    return tuple(prompts)
 
 
 def configured_prompts(config: Config, report: Report) -> tuple[Prompt, ...]:
