@@ -1,8 +1,10 @@
 """Real-world trial: generate servers from big public API descriptions and list their tools.
 
 For each spec: ``openapi2mcp generate`` into a temporary directory (timed), then the generated server is
-started over stdio and asked for every page of a modern ``tools/list``. Prints one row per spec:
-format, operations in the document, tools listed, warnings by code, generation time, success. Not a
+started over stdio and asked for every page of a modern ``tools/list``, once in the tool mode it was
+generated with (``auto``: dynamic above 60 tools) and once with ``<PREFIX>_TOOL_MODE=full``. Prints one
+row per spec: format, operations in the document, tools, tools listed in full mode, the generated mode
+and what it lists, generation time, success (every tool listed in full mode), warnings by code. Not a
 test: figures, not assertions.
 
     python benchmarks/realworld.py [--only stripe,k8s-1.13] [--cache DIR] [-v]
@@ -77,7 +79,11 @@ class Row:
     spec_format: str = "?"
     operations: int = 0
     tools: int = 0
+    # the tool mode the package was generated with (auto: dynamic above 60 tools)
+    mode: str = "?"
+    # tools/list in full mode (every tool), and in the generated default mode
     listed: int = -1
+    default_listed: int = -1
     seconds: float = 0.0
     warnings: collections.Counter[str] = field(default_factory=collections.Counter)
     problem: str = ""
@@ -154,18 +160,31 @@ def generate(spec: Path, out: Path, row: Row, verbose: bool) -> bool:
         return False
     catalog = json.loads(next(out.glob("src/*/catalog.json")).read_text(encoding="utf-8"))
     row.tools = len(catalog["tools"])
+    row.mode = catalog.get("toolMode", {}).get("mode", "full")
     return True
 
 
 def list_tools(package: Path, row: Row) -> None:
-    """Start the server over stdio and page through a modern tools/list."""
-    module = next(p.name for p in (package / "src").iterdir() if (p / "__main__.py").exists())
+    """Page through a modern tools/list in the generated mode, then in full mode (every tool)."""
+    row.default_listed = _listed(package, row, full=False)
+    row.listed = _listed(package, row, full=True)
+
+
+def _listed(package: Path, row: Row, *, full: bool) -> int:
+    """Start the server over stdio and count the tools of a modern tools/list, page by page."""
+    source = package / "src"
+    module = next(p.name for p in source.iterdir() if (p / "__main__.py").exists())
+    env = {"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"}
+    if full:
+        catalog = json.loads((source / module / "catalog.index.json").read_text(encoding="utf-8"))
+        prefix = catalog["upstream"]["baseUrlEnv"].removesuffix("_BASE_URL")
+        env[f"{prefix}_TOOL_MODE"] = "full"
     process = subprocess.Popen(
         [sys.executable, "-m", module],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env={"PYTHONPATH": str(package / "src"), "PATH": "/usr/bin:/bin"},
+        env=env,
     )
     assert process.stdin is not None and process.stdout is not None
     listed, cursor, request = 0, None, 0
@@ -188,7 +207,6 @@ def list_tools(package: Path, row: Row) -> None:
             cursor = reply["result"].get("nextCursor")
             if cursor is None:
                 break
-        row.listed = listed
     except (RuntimeError, ValueError) as exc:
         row.problem = f"tools/list: {exc}"
     finally:
@@ -201,10 +219,14 @@ def list_tools(package: Path, row: Row) -> None:
         stderr = process.stderr.read().decode(errors="replace") if process.stderr else ""
         if process.returncode not in (0, None) and not row.problem:
             row.problem = f"server exit {process.returncode}: {stderr.strip()[-120:]}"
+    return listed if not row.problem else -1
 
 
 def print_table(rows: list[Row]) -> None:
-    header = ("spec", "format", "ops", "tools", "listed", "gen s", "ok", "warnings by code")
+    header = (
+        "spec", "format", "ops", "tools", "listed (full)", "mode", "listed", "gen s", "ok",
+        "warnings by code",
+    )  # fmt: skip
     lines = [header]
     for row in rows:
         warnings = ", ".join(f"{code} {n}" for code, n in row.warnings.most_common()) or "-"
@@ -217,6 +239,8 @@ def print_table(rows: list[Row]) -> None:
                 str(row.operations),
                 str(row.tools),
                 str(row.listed) if row.listed >= 0 else "-",
+                row.mode,
+                str(row.default_listed) if row.default_listed >= 0 else "-",
                 f"{row.seconds:.1f}",
                 "yes" if row.ok else "NO",
                 warnings,
