@@ -41,7 +41,7 @@ from .request_state import DEFAULT_TTL_SECONDS, MIN_SECRET_BYTES, StateSigner
 from .resilience import Policy, PolicyError
 from .results import MAX_TEXT_CHARS, MIN_TEXT_CHARS, ResultLimits
 from .stdio import DEFAULT_MAX_LINE_BYTES, serve_stdio
-from .upstream import Upstream
+from .upstream import Upstream, UpstreamError, expand_server
 
 if TYPE_CHECKING:
     # the HTTP transport's authentication code is not loaded on the stdio path
@@ -197,6 +197,12 @@ class Settings:
                     f"got {raw_timeout[:40]!r}"
                 )
         prefix = env_prefix(catalog)
+        server = upstream.get("server")
+        if server is not None and not env.get(upstream["baseUrlEnv"], "").strip():
+            try:  # a server variable that is missing or not in its enum stops start-up
+                expand_server(server, env)
+            except UpstreamError as exc:
+                raise SettingsError(str(exc)) from None
         try:  # retries, circuit breaker and limits: a bad value stops start-up, not every call
             Policy.from_env(env, prefix)
         except PolicyError as exc:

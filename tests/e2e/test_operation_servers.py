@@ -21,6 +21,7 @@ import pytest
 from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render import MARKER
+from templates.runtime.server import SettingsError
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import META, call_tool, server, texts
 
@@ -169,13 +170,15 @@ async def test_each_operation_goes_to_its_server(
 async def test_a_value_outside_the_enum_names_the_variable_and_the_values(
     catalog: dict[str, Any], upstream: fs.FaultServer
 ) -> None:
+    # the document's server: checked at start-up
     env = {"ATLAS_SERVER_PORT": _port(upstream), "ATLAS_SERVER_VERSION": "v3"}
-    (reply,) = await _call(catalog, env, "list_things")
-    assert reply["result"]["isError"] is True
-    assert texts(reply) == (
+    with pytest.raises(SettingsError) as refused:
+        await _call(catalog, env, "list_things")
+    assert str(refused.value) == (
         f"ATLAS_SERVER_VERSION is 'v3', which the server URL {DOCUMENT_SERVER} does not allow "
         "for {version}; allowed values: v1, v2"
     )
+    # an operation's own server: checked when that operation is called
     host = {"ATLAS_SERVER_PORT": _port(upstream), "ATLAS_SERVER_HOST": "evil.example"}
     (reply,) = await _call(catalog, host, "list_files")
     assert texts(reply) == (

@@ -210,6 +210,39 @@ def env_prefix(info: UpstreamInfo) -> str:
     return name.removesuffix(_BASE_URL_SUFFIX) if name.endswith(_BASE_URL_SUFFIX) else "MCP"
 
 
+def expand_server(server: ServerSpec, environ: Mapping[str, str]) -> str:
+    """``server``'s URL with each ``{variable}`` from its environment variable or default.
+
+    ``UpstreamError`` names the variable when it is missing (no default) or not one of its enum.
+    """
+    variables = server.get("variables", {})
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        spec = variables.get(name)
+        if spec is None:
+            return match.group(0)
+        env = spec["env"]
+        raw = (environ.get(env) or "").strip()
+        if not raw:
+            if "default" in spec:
+                return spec["default"]
+            raise UpstreamError(
+                f"the server URL {server['url']} needs a value for {{{name}}}: set {env}"
+            )
+        allowed = spec.get("enum")
+        if allowed and raw not in allowed:
+            raise UpstreamError(
+                f"{env} is {raw[:40]!r}, which the server URL {server['url']} does not "
+                f"allow for {{{name}}}; allowed values: {', '.join(allowed)}"
+            )
+        if any(c.isspace() or not c.isprintable() for c in raw):
+            raise UpstreamError(f"{env} must not contain spaces or control characters")
+        return raw
+
+    return _SERVER_VARIABLE.sub(value, server["url"])
+
+
 class Upstream:
     """Calls the API's operations; one instance (and one connection pool) per server."""
 
@@ -315,33 +348,7 @@ class Upstream:
         install_log_redaction(Redactor([token]))
 
     def _expand(self, server: ServerSpec) -> str:
-        """``server``'s URL with each ``{variable}`` from its environment variable or default."""
-        variables = server.get("variables", {})
-
-        def value(match: re.Match[str]) -> str:
-            name = match.group(1)
-            spec = variables.get(name)
-            if spec is None:
-                return match.group(0)
-            env = spec["env"]
-            raw = (self._environ.get(env) or "").strip()
-            if not raw:
-                if "default" in spec:
-                    return spec["default"]
-                raise UpstreamError(
-                    f"the server URL {server['url']} needs a value for {{{name}}}: set {env}"
-                )
-            allowed = spec.get("enum")
-            if allowed and raw not in allowed:
-                raise UpstreamError(
-                    f"{env} is {raw[:40]!r}, which the server URL {server['url']} does not "
-                    f"allow for {{{name}}}; allowed values: {', '.join(allowed)}"
-                )
-            if any(c.isspace() or not c.isprintable() for c in raw):
-                raise UpstreamError(f"{env} must not contain spaces or control characters")
-            return raw
-
-        return _SERVER_VARIABLE.sub(value, server["url"])
+        return expand_server(server, self._environ)
 
     def _resolve_base_url(self) -> str:
         env = self._info["baseUrlEnv"]
