@@ -198,8 +198,12 @@ class Settings:
                 )
         prefix = env_prefix(catalog)
         server = upstream.get("server")
-        if server is not None and not env.get(upstream["baseUrlEnv"], "").strip():
-            try:  # a server variable that is missing or not in its enum stops start-up
+        variables = server.get("variables", {}) if server is not None else {}
+        configured = any(env.get(v["env"], "").strip() for v in variables.values())
+        if server is not None and configured and not env.get(upstream["baseUrlEnv"], "").strip():
+            # a server variable set to a value its enum refuses stops start-up; one left unset
+            # without a default is reported by each call, like a missing base URL
+            try:
                 expand_server(server, env)
             except UpstreamError as exc:
                 raise SettingsError(str(exc)) from None
