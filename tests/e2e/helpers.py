@@ -11,7 +11,27 @@ from typing import Any
 
 from mcp.client.stdio import StdioServerParameters
 
+from openapi2mcp.emit import write_tree
+from openapi2mcp.generate import GenerateOptions, generate
+from openapi2mcp.render import MARKER
+
 MODERN = "2026-07-28"
+
+
+def generate_package(where: Path, spec: Any, name: str) -> Path:
+    """``spec`` (a document as data) written to ``where`` and generated into ``where/name``."""
+    path = where / "openapi.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    out = where / name
+    write_tree(generate(str(path), GenerateOptions()).files, out, force=False, marker=MARKER)
+    return out
+
+
+def read_catalog(package: Path) -> dict[str, Any]:
+    """The generated package's ``catalog.json``."""
+    (path,) = package.glob("src/*/catalog.json")
+    found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return found
 
 
 def server_env(package: Path, base_url: str, api_key: str | None) -> dict[str, str]:

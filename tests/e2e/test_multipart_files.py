@@ -21,10 +21,8 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.emit import write_tree
-from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
 from templates.runtime import upstream_encoding
+from tests.e2e.helpers import generate_package, read_catalog
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import META, call_tool, server, texts
 
@@ -123,23 +121,14 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def _generate(tmp: Path, spec: dict[str, Any], name: str) -> Path:
-    path = tmp / "openapi.json"
-    path.write_text(json.dumps(spec))
-    out = tmp / name
-    write_tree(generate(str(path), GenerateOptions()).files, out, force=False, marker=MARKER)
-    return out
-
-
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _generate(tmp_path_factory.mktemp("multipart"), SPEC, "gallery-mcp")
+    return generate_package(tmp_path_factory.mktemp("multipart"), SPEC, "gallery-mcp")
 
 
 @pytest.fixture(scope="module")
 def catalog(package: Path) -> dict[str, Any]:
-    found: dict[str, Any] = json.loads((package / "src/gallery_mcp/catalog.json").read_text())
-    return found
+    return read_catalog(package)
 
 
 @pytest.fixture
@@ -310,7 +299,7 @@ async def test_a_file_that_is_not_base64_is_refused_before_sending(
 async def test_swagger_formdata_files_become_file_parts(
     tmp_path: Path, upstream: fs.FaultServer
 ) -> None:
-    package = _generate(tmp_path, SWAGGER, "scanner-mcp")
+    package = generate_package(tmp_path, SWAGGER, "scanner-mcp")
     catalog = json.loads((package / "src/scanner_mcp/catalog.json").read_text())
     (tool,) = catalog["tools"]
     assert tool["inputSchema"]["properties"]["document"]["contentEncoding"] == "base64"

@@ -18,10 +18,8 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.emit import write_tree
-from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
 from templates.runtime.server import SettingsError
+from tests.e2e.helpers import generate_package, read_catalog
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import META, call_tool, server, texts
 
@@ -82,17 +80,12 @@ SPEC: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    spec = tmp_path_factory.mktemp("servers") / "openapi.json"
-    spec.write_text(json.dumps(SPEC))
-    out = tmp_path_factory.mktemp("servers-out") / "atlas-mcp"
-    write_tree(generate(str(spec), GenerateOptions()).files, out, force=False, marker=MARKER)
-    return out
+    return generate_package(tmp_path_factory.mktemp("servers"), SPEC, "atlas-mcp")
 
 
 @pytest.fixture(scope="module")
 def catalog(package: Path) -> dict[str, Any]:
-    found: dict[str, Any] = json.loads((package / "src/atlas_mcp/catalog.json").read_text())
-    return found
+    return read_catalog(package)
 
 
 @pytest.fixture
