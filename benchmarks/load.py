@@ -6,7 +6,8 @@ of requests per round: 2026-07-28 ``tools/call`` (a read that reaches the API), 
 and ``tools/list``, one POST each. Per round it prints errors (non-200 replies, JSON-RPC errors,
 ``isError`` results), throughput, p50/p99 latency and the server's resident memory; the memory must
 not grow across rounds. The throughput rounds switch the rate limit off (``PETSTORE_RATE_LIMIT=0``);
-a last round runs a second server with tight limits to show them refusing calls with a clear error.
+a last round runs a second server with tight limits to show them holding: calls over the limits wait
+for their turn (``PETSTORE_LIMIT_WAIT``, 2 s) and are refused, with a clear error, only beyond it.
 Not a test: figures, not assertions (``tests/reliability/test_load_smoke.py`` runs a short version).
 
     python benchmarks/load.py [--clients 50] [--requests 5000] [--rounds 5]

@@ -319,16 +319,20 @@ async def test_a_token_answer_without_a_token_is_a_tool_error(
     )
 
 
-async def test_missing_credentials_name_every_way_to_supply_them(
+async def test_missing_credentials_send_the_call_without_them_and_a_401_names_every_way(
     catalog: dict[str, Any], upstream: fs.FaultServer
 ) -> None:
+    upstream.script["/api/secrets/db"] = fs.status(401)
     env = {"VAULT_BASE_URL": upstream.url + "/api", "VAULT_OAUTH_CLIENT_ID": CLIENT_ID}
     (reply,) = await _calls(catalog, env, ("read_secret", {"name": "db"}))
     assert texts(reply) == (
-        "this operation needs credentials: set the environment variable VAULT_OAUTH_CLIENT_ID "
-        "and VAULT_OAUTH_CLIENT_SECRET (or an access token in VAULT_OAUTH_TOKEN)"
+        'Upstream returned 401 Unauthorized: {"error":"status 401"}\n'
+        "It was sent without credentials; to send them, set the environment variable "
+        "VAULT_OAUTH_CLIENT_ID and VAULT_OAUTH_CLIENT_SECRET (or an access token in "
+        "VAULT_OAUTH_TOKEN)."
     )
-    assert upstream.requests == []
+    [request] = upstream.requests  # no token request, and the call itself went out without one
+    assert (request.target, request.headers.get("authorization")) == ("/api/secrets/db", None)
 
 
 async def test_secret_and_tokens_stay_out_of_results_and_logs(

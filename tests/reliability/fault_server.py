@@ -75,6 +75,8 @@ Behaviour = Callable[[Exchange], None]
 
 _REASONS = {
     200: "OK",
+    201: "Created",
+    304: "Not Modified",
     400: "Bad Request",
     401: "Unauthorized",
     403: "Forbidden",

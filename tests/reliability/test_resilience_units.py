@@ -1,7 +1,9 @@
-"""The resilience primitives on a fake clock: backoff and its cap, Retry-After, circuit, rate bucket."""
+"""The resilience primitives on a fake clock: backoff and its cap, Retry-After, circuits per
+operation, the rate bucket and the concurrency cap (both wait a bounded while before refusing)."""
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 
 import pytest
@@ -17,8 +19,25 @@ class Clock:
         return self.now
 
 
+class Sleeper:
+    """An ``asyncio.sleep`` stand-in that only remembers each wait: the calls of a test arrive
+    together, as a burst does (the clock moves only when a test moves it)."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(round(seconds, 6))
+
+
 def guard(clock: Clock, rng: float = 0.5, **policy: float) -> Guard:
-    return Guard(Policy(**policy), "https://api.example.com", clock=clock, rng=lambda: rng)  # type: ignore[arg-type]
+    return Guard(
+        Policy(**policy),  # type: ignore[arg-type]
+        "https://api.example.com",
+        clock=clock,
+        rng=lambda: rng,
+        sleep=Sleeper(),
+    )
 
 
 @pytest.mark.parametrize(("rng", "delays"), [(0.0, [0.125, 0.25, 0.5]), (1.0, [0.25, 0.5, 1.0])])
@@ -47,6 +66,14 @@ def test_idempotent_methods_may_retry(method: str) -> None:
 @pytest.mark.parametrize("method", ["POST", "PATCH", "CONNECT", "TRACE"])
 def test_other_methods_never_retry(method: str) -> None:
     assert guard(Clock()).may_retry(method, 0) is False
+    assert guard(Clock()).may_retry(method, 0, 503) is False
+
+
+@pytest.mark.parametrize("method", ["POST", "PATCH", "GET"])
+def test_a_throttled_call_may_be_retried_whatever_its_method(method: str) -> None:
+    """429: the request was refused before it was acted on (RFC 6585)."""
+    g = guard(Clock(), retries=1)
+    assert [g.may_retry(method, attempt, 429) for attempt in range(2)] == [True, False]
 
 
 def test_parse_retry_after() -> None:
@@ -62,13 +89,18 @@ def test_parse_retry_after() -> None:
 def test_circuit_half_opens_for_exactly_one_probe() -> None:
     clock = Clock()
     g = guard(clock, circuit_threshold=2, circuit_cooldown=30)
-    circuit = g.circuit
+    circuit = g.circuit("put", "PUT /pets/{petId}")
     for _ in range(2):
         circuit.admit()
         circuit.record(False, "HTTP 503 Service Unavailable")
     assert circuit.state == "open"
-    with pytest.raises(Refused, match="paused for another 30 s"):
+    with pytest.raises(Refused) as info:
         circuit.admit()
+    assert str(info.value) == (
+        "PUT /pets/{petId} at https://api.example.com is failing (2 failed attempts in a row, the "
+        "last: HTTP 503 Service Unavailable); calls to it are paused for another 30 s (other "
+        "operations are not affected)"
+    )
     clock.now += 30
     assert circuit.state == "half-open"
     circuit.admit()  # the probe
@@ -82,41 +114,107 @@ def test_circuit_half_opens_for_exactly_one_probe() -> None:
 
 def test_a_success_resets_the_failure_count() -> None:
     g = guard(Clock(), circuit_threshold=3)
+    circuit = g.circuit("op", "GET /op")
     for ok in (False, False, True, False, False):
-        g.circuit.record(ok, "timeout")
-    assert g.circuit.state == "closed"
+        circuit.record(ok, "timeout")
+    assert circuit.state == "closed"
+
+
+def test_one_operations_open_circuit_leaves_the_others_closed() -> None:
+    g = guard(Clock(), circuit_threshold=1)
+    g.circuit("put", "PUT /pets").record(False, "HTTP 502 Bad Gateway")
+    assert g.circuit("put", "PUT /pets").state == "open"
+    assert g.circuit("get", "GET /pets").state == "closed"
+    g.circuit("get", "GET /pets").admit()
 
 
 def test_threshold_zero_never_opens() -> None:
     g = guard(Clock(), circuit_threshold=0)
+    circuit = g.circuit("op", "GET /op")
     for _ in range(100):
-        g.circuit.record(False, "timeout")
-    g.circuit.admit()
+        circuit.record(False, "timeout")
+    circuit.admit()
 
 
-def test_rate_bucket_refills_over_time() -> None:
+async def test_a_burst_over_the_rate_waits_its_turn() -> None:
     clock = Clock()
-    g = guard(clock, rate_limit=2)
-    g.enter()
-    g.enter()
-    with pytest.raises(Refused, match=r"at most 2 upstream calls per second; try again in 0\.5 s"):
-        g.enter()
-    clock.now += 0.5
-    g.enter()
-    assert g.in_flight == 3
+    g = guard(clock, rate_limit=2, limit_wait=2)
+    for _ in range(5):
+        await g.enter()
+    # two tokens at once, then one every half second, each reservation behind the last
+    assert g._sleep.waits == [0.5, 1.0, 1.5]  # type: ignore[attr-defined]
+    assert g.in_flight == 5
 
 
-def test_concurrency_counts_calls_in_flight() -> None:
-    g = guard(Clock(), max_concurrency=1, rate_limit=0)
-    g.enter()
-    with pytest.raises(Refused, match="the limit is 1"):
-        g.enter()
+async def test_the_rate_limit_refuses_what_would_wait_too_long() -> None:
+    clock = Clock()
+    g = guard(clock, rate_limit=2, limit_wait=0.6)
+    for _ in range(3):
+        await g.enter()
+    with pytest.raises(Refused) as info:
+        await g.enter()
+    assert str(info.value) == (
+        "rate limit reached: at most 2 upstream calls per second and waiting 0.6 s would not be "
+        "enough; try again in 1.0 s"
+    )
+    clock.now += 1.0
+    await g.enter()
+    assert g.in_flight == 4
+
+
+async def test_without_a_wait_the_rate_limit_refuses_at_once() -> None:
+    g = guard(Clock(), rate_limit=2, limit_wait=0)
+    await g.enter()
+    await g.enter()
+    with pytest.raises(
+        Refused, match=r"^rate limit reached: at most 2 upstream calls per second; "
+    ):
+        await g.enter()
+
+
+async def test_a_call_over_the_concurrency_limit_waits_for_a_slot() -> None:
+    g = guard(Clock(), max_concurrency=1, rate_limit=0, limit_wait=2)
+    await g.enter()
+    waiting = asyncio.ensure_future(g.enter())
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    g.leave()  # the slot passes straight to the waiting call
+    await waiting
+    assert g.in_flight == 1
     g.leave()
-    g.enter()
+    assert g.in_flight == 0
+
+
+async def test_the_concurrency_limit_refuses_after_the_wait() -> None:
+    g = guard(Clock(), max_concurrency=1, rate_limit=0, limit_wait=0.05)
+    await g.enter()
+    with pytest.raises(Refused) as info:
+        await g.enter()
+    assert str(info.value) == (
+        "too many calls to the upstream at once (the limit is 1 and none finished within "
+        "0.05 s); try again when one has finished"
+    )
+    g.leave()
+    await g.enter()
+    assert g.in_flight == 1
+
+
+async def test_a_cancelled_waiter_gives_its_slot_back() -> None:
+    g = guard(Clock(), max_concurrency=1, rate_limit=0, limit_wait=5)
+    await g.enter()
+    waiting = asyncio.ensure_future(g.enter())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    g.leave()
+    assert g.in_flight == 0
+    await g.enter()
+    assert g.in_flight == 1
 
 
 def test_policy_defaults_and_environment() -> None:
-    assert Policy.from_env({}, "PET") == Policy(2, 0.25, 10, 5, 30, 64, 100)
+    assert Policy.from_env({}, "PET") == Policy(2, 0.25, 10, 5, 30, 64, 100, 2)
     env = {
         "PET_RETRIES": "0",
         "PET_RETRY_BACKOFF": "1.5",
@@ -125,8 +223,9 @@ def test_policy_defaults_and_environment() -> None:
         "PET_CIRCUIT_COOLDOWN": "5",
         "PET_MAX_CONCURRENCY": "0",
         "PET_RATE_LIMIT": "0.5",
+        "PET_LIMIT_WAIT": "0",
     }
-    assert Policy.from_env(env, "PET") == Policy(0, 1.5, 60, 0, 5, 0, 0.5)
+    assert Policy.from_env(env, "PET") == Policy(0, 1.5, 60, 0, 5, 0, 0.5, 0)
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+# the recording upstream of the upstream-client tests
+from tests.runtime.upstream_kit import api, make  # noqa: F401
+
 HERE = Path(__file__).resolve().parent
 LAUNCHER = HERE / "stdio_launcher.py"
 CATALOG = json.loads((HERE / "fixtures" / "catalog.json").read_text(encoding="utf-8"))

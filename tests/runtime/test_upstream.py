@@ -10,230 +10,35 @@ from __future__ import annotations
 import asyncio
 import base64
 import socket
-import threading
-from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
 import pytest
 
-from templates.runtime.catalog import OperationSpec, ParameterSpec, UpstreamInfo
+from templates.runtime.catalog import OperationSpec, UpstreamInfo
 from templates.runtime.upstream import (
     MAX_RESPONSE_BYTES,
     Upstream,
     UpstreamError,
     UpstreamResponse,
 )
+from tests.runtime.upstream_kit import (
+    API_KEY,
+    INFO,
+    PASSWORD,
+    TOKEN,
+    USER,
+    FakeApi,
+    Make,
+    call,
+    op,
+    param,
+)
 
-API_KEY = "k3y-S3CRET"
-TOKEN = "t0ken-S3CRET"
-USER, PASSWORD = "alice", "pa:ss-S3CRET"
-
-INFO: UpstreamInfo = {
-    "baseUrl": "https://api.example.com",
-    "baseUrlEnv": "PET_BASE_URL",
-    "timeoutEnv": "PET_TIMEOUT",
-    "timeoutSeconds": 30.0,
-    "securitySchemes": {
-        "headerKey": {
-            "type": "apiKey",
-            "location": "header",
-            "name": "X-API-Key",
-            "env": "PET_API_KEY",
-        },
-        "queryKey": {
-            "type": "apiKey",
-            "location": "query",
-            "name": "api_key",
-            "env": "PET_QUERY_KEY",
-        },
-        "cookieKey": {"type": "apiKey", "location": "cookie", "name": "sid", "env": "PET_SID"},
-        "bearer": {"type": "bearer", "env": "PET_TOKEN"},
-        "basic": {"type": "basic", "usernameEnv": "PET_USER", "passwordEnv": "PET_PASSWORD"},
-    },
-}
-
-
-def param(
-    name: str,
-    location: str = "query",
-    *,
-    style: str = "",
-    explode: bool | None = None,
-    argument: str | None = None,
-    required: bool = False,
-    allow_reserved: bool = False,
-) -> ParameterSpec:
-    default_style = {"path": "simple", "query": "form", "header": "simple", "cookie": "form"}
-    style = style or default_style[location]
-    spec: ParameterSpec = {
-        "name": name,
-        "location": location,  # type: ignore[typeddict-item]
-        "argument": argument or name,
-        "required": required or location == "path",
-        "style": style,
-        "explode": (style == "form") if explode is None else explode,
-    }
-    if allow_reserved:
-        spec["allowReserved"] = True
-    return spec
-
-
-def op(
-    method: str = "GET",
-    path: str = "/pets",
-    parameters: list[ParameterSpec] | None = None,
-    *,
-    body: dict[str, Any] | None = None,
-    security: list[list[str]] | None = None,
-    media: str = "application/json",
-) -> OperationSpec:
-    spec: OperationSpec = {
-        "method": method,
-        "path": path,
-        "parameters": parameters or [],
-        "security": security or [],
-        "responseMediaType": media,
-        "pointer": f"#/paths/{path}/{method.lower()}",
-    }
-    if body is not None:
-        spec["body"] = body  # type: ignore[typeddict-item]
-    return spec
-
-
-# -- a recording HTTP server on loopback ------------------------------------------------------
-
-
-@dataclass
-class Recorded:
-    method: str
-    target: str  # raw request target from the request line
-    headers: list[tuple[str, str]]
-    body: bytes
-    client_port: int
-
-    def header(self, name: str) -> str | None:
-        values = [v for k, v in self.headers if k.lower() == name.lower()]
-        assert len(values) <= 1, f"header {name} sent {len(values)} times"
-        return values[0] if values else None
-
-    def header_bytes(self, name: str) -> bytes | None:
-        value = self.header(name)
-        return None if value is None else value.encode("latin-1")
-
-
-@dataclass
-class FakeApi:
-    url: str = ""
-    requests: list[Recorded] = field(default_factory=list)
-    replies: list[tuple[int, dict[str, str], bytes]] = field(default_factory=list)
-    release: threading.Event = field(default_factory=threading.Event)
-    slow: bool = False
-
-    def reply(
-        self, status: int = 200, body: bytes = b"", headers: dict[str, str] | None = None
-    ) -> None:
-        self.replies.append((status, headers or {}, body))
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 64
-    api: FakeApi
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that gave up (timeout tests) is expected, not a failure
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def _handle(self) -> None:
-        api = self.server.api
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
-        api.requests.append(
-            Recorded(
-                self.command, self.path, list(self.headers.items()), body, self.client_address[1]
-            )
-        )
-        if api.slow:
-            api.release.wait(10)
-            return
-        status, headers, payload = (
-            api.replies.pop(0)
-            if api.replies
-            else (200, {"Content-Type": "application/json"}, b'{"ok":true}')
-        )
-        self.send_response(status)
-        for key, value in headers.items():
-            self.send_header(key, value)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(payload)
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _handle
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    server = _Server(("127.0.0.1", 0), _Handler)
-    fake = FakeApi(url=f"http://127.0.0.1:{server.server_address[1]}")
-    server.api = fake
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    yield fake
-    fake.release.set()
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
-
-
-Make = Callable[..., Upstream]
-
-
-@pytest.fixture
-async def make(api: FakeApi) -> AsyncIterator[Make]:
-    made: list[Upstream] = []
-
-    def build(
-        operations: dict[str, OperationSpec],
-        environ: dict[str, str] | None = None,
-        *,
-        info: UpstreamInfo = INFO,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> Upstream:
-        upstream = Upstream(
-            info,
-            operations,
-            environ={"PET_BASE_URL": api.url, **(environ or {})},
-            user_agent="petstore-mcp/1.0",
-            transport=transport,
-        )
-        made.append(upstream)
-        return upstream
-
-    yield build
-    for upstream in made:
-        await upstream.aclose()
-
-
-async def call(
-    make: Make, spec: OperationSpec, arguments: dict[str, Any], **kw: Any
-) -> UpstreamResponse:
-    return await make({"op": spec}, **kw).call("op", arguments)
-
+ANONYMOUS_HINT = (
+    "it was sent without credentials; if the API needs them, set PET_HEADERS to the headers it "
+    'expects, e.g. {"Authorization": "Bearer <token>"}'
+)
 
 # -- requests on the wire ---------------------------------------------------------------------
 
@@ -250,7 +55,12 @@ async def test_get_with_path_and_query(api: FakeApi, make: Make) -> None:
     assert req.header("Cookie") is None
     assert req.body == b""
     assert response == UpstreamResponse(
-        200, "OK", "application/json", b'{"ok":true}', f"{api.url}/pets/42?fields=name"
+        200,
+        "OK",
+        "application/json",
+        b'{"ok":true}',
+        f"{api.url}/pets/42?fields=name",
+        auth_hint=ANONYMOUS_HINT,
     )
 
 
@@ -597,25 +407,35 @@ async def test_anonymous_alternative(api: FakeApi, make: Make) -> None:
     assert api.requests[1].header("Authorization") == f"Bearer {TOKEN}"
 
 
-async def test_unsatisfiable_security_names_the_variables(api: FakeApi, make: Make) -> None:
+async def test_unsatisfied_security_sends_the_call_without_credentials(
+    api: FakeApi, make: Make
+) -> None:
+    """Many APIs serve public reads anonymously: the API decides, and a 401 names the variables."""
+    api.reply(401, b'{"message":"Requires authentication"}', {"Content-Type": "application/json"})
     spec = op(security=[["bearer"], ["basic"], ["headerKey", "queryKey"]])
-    with pytest.raises(UpstreamError) as info:
-        await call(
-            make, spec, {}, environ={"PET_USER": USER, "PET_API_KEY": API_KEY, "PET_TOKEN": " "}
-        )
-    assert str(info.value) == (
-        "this operation needs credentials: set the environment variable PET_TOKEN, "
+    response = await call(
+        make, spec, {}, environ={"PET_USER": USER, "PET_API_KEY": API_KEY, "PET_TOKEN": " "}
+    )
+    [req] = api.requests
+    assert (req.target, req.header("Authorization"), req.header("X-API-Key")) == (
+        "/pets",
+        None,
+        None,
+    )
+    assert response.status == 401
+    assert response.auth_hint == (
+        "it was sent without credentials; to send them, set the environment variable PET_TOKEN, "
         "or set PET_USER and PET_PASSWORD, or set PET_API_KEY and PET_QUERY_KEY"
     )
-    assert USER not in str(info.value) and API_KEY not in str(info.value)
-    assert api.requests == []
 
 
 async def test_unknown_scheme_alternative_is_skipped(api: FakeApi, make: Make) -> None:
     await call(make, op(security=[["mutualTLS"], ["bearer"]]), {}, environ={"PET_TOKEN": TOKEN})
     assert api.requests[0].header("Authorization") == f"Bearer {TOKEN}"
-    with pytest.raises(UpstreamError, match="cannot supply"):
-        await call(make, op(security=[["mutualTLS"]]), {})
+    # nothing this server can supply: the call goes out as it is
+    response = await call(make, op(security=[["mutualTLS"]]), {})
+    assert api.requests[1].header("Authorization") is None
+    assert response.auth_hint == ANONYMOUS_HINT
 
 
 async def test_credential_with_line_break_is_refused_without_showing_it(make: Make) -> None:
@@ -631,15 +451,13 @@ async def test_response_fields(api: FakeApi, make: Make) -> None:
     api.reply(404, b"<h1>nope</h1>", {"Content-Type": "text/html; charset=utf-8"})
     response = await call(make, op(), {})
     assert response == UpstreamResponse(
-        404, "Not Found", "text/html; charset=utf-8", b"<h1>nope</h1>", f"{api.url}/pets"
+        404,
+        "Not Found",
+        "text/html; charset=utf-8",
+        b"<h1>nope</h1>",
+        f"{api.url}/pets",
+        auth_hint=ANONYMOUS_HINT,
     )
-
-
-async def test_redirects_are_returned_not_followed(api: FakeApi, make: Make) -> None:
-    api.reply(302, b"", {"Location": "http://127.0.0.1:1/elsewhere"})
-    response = await call(make, op(), {})
-    assert (response.status, response.reason) == (302, "Found")
-    assert len(api.requests) == 1
 
 
 async def test_cookies_set_by_the_upstream_are_not_sent_back(api: FakeApi, make: Make) -> None:
