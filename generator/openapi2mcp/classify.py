@@ -7,6 +7,8 @@ made unique here and every rename, skip or guess is reported as a diagnostic. An
 arrives merged with the defaults of its path item and the document (``parse.py``); a default ``kind``
 of resource applies to GETs only, and a default never brings back a deprecated operation. Completion
 values (:func:`completion_values`) are an argument's enum, then its examples that fit its schema.
+A POST that only reads (:func:`read_only_post`: a read word such as ``search`` or ``render`` and no
+side-effect word) gets the hints of a GET unless ``x-mcp`` or the config sets hints itself.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from . import naming
 from .config import AnnotationOverride, Config
 from .diagnostics import Report
 from .examples import conforms
+from .hints import VERB_HINTS, read_only_post
 from .ir import Api, JsonSchema, Operation, Parameter
 from .plan import (
     Annotations,
@@ -34,17 +37,6 @@ from .plan import (
 )
 from .schema_utils import defs_closure, enum_values, is_scalar, json_type, resolve
 
-# readOnly, destructive, idempotent per HTTP verb (openWorld is always true)
-VERB_HINTS: Mapping[str, tuple[bool, bool, bool]] = {
-    "GET": (True, False, True),
-    "HEAD": (True, False, True),
-    "OPTIONS": (True, False, True),
-    "TRACE": (True, False, True),
-    "PUT": (False, True, True),
-    "DELETE": (False, True, True),
-    "PATCH": (False, True, False),
-    "POST": (False, True, False),
-}
 DESCRIPTION_LIMIT = 1024
 _LOCATION_ORDER = ("path", "query", "header", "cookie")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -136,7 +128,7 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
             report.info("op-deprecated", op.pointer, f"deprecated operation {op.key!r} not exposed")
             decisions.append(Decision(op, ("skipped",), (), None, "deprecated"))
             continue
-        tool = _tool(api, op, x_mcp, namer, python_names, options, report)
+        tool, hints_rule = _tool(api, op, x_mcp, namer, python_names, options, report)
         all_tools.append(tool)
         kinds: list[Kind] = []
         names: list[str] = []
@@ -168,7 +160,8 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
             tools.append(tool)
             kinds.append("tool")
             names.append(tool.name)
-        note = "" if placement.source == "default" else f"by {placement.source}"
+        placed = "" if placement.source == "default" else f"by {placement.source}"
+        note = "; ".join(n for n in (placed, hints_rule) if n)
         decisions.append(Decision(op, tuple(kinds), tuple(names), tool.annotations, note))
     return Surface(
         tuple(tools),
@@ -220,7 +213,8 @@ def _tool(
     python_names: naming.Namer,
     options: ClassifyOptions,
     report: Report,
-) -> Tool:
+) -> tuple[Tool, str]:
+    """The operation's tool, and the rule that decided its hints when one did (for ``inspect``)."""
     renamed = options.config.rename.get(op.operation_id or op.key)
     wanted = renamed or (x_mcp.get("name") if isinstance(x_mcp.get("name"), str) else None)
     source = wanted or op.operation_id or f"{op.method.lower()} {op.path}"
@@ -230,14 +224,25 @@ def _tool(
     python_name = python_names.claim(naming.python_identifier(name, fallback="op"), seed=op.key)
     read_only, destructive, idempotent = VERB_HINTS[op.method]
     title = _text(x_mcp.get("title")) or op.summary.strip() or _humanize(name)
-    annotations = _override(
-        Annotations(title, read_only, destructive, idempotent),
+    overrides = (
         _x_mcp_annotations(x_mcp),
         options.config.annotations.get(op.operation_id or op.key)
         or options.config.annotations.get(name),
     )
+    # hints set by x-mcp or the config file win over the rule: it does not even run
+    reading = None if _sets_hints(*overrides) else read_only_post(op)
+    if reading is not None:
+        read_only, destructive, idempotent = True, False, True
+        report.info(
+            "post-read-only",
+            op.pointer,
+            f"POST {op.path} is read-only, non-destructive and idempotent: {reading.word!r} in "
+            f"its {reading.where} and no side-effect word; set its hints in x-mcp annotations "
+            "or [annotations.<operationId>] to change this",
+        )
+    annotations = _override(Annotations(title, read_only, destructive, idempotent), *overrides)
     arguments = _arguments(api, op, report)
-    return Tool(
+    tool = Tool(
         name=name,
         operation=op,
         title=title,
@@ -248,6 +253,7 @@ def _tool(
         annotations=annotations,
         python_name=python_name,
     )
+    return tool, reading.note() if reading else ""
 
 
 def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
@@ -522,6 +528,14 @@ def _completion_text(value: Any) -> str | None:
         if 0 < len(text) <= _LONGEST_COMPLETION and text.isprintable():
             return text
     return None
+
+
+def _sets_hints(*overrides: AnnotationOverride | None) -> bool:
+    """Does an ``x-mcp`` or config override say anything about readOnly, destructive or idempotent?"""
+    return any(
+        o is not None and (o.read_only, o.destructive, o.idempotent) != (None, None, None)
+        for o in overrides
+    )
 
 
 def _x_mcp_annotations(x_mcp: Mapping[str, Any]) -> AnnotationOverride | None:

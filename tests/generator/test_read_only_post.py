@@ -1,0 +1,203 @@
+"""POST operations that only read (search, count, validate, render, preview, ...) get a GET's hints.
+
+A host that confirms destructive tools must not ask before every search. The rule reads the
+operationId, the summary's first word and a one-word last path segment; any side-effect word
+vetoes it; hints set in ``x-mcp`` or the config file win (the rule does not run); each decision is
+an info diagnostic and ``inspect`` names the word that decided.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+from click.testing import CliRunner
+
+from openapi2mcp.cli import main
+from openapi2mcp.config import CONFIG_NAME
+from openapi2mcp.generate import GenerateOptions, plan_source
+from openapi2mcp.hints import ReadingPost, read_only_post
+from openapi2mcp.ir import Operation
+
+OK = '{"200": {description: ok, content: {application/json: {schema: {type: object}}}}}'
+SPEC = dedent(
+    f"""\
+    openapi: 3.1.0
+    info: {{title: Mixed, version: "1.0"}}
+    servers: [{{url: "https://api.example.com"}}]
+    paths:
+      /markdown:
+        post:
+          operationId: markdown/render
+          summary: Render a Markdown document
+          responses: {OK}
+      /{{index}}/_search:
+        parameters: [{{name: index, in: path, required: true, schema: {{type: string}}}}]
+        post:
+          summary: Run a search
+          responses: {OK}
+      /_validate/query:
+        post:
+          responses: {OK}
+      /v1/invoices/create_preview:
+        post:
+          operationId: PostInvoicesCreatePreview
+          summary: Create a preview invoice
+          responses: {OK}
+      /apis/authorization.k8s.io/v1/selfsubjectaccessreviews:
+        post:
+          operationId: createAuthorizationV1SelfSubjectAccessReview
+          summary: create a SelfSubjectAccessReview
+          responses: {OK}
+      /repos/{{owner}}/{{repo}}/check-suites/{{check_suite_id}}/rerequest:
+        parameters:
+          - {{name: owner, in: path, required: true, schema: {{type: string}}}}
+          - {{name: repo, in: path, required: true, schema: {{type: string}}}}
+          - {{name: check_suite_id, in: path, required: true, schema: {{type: integer}}}}
+        post:
+          operationId: checks/rerequest-suite
+          summary: Rerequest a check suite
+          responses: {OK}
+      /filters:
+        post:
+          operationId: postFilters
+          summary: Filters
+          responses: {OK}
+      /items/search:
+        post:
+          operationId: searchItems
+          x-mcp: {{annotations: {{readOnlyHint: false}}}}
+          responses: {OK}
+      /orders/search:
+        post:
+          operationId: searchOrders
+          responses: {OK}
+      /things/search:
+        put:
+          operationId: searchThings
+          responses: {OK}
+    """
+)
+CONFIG = '[annotations.searchOrders]\ntitle = "Find orders"\ndestructive = true\n'
+
+
+@pytest.fixture
+def spec(tmp_path: Path) -> Path:
+    path = tmp_path / "openapi.yaml"
+    path.write_text(SPEC, encoding="utf-8")
+    (tmp_path / CONFIG_NAME).write_text(CONFIG, encoding="utf-8")
+    return path
+
+
+def test_read_only_posts_get_the_hints_of_a_read(spec: Path) -> None:
+    plan, _ = plan_source(str(spec), GenerateOptions())
+    hints = {
+        t.name: (t.annotations.read_only, t.annotations.destructive, t.annotations.idempotent)
+        for t in plan.tools
+    }
+    assert hints == {
+        "markdown_render": (True, False, True),
+        "post_index_search": (True, False, True),
+        "post_validate_query": (True, False, True),
+        "post_invoices_create_preview": (True, False, True),
+        # a review object is created: kept as the verb says
+        "create_authorization_v1_self_subject_access_review": (False, True, False),
+        # "check" is a noun here; rerequest is the verb
+        "checks_rerequest_suite": (False, True, False),
+        # a plural is a collection: POST /filters creates one
+        "post_filters": (False, True, False),
+        # explicit hints win, from x-mcp and from the config file
+        "search_items": (False, True, False),
+        "search_orders": (False, True, False),
+        # only POST is concerned
+        "search_things": (False, True, True),
+    }
+    assert {t.name: t.annotations.title for t in plan.tools}["search_orders"] == "Find orders"
+
+
+def test_each_decision_is_an_info_diagnostic_naming_the_word(spec: Path) -> None:
+    _, report = plan_source(str(spec), GenerateOptions())
+    decided = [d.render() for d in report.diagnostics if d.code == "post-read-only"]
+    tail = (
+        "and no side-effect word; set its hints in x-mcp annotations or "
+        "[annotations.<operationId>] to change this"
+    )
+    assert decided == [
+        "info[post-read-only] at #/paths/~1markdown/post: POST /markdown is read-only, "
+        f"non-destructive and idempotent: 'render' in its operationId {tail}",
+        "info[post-read-only] at #/paths/~1{index}~1_search/post: POST /{index}/_search is "
+        f"read-only, non-destructive and idempotent: 'search' in its summary {tail}",
+        "info[post-read-only] at #/paths/~1_validate~1query/post: POST /_validate/query is "
+        f"read-only, non-destructive and idempotent: 'query' in its path {tail}",
+        "info[post-read-only] at #/paths/~1v1~1invoices~1create_preview/post: POST "
+        "/v1/invoices/create_preview is read-only, non-destructive and idempotent: 'preview' in "
+        f"its operationId {tail}",
+    ]
+
+
+def test_inspect_shows_the_deciding_rule(spec: Path) -> None:
+    result = CliRunner().invoke(main, ["inspect", str(spec)])
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[1]: line for line in result.output.splitlines() if " tool" in line}
+    assert rows["/markdown"].endswith(
+        "read-only  by the read-only POST rule: 'render' in its operationId"
+    )
+    assert rows["/_validate/query"].endswith(
+        "read-only  by the read-only POST rule: 'query' in its path"
+    )
+    assert rows["/filters"].split()[-1] == "destructive"
+    assert rows["/items/search"].split()[-1] == "destructive"
+
+
+# real APIs' POSTs: (operationId, path, summary) -> the deciding word and where, or None
+@pytest.mark.parametrize(
+    ("operation_id", "path", "summary", "expected"),
+    [
+        ("markdown/render-raw", "/markdown/raw", "", ReadingPost("render", "operationId")),
+        ("count-1", "/_count", "Count search results", ReadingPost("count", "operationId")),
+        ("", "/{index}/_search", "", ReadingPost("search", "path")),
+        (
+            "orgs/list-attestations-bulk",
+            "/orgs/{org}/attestations/bulk-list",
+            "List attestations by bulk subject digests",
+            ReadingPost("list", "operationId"),
+        ),
+        ("files/list_folder", "/2/files/list_folder", "", ReadingPost("list", "operationId")),
+        ("", "/plan/dry-run", "Dry run a plan", ReadingPost("dryrun", "summary")),
+        ("", "/places/lookup", "Look up a place", ReadingPost("lookup", "summary")),
+        # Stripe changes state when it "verifies" microdeposits
+        (
+            "PostPaymentIntentsIntentVerifyMicrodeposits",
+            "/v1/payment_intents/{intent}/verify_microdeposits",
+            "Verify microdeposits on a PaymentIntent",
+            None,
+        ),
+        ("getOrCreateUser", "/users/get_or_create", "", None),
+        ("fetchAndLock", "/external-task/fetchAndLock", "Fetch and Lock", None),
+        ("getAccessToken", "/oauth/token", "Get an access token", None),
+        ("deleteByQuery", "/{index}/_delete_by_query", "", None),
+        ("savedSearch", "/saved/search", "Saved search", None),
+        ("checkIn", "/bookings/{id}/check-in", "Check in a guest", None),
+        ("findAndUpdate", "/things/find", "Finds things and updates them", None),
+        # a preview excuses "create" only when the path ends in the preview action
+        ("createPreviewEnvironment", "/preview-environments", "", None),
+        ("deployDryRun", "/deployments/dry-run", "", None),
+        ("searchIndex", "/searches", "", ReadingPost("search", "operationId")),
+        ("", "/searches", "Searches", None),
+    ],
+)
+def test_the_rule_on_real_apis_operations(
+    operation_id: str, path: str, summary: str, expected: ReadingPost | None
+) -> None:
+    operation = Operation(
+        key=operation_id or path,
+        operation_id=operation_id or None,
+        method="POST",
+        path=path,
+        pointer="#",
+        summary=summary,
+    )
+    assert read_only_post(operation) == expected
+    assert read_only_post(dataclasses.replace(operation, method="PATCH")) is None
