@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, assert_never
 
-from .compact import compact_input, output_schema
+from .compact import compact_input, lenient_output, output_schema
 from .diagnostics import Report
 from .ir import Api, Operation, Server
 from .metatools import dynamic_tools
@@ -72,6 +72,7 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             "timeoutSeconds": plan.timeout_seconds,
             "securitySchemes": {k: dict(v) for k, v in plan.security.items()},
             **_upstream_server(plan),
+            **({"headers": dict(plan.upstream_headers)} if plan.upstream_headers else {}),
         },
         "tools": [tool_object(t, plan.exposure) for t in plan.tools],
         "resources": [
@@ -143,6 +144,9 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
 
 def _tool_binding(plan: ServerPlan, tool: Tool) -> dict[str, Any]:
     binding: dict[str, Any] = {"operation": tool.operation.key}
+    other = _other_output_schema(tool, plan.exposure)
+    if other is not None:
+        binding["outputSchemas"] = dict([other])
     interaction = plan.interaction.for_tool(tool.name)
     if interaction:
         binding["interaction"] = dict(interaction)
@@ -186,9 +190,7 @@ def tool_object(tool: Tool, exposure: ToolExposure | None = None) -> dict[str, A
         output = tool.output_schema
     else:
         obj["inputSchema"] = compact_input(tool.input_schema, exposure.description_limit)
-        output = output_schema(
-            tool.output_schema, exposure.output_schemas, exposure.description_limit
-        )
+        output = _output_schemas(tool, exposure)[tool.name in exposure.strict_output]
     if output is not None:
         obj["outputSchema"] = output
     a = tool.annotations
@@ -206,6 +208,21 @@ def tool_object(tool: Tool, exposure: ToolExposure | None = None) -> dict[str, A
     )
     obj["annotations"] = annotations
     return obj
+
+
+def _output_schemas(tool: Tool, exposure: ToolExposure) -> tuple[Any, Any]:
+    """The tool's advertised output schema in its lenient and its documented (strict) form."""
+    strict = output_schema(tool.output_schema, exposure.output_schemas, exposure.description_limit)
+    return (None if strict is None else lenient_output(strict)), strict
+
+
+def _other_output_schema(tool: Tool, exposure: ToolExposure) -> tuple[str, Any] | None:
+    """The form the catalog does not advertise, when it differs: ``<PREFIX>_OUTPUT_SCHEMAS`` may
+    ask for it at run time."""
+    lenient, strict = _output_schemas(tool, exposure)
+    if lenient == strict:
+        return None
+    return ("lenient", lenient) if tool.name in exposure.strict_output else ("strict", strict)
 
 
 def compact_json(value: Any) -> str:
@@ -306,6 +323,9 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
         "responseMediaType": op.response.content_type if op.response else "",
         "pointer": op.pointer,
     }
+    accept = _accept(op)
+    if accept and accept != spec["responseMediaType"]:
+        spec["accept"] = accept
     scopes = {name: list(wanted) for name, wanted in op.scopes if wanted}
     if scopes:
         spec["scopes"] = scopes
@@ -331,6 +351,18 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
             }
         spec["body"] = body
     return spec
+
+
+def _accept(op: Operation) -> str:
+    """The ``Accept`` header: the documented success media types, the one the tool maps first;
+    the others rank lower so that a server choosing by ``Accept`` sends the preferred one."""
+    if op.response is None:
+        return ""
+    types = [media.split(";", 1)[0].strip() for media in op.response.media_types]
+    types = [media for media in dict.fromkeys(types) if media]
+    if not types:
+        return ""
+    return ", ".join([types[0], *(f"{media};q=0.9" for media in types[1:])])
 
 
 def _env_prefix(plan: ServerPlan) -> str:
@@ -392,8 +424,23 @@ def _prompt_message(message: PromptMessage) -> dict[str, Any]:
     return entry
 
 
-def _parts(parts: tuple[PromptPart, ...]) -> list[dict[str, str]]:
-    return [{"argument": part.argument} if part.argument else {"text": part.text} for part in parts]
+def _parts(parts: tuple[PromptPart, ...]) -> list[dict[str, Any]]:
+    """The runtime's ``PromptPart`` entries: the text or argument, then any conditions."""
+    entries: list[dict[str, Any]] = []
+    for part in parts:
+        entry: dict[str, Any] = (
+            {"argument": part.argument} if part.argument else {"text": part.text}
+        )
+        if part.modes:
+            entry["modes"] = list(part.modes)
+        conditions = {
+            "unlessTool": part.unless_tool,
+            "toolset": part.toolset,
+            "unlessToolset": part.unless_toolset,
+        }
+        entry.update((key, value) for key, value in conditions.items() if value)
+        entries.append(entry)
+    return entries
 
 
 def _drop_empty(obj: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,15 @@ top-level shape (the type, the top-level properties with their types, ``required
 items); ``none``. A compact schema only ever drops constraints of the full one, never adds any, so a
 response that conforms to the full schema conforms to the compact one too: the runtime validates
 ``structuredContent`` against whatever schema is advertised.
+
+Real APIs drift from their descriptions: fields documented as required go missing, values come back
+``null`` where the spec cannot say they may (Swagger 2.0 has no ``nullable``), enums grow. So the
+schema advertised by default is ``lenient_output`` of the documented one: no ``required`` lists,
+every value below the root may also be ``null``, no closed objects, no enum, const, format-free
+value bounds or conditionals, ``oneOf`` read as ``anyOf``. It keeps what a client needs to read the
+data (types, properties, items, descriptions) and is what real responses satisfy; the owner can opt
+into the documented schema (``strictOutput``). Where a response still breaks the lenient schema, the
+runtime sets what does not match to ``null``, which the lenient schema always admits.
 """
 
 from __future__ import annotations
@@ -20,6 +29,39 @@ from .ir import JsonSchema
 from .plan import OutputSchemas
 from .schema_utils import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, resolve
 
+# constraints real responses break: dropped from lenient output schemas (value checks, closed
+# objects, conditionals); `not` and `if` would only get stricter when their subschemas are relaxed
+_LENIENT_DROPPED = frozenset(
+    {
+        "required",
+        "dependentRequired",
+        "dependentSchemas",
+        "enum",
+        "const",
+        "pattern",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+        "discriminator",
+    }
+)
 # annotations a model does not need to call a tool; never constraints
 _DROPPED = frozenset({"examples", "example", "$comment", "title"})
 _KEPT_EXTENSIONS = frozenset({"x-mcp-header"})
@@ -145,3 +187,47 @@ def implied_type(
         if kinds[0] is not None and all(k == kinds[0] for k in kinds):
             return kinds[0]
     return None
+
+
+def lenient_output(schema: JsonSchema) -> JsonSchema:
+    """``schema`` as real responses satisfy it (see the module docstring); the root keeps its type."""
+    relaxed = _relax(schema, root=True)
+    assert isinstance(relaxed, Mapping)
+    return relaxed
+
+
+def _relax(schema: Any, *, root: bool = False) -> Any:
+    if schema is False:
+        return True
+    if not isinstance(schema, Mapping):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _LENIENT_DROPPED:
+            continue
+        if key in ("additionalProperties", "unevaluatedProperties", "unevaluatedItems"):
+            if isinstance(value, Mapping):
+                out[key] = _relax(value)
+            continue  # false (closed) or true: either way anything more is welcome
+        # relaxed branches overlap: "exactly one" would fail where "at least one" holds
+        out["anyOf" if key == "oneOf" else key] = _relax_value(key, value)
+    return out if root else _nullable(out)
+
+
+def _relax_value(key: str, value: Any) -> Any:
+    if key in SCHEMA_MAPS and isinstance(value, Mapping):
+        return {name: _relax(sub) for name, sub in value.items()}
+    if (key in SCHEMA_LISTS or key == "oneOf") and isinstance(value, list | tuple):
+        return [_relax(sub) for sub in value]
+    if key in SCHEMA_VALUES:
+        return [_relax(sub) for sub in value] if isinstance(value, list | tuple) else _relax(value)
+    return value
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    kind = schema.get("type")
+    if isinstance(kind, str) and kind != "null":
+        schema["type"] = [kind, "null"]
+    elif isinstance(kind, list) and "null" not in kind:
+        schema["type"] = [*kind, "null"]
+    return schema

@@ -28,6 +28,11 @@ from .diagnostics import Diagnostic, GenerationError
 CONFIG_NAME = "openapi2mcp.toml"
 RuleKind = Literal["tool", "resource", "resource_template", "exclude"]
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_SERVER_HEADERS = frozenset(
+    {"host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te"}
+    | {"trailer", "proxy-connection", "content-type", "accept-encoding"}
+)
 # an image is embedded in catalog.json; keep the catalog (read at every start-up) small
 MAX_IMAGE_BYTES = 1024 * 1024
 
@@ -154,6 +159,21 @@ class ElicitationConfig(_Strict):
 class UpstreamConfig(_Strict):
     timeout: float = Field(default=30.0, gt=0)
     env_prefix: str | None = None
+    # sent with every call; not secrets (those go in <PREFIX>_HEADERS at run time)
+    headers: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("headers")
+    @classmethod
+    def _usable_headers(cls, value: dict[str, str]) -> dict[str, str]:
+        # the same rules as the runtime's upstream_credentials, checked before anything is written
+        for name, text in value.items():
+            if not _HEADER_NAME.fullmatch(name):
+                raise ValueError(f"{name[:60]!r} is not a valid header name")
+            if name.lower() in _SERVER_HEADERS:
+                raise ValueError(f"the header {name} is set by the server itself")
+            if any(not (" " <= c <= "~" or c == "\t") for c in text):
+                raise ValueError(f"the value of header {name} must be printable ASCII on one line")
+        return value
 
 
 class Config(_Strict):
@@ -167,6 +187,9 @@ class Config(_Strict):
     # `auto` is full up to this many tools and dynamic beyond (also when chosen at run time)
     auto_threshold: int = Field(default=60, ge=1)
     uri_scheme: str | None = Field(default=None, pattern=r"^[A-Za-z][A-Za-z0-9+.\-]*$")
+    # advertise the documented output schemas: true for all, or operationId globs; false for none
+    # (None: as each operation's x-mcp strictOutput says, lenient otherwise)
+    strict_output: bool | tuple[str, ...] | None = None
     rules: tuple[Rule, ...] = ()
     rename: dict[str, str] = Field(default_factory=dict)
     annotations: dict[str, AnnotationOverride] = Field(default_factory=dict)

@@ -71,6 +71,9 @@ class Response:
     content_type: str  # "" when the response has no body
     schema: JsonSchema | None  # output-direction schema, None when unknown or not JSON
     description: str = ""
+    # every media type the success responses document, ``content_type`` first (for ``Accept``;
+    # derived from the responses, so left out of comparisons like the other provenance)
+    media_types: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

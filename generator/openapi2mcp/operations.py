@@ -369,8 +369,15 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
     value, loc = resolved
     description = text(value.get("description"))
     content = value.get("content")
+    others = _success_media_types(ctx, responses, at)
     if not isinstance(content, dict) or not content:
-        return Response(status=status, content_type="", schema=None, description=description)
+        return Response(
+            status=status,
+            content_type="",
+            schema=None,
+            description=description,
+            media_types=tuple(others),
+        )
     media_types = list(content)
     json_type = choose_media_type(media_types, _RESPONSE_PREFERENCE)
     chosen = json_type or media_types[0]
@@ -379,4 +386,23 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
     schema: JsonSchema | None = None
     if json_type is not None and isinstance(media, dict) and "schema" in media:
         schema = _schema_of(ctx, media, loc.child("content", chosen), "output")
-    return Response(status=status, content_type=chosen, schema=schema, description=description)
+    return Response(
+        status=status,
+        content_type=chosen,
+        schema=schema,
+        description=description,
+        media_types=tuple(dict.fromkeys([chosen, *others])),
+    )
+
+
+def _success_media_types(ctx: Context, responses: dict[str, Any], at: Location) -> list[str]:
+    """The media types of every 2xx response, in document order (for the ``Accept`` header)."""
+    found: list[str] = []
+    for code, raw in responses.items():
+        if not (_SUCCESS_CODE.fullmatch(str(code)) or str(code).upper() == "2XX"):
+            continue
+        resolved = ctx.resolver.deref(raw, at.child(str(code)))
+        content = resolved[0].get("content") if resolved and isinstance(resolved[0], dict) else None
+        if isinstance(content, dict):
+            found += [media for media in content if isinstance(media, str) and media.strip()]
+    return list(dict.fromkeys(found))

@@ -203,7 +203,10 @@ def _own_server(resolver: Resolver, raw: Any, at: Location) -> Server | None:
     if not declared:
         return None
     server = declared[_preferred(resolver, [url for url, _ in declared], at)][1]
-    if not server.url.startswith(("http://", "https://")):
+    defaults = {v.name: v.default for v in server.variables if v.default is not None}
+    expanded = _SERVER_VARIABLE.sub(lambda m: defaults.get(m.group(1), m.group(0)), server.url)
+    # "{host}/v1" with the default https://uploads.example.com is absolute, not relative
+    if not expanded.startswith(("http://", "https://")):
         resolver.info(
             "server-relative",
             at,

@@ -85,10 +85,28 @@ class PromptArgument:
 
 @dataclass(frozen=True, slots=True)
 class PromptPart:
-    """Literal text, or the value of a prompt argument."""
+    """Literal text, or the value of a prompt argument; rendered only where its conditions hold.
+
+    The conditions let one generated prompt fit the tool mode the server runs in (the runtime's
+    ``catalog.PromptPart`` defines them): ``modes`` (empty: every mode), ``unless_tool`` (that tool
+    cannot be called in the mode in force) and ``toolset`` / ``unless_toolset`` (in toolsets mode,
+    that toolset is / is not selected).
+    """
 
     text: str = ""
     argument: str = ""
+    modes: tuple[ToolMode, ...] = ()
+    unless_tool: str = ""
+    toolset: str = ""
+    unless_toolset: str = ""
+
+    def same_conditions(self, other: PromptPart) -> bool:
+        return (self.modes, self.unless_tool, self.toolset, self.unless_toolset) == (
+            other.modes,
+            other.unless_tool,
+            other.toolset,
+            other.unless_toolset,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +210,9 @@ class ToolExposure:
     # `auto` (at generation or at run time) is dynamic above this many tools
     auto_threshold: int = 60
     output_schemas: OutputSchemas = "compact"
+    # tools whose advertised output schema is the documented one (x-mcp strictOutput, the config
+    # file's strict_output); every other tool advertises the lenient form (compact.lenient_output)
+    strict_output: frozenset[str] = frozenset()
     # longest description kept inside input schemas (tool descriptions are capped by classify)
     description_limit: int = 1024
     # the server's instructions when it runs in dynamic mode
@@ -250,6 +271,8 @@ class ServerPlan:
     exposure: ToolExposure = ToolExposure()
     # questions for the user and the confirmation policy (interaction.py)
     interaction: InteractionPlan = InteractionPlan()
+    # headers sent with every upstream call (the config file's [upstream.headers])
+    upstream_headers: tuple[tuple[str, str], ...] = ()
 
     @property
     def callable_tools(self) -> tuple[Tool, ...]:

@@ -10,6 +10,7 @@ decisions are delegated to ``classify.py``.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -42,7 +43,9 @@ from .plan import (
     ToolMode,
     Toolset,
 )
-from .prompting import configured_prompts, delimited, link_prompts, spec_prompts, tag_prompts
+from .prompting import delimited, tag_prompts
+from .user_prompts import configured_prompts, spec_prompts
+from .workflows import link_prompts
 
 # words that say nothing about which API this is ("GitHub's official OpenAPI spec" → "github")
 _NAME_NOISE = {
@@ -129,7 +132,7 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
             "#/servers",
             f"no absolute server URL in the spec; set {base_url_env} when running the server",
         )
-    exposure = _exposure(api, surface.tools, options)
+    exposure = _exposure(api, surface.tools, options, report)
     env_vars = (
         EnvVar(
             base_url_env,
@@ -141,6 +144,13 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
             f"Upstream request timeout in seconds (default: {config.upstream.timeout:g})",
         ),
         *security_vars,
+        EnvVar(
+            f"{prefix}_HEADERS",
+            'Extra headers for every upstream call, as a JSON object (e.g. {"Authorization": '
+            '"token ..."}); they replace headers of the same name, never go to another origin, '
+            "and credential-like values are masked in results",
+            secret=True,
+        ),
         *_server_env_vars(api, prefix),
     )
     return ServerPlan(
@@ -158,7 +168,7 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         tools=surface.tools,
         resources=surface.resources,
         resource_templates=surface.templates,
-        prompts=_prompts(api, surface.tools, config, report),
+        prompts=_prompts(api, surface.tools, config, report, exposure.toolsets, prefix),
         decisions=surface.decisions,
         env_vars=env_vars,
         base_url_env=base_url_env,
@@ -172,10 +182,13 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         timeout_seconds=config.upstream.timeout,
         exposure=exposure,
         interaction=plan_interaction(surface.tools, config.elicitation, security, report),
+        upstream_headers=tuple(sorted(config.upstream.headers.items())),
     )
 
 
-def _exposure(api: Api, tools: tuple[Tool, ...], options: PlanOptions) -> ToolExposure:
+def _exposure(
+    api: Api, tools: tuple[Tool, ...], options: PlanOptions, report: Report
+) -> ToolExposure:
     toolsets = _toolsets(api, tools)
     known = {toolset.name for toolset in toolsets}
     unknown = [name for name in options.toolsets if name not in known]
@@ -215,9 +228,30 @@ def _exposure(api: Api, tools: tuple[Tool, ...], options: PlanOptions) -> ToolEx
         toolsets=toolsets,
         auto_threshold=AUTO_THRESHOLD,
         output_schemas=options.output_schemas,
+        strict_output=_strict_output(tools, options.classify.config, report),
         description_limit=options.classify.description_limit,
         dynamic_instructions=_dynamic_instructions(api, tools),
     )
+
+
+def _strict_output(tools: tuple[Tool, ...], config: Config, report: Report) -> frozenset[str]:
+    """The tools that advertise their documented output schema (defaults < x-mcp < config)."""
+    chosen: set[str] = set()
+    for tool in tools:
+        op = tool.operation
+        flag = op.x_mcp.get("strictOutput")
+        if flag is not None and not isinstance(flag, bool):
+            where = op.x_mcp_origins.get("strictOutput", op.pointer)
+            report.warn("x-mcp-invalid", where, "x-mcp strictOutput must be true or false; ignored")
+            flag = None
+        wanted = config.strict_output
+        if isinstance(wanted, tuple):
+            key = op.operation_id or op.key
+            wanted = any(fnmatch.fnmatchcase(key, glob) for glob in wanted) or None
+        strict = flag if wanted is None else wanted
+        if strict:
+            chosen.add(tool.name)
+    return frozenset(chosen)
 
 
 def _dynamic_instructions(api: Api, tools: tuple[Tool, ...]) -> str:
@@ -262,23 +296,29 @@ def _tuning_env_vars(prefix: str) -> tuple[EnvVar, ...]:
                "describe and call the operations), toolsets or auto; default: the generated mode"),
         EnvVar(f"{prefix}_TOOLSETS", "Tags exposed in toolsets mode, comma separated; given alone it "
                "selects toolsets mode"),
-        EnvVar(f"{prefix}_RETRIES", "Extra attempts for idempotent methods after transport errors, "
-               "timeouts, 429 and 5xx (0-10, default 2); POST and PATCH are never retried"),
+        EnvVar(f"{prefix}_RETRIES", "Extra attempts after transport errors, timeouts and "
+               "502/503/504 for idempotent methods, and after 429 for any method (0-10, default 2); "
+               "a 500 is the API's answer and is not retried"),
         EnvVar(f"{prefix}_RETRY_BACKOFF", "Seconds before the first retry, doubling with jitter "
                "(default 0.25)"),
         EnvVar(f"{prefix}_RETRY_MAX_WAIT", "Longest wait before one retry, Retry-After included "
                "(default 10)"),
-        EnvVar(f"{prefix}_CIRCUIT_THRESHOLD", "Consecutive upstream failures that open the circuit "
-               "(default 5; 0 turns it off)"),
-        EnvVar(f"{prefix}_CIRCUIT_COOLDOWN", "Seconds the circuit stays open before one probe call "
-               "(default 30)"),
-        EnvVar(f"{prefix}_MAX_CONCURRENCY", "Upstream calls in flight at once; more are refused "
-               "(default 64; 0 = no limit)"),
+        EnvVar(f"{prefix}_CIRCUIT_THRESHOLD", "Consecutive failures of one operation (transport "
+               "errors, timeouts, 502/503/504) that pause it; others go on (default 5; 0 = off)"),
+        EnvVar(f"{prefix}_CIRCUIT_COOLDOWN", "Seconds a paused operation waits before one probe "
+               "call (default 30)"),
+        EnvVar(f"{prefix}_MAX_CONCURRENCY", "Upstream calls in flight at once (default 64; 0 = no "
+               "limit)"),
         EnvVar(f"{prefix}_RATE_LIMIT", "Upstream calls per second, bursts of as many (default 100; "
                "0 = no limit)"),
+        EnvVar(f"{prefix}_LIMIT_WAIT", "Seconds a call over the rate or concurrency limit waits "
+               "for its turn before it is refused (default 2; 0 = refuse at once)"),
         EnvVar(f"{prefix}_MAX_LINE_BYTES", "Longest stdio message line accepted (default 4194304)"),
-        EnvVar(f"{prefix}_MAX_RESULT_CHARS", "Characters of text one tool result may carry; longer "
-               "text is cut with a notice (default 1048576, at least 100)"),
+        EnvVar(f"{prefix}_MAX_RESULT_CHARS", "Characters one tool result may carry, text and "
+               "structured content together; a longer one is cut with a notice saying how to get "
+               "the rest (default 1048576, at least 100)"),
+        EnvVar(f"{prefix}_OUTPUT_SCHEMAS", "lenient (output schemas real responses satisfy), "
+               "strict (as documented) or off (none); default: as generated"),
         EnvVar(f"{prefix}_CONFIRM", "Tool calls that need the user's yes first: off, destructive, "
                "all or when-supported (destructive, for clients that can ask); default: as generated"),
         EnvVar(f"{prefix}_ELICIT_MISSING", "false stops asking the user for required arguments the "
@@ -448,13 +488,20 @@ def _instructions(api: Api, tools: tuple[Tool, ...]) -> str:
 
 
 def _prompts(
-    api: Api, tools: tuple[Tool, ...], config: Config, report: Report
+    api: Api,
+    tools: tuple[Tool, ...],
+    config: Config,
+    report: Report,
+    toolsets: tuple[Toolset, ...],
+    prefix: str,
 ) -> tuple[Prompt, ...]:
     """The config's prompts, the spec's own (x-mcp), then one per tag, then the workflows of
-    response links (names unique, the config's and the spec's kept as written)."""
+    response links (names unique, the config's and the spec's kept as written; the generated ones
+    fit every tool mode, so they know the toolsets and the variable that selects them)."""
     written = configured_prompts(config, report) + spec_prompts(api, config, report)
     namer = naming.Namer(max_length=64, reserved={p.name for p in written})
-    return written + tag_prompts(api, tools, namer) + link_prompts(api, tools, namer, report)
+    tags = tag_prompts(api, tools, namer, report, toolsets, prefix)
+    return written + tags + link_prompts(api, tools, namer, report, toolsets)
 
 
 def _first_paragraph(text: str) -> str:

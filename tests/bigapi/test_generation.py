@@ -133,9 +133,13 @@ def test_input_schemas_keep_every_constraint_and_drop_examples_and_titles(
 
 
 def test_output_schemas_full_compact_and_none(spec_path: Path) -> None:
-    full = tools_of(files_of(spec_path, output_schemas="full"))["get_cat"]["outputSchema"]
-    assert full["$defs"]["Cat"]["properties"]["owner"] == {"$ref": "#/$defs/Keeper"}
-    compact = tools_of(files_of(spec_path))["get_cat"]["outputSchema"]
+    full_files = files_of(spec_path, output_schemas="full")
+    strict_full = catalog_of(full_files)["toolBindings"]["get_cat"]["outputSchemas"]["strict"]
+    assert strict_full["$defs"]["Cat"]["properties"]["owner"] == {"$ref": "#/$defs/Keeper"}
+    lenient_full = tools_of(full_files)["get_cat"]["outputSchema"]
+    assert "required" not in lenient_full["$defs"]["Cat"]
+    files = files_of(spec_path)
+    compact = catalog_of(files)["toolBindings"]["get_cat"]["outputSchemas"]["strict"]
     assert compact == {
         "type": "object",
         "properties": {
@@ -147,18 +151,33 @@ def test_output_schemas_full_compact_and_none(spec_path: Path) -> None:
         },
         "required": ["id", "name"],
     }
+    # advertised by default: what real responses satisfy (no required, null below the root)
+    assert tools_of(files)["get_cat"]["outputSchema"] == {
+        "type": "object",
+        "properties": {
+            "id": {"type": ["integer", "null"]},
+            "name": {"type": ["string", "null"]},
+            "owner": {"type": ["object", "null"]},
+            "tags": {"type": ["array", "null"], "items": {"type": ["string", "null"]}},
+            "weight": {"type": ["number", "null"]},
+        },
+    }
     assert "outputSchema" not in tools_of(files_of(spec_path, output_schemas="none"))["get_cat"]
-    # what conforms to the full schema conforms to the compact one: only constraints were dropped
-    full_check, compact_check = Validator(full), Validator(compact)
+    # what conforms to the full schema conforms to the compact one, and to the lenient forms
+    checks = [Validator(s) for s in (strict_full, compact, lenient_full)]
+    checks.append(Validator(tools_of(files)["get_cat"]["outputSchema"]))
     for instance in (
         {"id": 1, "name": "Tom"},
         {"id": 1, "name": "Tom", "owner": {"name": "Ann"}, "weight": None, "extra": [1]},
         {"id": 1, "name": "Tom", "owner": {}, "weight": -1},
         {"id": "1"},
     ):
-        if not full_check.issues(instance):
-            assert not compact_check.issues(instance), instance
-    assert compact_check.issues({"id": "1", "name": "Tom"})
+        if not checks[0].issues(instance):
+            assert not any(check.issues(instance) for check in checks[1:]), instance
+    assert checks[1].issues({"id": "1", "name": "Tom"})
+    # what real APIs send: fields left out, nulls the spec does not allow
+    assert not checks[2].issues({"owner": None, "tags": [None]})
+    assert not checks[3].issues({"owner": None, "tags": [None]})
 
 
 def test_toolsets_come_from_tags_and_auto_is_full_for_a_small_api(spec_path: Path) -> None:

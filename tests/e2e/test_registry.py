@@ -149,6 +149,7 @@ def test_long_texts_are_cut_to_the_registry_limits_and_credentials_are_secret(
         f"{prefix}_TOKEN": (False, True),
         f"{prefix}_LOGIN_USERNAME": (False, True),
         f"{prefix}_LOGIN_PASSWORD": (False, True),
+        f"{prefix}_HEADERS": (False, True),
     }
 
 

@@ -237,6 +237,7 @@ def test_plan_names_env_vars_and_prompts() -> None:
         "PET_STORE_BASE_URL",
         "PET_STORE_TIMEOUT",
         "PET_STORE_API_KEY",
+        "PET_STORE_HEADERS",
     ]
     assert plan.security == {
         "api_key": {

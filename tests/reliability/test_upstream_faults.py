@@ -56,25 +56,27 @@ MATRIX: list[tuple[str, fs.Behaviour | None, str, bool, bool, int, str]] = [
     ("reset mid-body", fs.reset_mid_body, "GET", False, True, 3, "(3 attempts)"),
     ("reset mid-body", fs.reset_mid_body, "POST", False, True, 1, "failed"),
     ("429, Retry-After 1", fs.burst(429, 1, {"Retry-After": "1"}), "GET", False, False, 2, '"attempt":2'),
-    ("429, Retry-After 1", fs.burst(429, 1, {"Retry-After": "1"}), "POST", False, True, 1,
-     "Upstream returned 429 Too Many Requests (it asks to retry after 1 s)"),
+    ("429, Retry-After 1", fs.burst(429, 1, {"Retry-After": "1"}), "POST", False, False, 2,
+     '"attempt":2'),
     ("429, Retry-After 3600", fs.status(429, {"Retry-After": "3600"}), "GET", False, True, 1,
      "Upstream returned 429 Too Many Requests (it asks to retry after 3600 s)"),
     ("503 burst of 2", fs.burst(503, 2), "GET", False, False, 3, '"attempt":3'),
     ("503 burst of 2", fs.burst(503, 2), "PUT", False, False, 3, '"attempt":3'),
     ("503 burst of 2", fs.burst(503, 2), "DELETE", False, False, 3, '"attempt":3'),
     ("503 burst of 2", fs.burst(503, 2), "POST", False, True, 1, "Upstream returned 503"),
-    ("500 for ever", fs.status(500), "GET", False, True, 3, "Upstream returned 500"),
+    ("500 for ever", fs.status(500), "GET", False, True, 1, "Upstream returned 500"),
+    ("500 once", fs.burst(500, 1), "GET", False, True, 1, "Upstream returned 500"),
+    ("504 burst of 1", fs.burst(504, 1), "GET", False, False, 2, '"attempt":2'),
     ("502 for ever", fs.status(502), "HEAD", False, True, 3, "Upstream returned 502"),
     ("huge body (12 MiB)", fs.huge, "GET", False, True, 1, "larger than 10 MiB; not read"),
     ("endless body", fs.endless, "GET", False, True, 1, "larger than 10 MiB; not read"),
     ("body dripping for ever", fs.drip, "GET", False, True, 3, "timed out after 0.5 s (3 attempts)"),
-    ("HTML where JSON is documented", fs.content(b"<h1>oops</h1>", "text/html"), "GET", True, True, 1,
-     "The upstream answered 200 with text/html, although the API documents JSON."),
-    ("invalid JSON labelled JSON", fs.content(b'{"a": ', "application/json"), "GET", False, True, 1,
-     "not valid JSON, although its Content-Type is application/json"),
-    ("invalid JSON, schema promised", fs.content(b"nope", "application/json"), "GET", True, True, 1,
-     "not valid JSON, although the API documents JSON"),
+    ("HTML where JSON is documented", fs.content(b"<h1>oops</h1>", "text/html"), "GET", True, False,
+     1, "The API answered with text/html where it documents JSON; the body follows as it came."),
+    ("invalid JSON labelled JSON", fs.content(b'{"a": ', "application/json"), "GET", False, False, 1,
+     '{"a":'),
+    ("invalid JSON, schema promised", fs.content(b"nope", "application/json"), "GET", True, False,
+     1, "The API answered with application/json where it documents JSON"),
 ]  # fmt: skip
 
 
@@ -142,8 +144,9 @@ async def test_circuit_opens_pauses_and_recovers_through_one_probe(
         paused = await call_tool(srv, "flaky", {})
         assert paused["result"]["isError"] is True
         assert texts(paused) == (
-            f"the upstream {upstream.url} is failing (3 failed attempts in a row, the last: "
-            "HTTP 503 Service Unavailable); calls to it are paused for another 1 s"
+            f"GET /flaky at {upstream.url} is failing (3 failed attempts in a row, the last: "
+            "HTTP 503 Service Unavailable); calls to it are paused for another 1 s (other "
+            "operations are not affected)"
         )
         assert upstream.hits("/flaky") == 3  # the open circuit sent nothing
         upstream.script["/flaky"] = fs.ok
@@ -205,9 +208,52 @@ async def test_circuit_stops_hammering_a_dead_upstream(upstream: fs.FaultServer)
     )
 
 
+async def test_failing_writes_never_pause_healthy_reads(upstream: fs.FaultServer) -> None:
+    """The API's own 500s to bad PUTs are answers, not outages; a gateway failing one route pauses
+    only that route."""
+    upstream.script["/pets/1"] = fs.status(500)
+    upstream.script["/pets"] = fs.ok
+    cat = catalog(
+        {"put": operation("PUT", "/pets/1"), "list": operation("GET", "/pets")},
+        [tool("put"), tool("list")],
+    )
+    env = {"REL_BASE_URL": upstream.url, "REL_RETRY_BACKOFF": "0.001", "REL_CIRCUIT_THRESHOLD": "2"}
+    srv = server(cat, env)
+    try:
+        writes = [await call_tool(srv, "put", {}) for _ in range(4)]
+        read = await call_tool(srv, "list", {})
+        upstream.script["/pets/1"] = fs.status(502)
+        broken = [await call_tool(srv, "put", {}) for _ in range(2)]
+        read_again = await call_tool(srv, "list", {})
+    finally:
+        await srv.aclose()
+    assert [texts(w).split(":")[0] for w in writes] == [
+        "Upstream returned 500 Internal Server Error"
+    ] * 4
+    assert upstream.hits("/pets/1") == 4 + 2  # each 500 once; the first 502 PUT tried twice
+    assert read["result"].get("isError") is None and read_again["result"].get("isError") is None
+    assert texts(broken[1]).startswith(f"PUT /pets/1 at {upstream.url} is failing (2 failed ")
+
+
+async def test_a_burst_over_the_rate_limit_waits_instead_of_failing(
+    upstream: fs.FaultServer,
+) -> None:
+    cat = catalog({"op": operation("GET", "/op")}, [tool("op")])
+    srv = server(cat, {"REL_BASE_URL": upstream.url, "REL_RATE_LIMIT": "20"})
+    try:
+        replies = await asyncio.wait_for(
+            asyncio.gather(*(call_tool(srv, "op", {}, i) for i in range(30))), HANG_GUARD
+        )
+    finally:
+        await srv.aclose()
+    assert [reply["result"].get("isError") for reply in replies] == [None] * 30
+    assert upstream.hits("/op") == 30
+
+
 async def test_rate_limit_refuses_with_a_clear_error(upstream: fs.FaultServer) -> None:
     cat = catalog({"op": operation("GET", "/op")}, [tool("op")])
-    srv = server(cat, {"REL_BASE_URL": upstream.url, "REL_RATE_LIMIT": "2"})
+    env = {"REL_BASE_URL": upstream.url, "REL_RATE_LIMIT": "2", "REL_LIMIT_WAIT": "0"}
+    srv = server(cat, env)
     try:
         first = [await call_tool(srv, "op", {}) for _ in range(2)]
         limited = await call_tool(srv, "op", {})
@@ -226,7 +272,8 @@ async def test_concurrency_limit_refuses_while_calls_are_in_flight(
 ) -> None:
     upstream.script["/op"] = fs.slow(0.5)
     cat = catalog({"op": operation("GET", "/op")}, [tool("op")])
-    srv = server(cat, {"REL_BASE_URL": upstream.url, "REL_MAX_CONCURRENCY": "2"})
+    env = {"REL_BASE_URL": upstream.url, "REL_MAX_CONCURRENCY": "2", "REL_LIMIT_WAIT": "0"}
+    srv = server(cat, env)
     try:
         running = [asyncio.create_task(call_tool(srv, "op", {}, i)) for i in range(2)]
         while upstream.hits("/op") < 2:

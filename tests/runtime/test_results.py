@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import json
 
 import pytest
 
@@ -72,45 +71,188 @@ def test_json_without_output_schema_is_text_only() -> None:
     }
 
 
-def test_json_that_does_not_match_the_output_schema_is_an_error_keeping_the_data() -> None:
+LENIENT_PET = {
+    "type": "object",
+    "properties": {"id": {"type": ["integer", "null"]}, "name": {"type": ["string", "null"]}},
+}
+
+
+def test_a_2xx_that_breaks_a_strict_schema_is_still_a_success_with_the_data() -> None:
+    """The documented schema requires 'name': no value can be made to conform, so the result
+    carries the body as text, says the call succeeded, and no structured content."""
     result = tool_result(response(body=b'{"id": "one"}'), Validator(PET_SCHEMA))
     assert result == {
         "resultType": "complete",
-        "isError": True,
         "content": [
+            {"type": "text", "text": '{"id":"one"}'},
             {
                 "type": "text",
-                "text": "The upstream response did not match the documented output schema:\n"
+                "text": "The call succeeded (HTTP 200 OK). Its response does not match the "
+                "documented schema:\n"
                 '- id: expected integer, got string "one"\n'
-                "- (root): missing required property 'name'",
+                "- (root): missing required property 'name'\n"
+                "The text above is the response as received; there is no structured content.",
             },
-            {"type": "text", "text": '{"id":"one"}'},
         ],
     }
 
 
-def test_invalid_json_with_output_schema_is_an_error() -> None:
-    result = tool_result(response(body=b"{not json"), Validator(PET_SCHEMA))
-    assert result["isError"] is True
-    assert "structuredContent" not in result
-    assert result["content"][0]["text"] == (
-        "The upstream response is not valid JSON, although the API documents JSON."
+def test_a_write_whose_response_drifts_says_the_change_was_made() -> None:
+    drifted = UpstreamResponse(
+        201, "Created", "application/json", b'{"id":"x7"}', URL, method="PUT"
     )
-    assert result["content"][1]["text"] == "{not json"
-
-
-def test_invalid_json_without_output_schema_is_an_error_when_labelled_json() -> None:
-    assert tool_result(response(body=b"{not json"), None) == {
+    result = tool_result(drifted, Validator(LENIENT_PET))
+    assert result == {
         "resultType": "complete",
-        "isError": True,
+        "content": [
+            {"type": "text", "text": '{"id":"x7"}'},
+            {
+                "type": "text",
+                "text": "The call succeeded (HTTP 201 Created): the change was made, so do not "
+                "repeat it. Its response does not match the documented schema:\n"
+                '- id: expected integer or null, got string "x7"\n'
+                "The text above is the response as received; the structured content sets what "
+                "does not match to null.",
+            },
+        ],
+        "structuredContent": {"id": None},
+    }
+
+
+def test_an_object_where_an_array_is_documented_leaves_the_structured_content_empty() -> None:
+    body = b'{"total_count": 1, "items": [{"id": 1}]}'
+    result = tool_result(response(body=body), Validator({"type": "array", "items": {}}))
+    assert result["structuredContent"] == []
+    assert result.get("isError") is None
+    assert result["content"][0] == {"type": "text", "text": '{"total_count":1,"items":[{"id":1}]}'}
+    assert result["content"][1]["text"].endswith("the structured content is left empty.")
+
+
+def test_html_where_json_is_documented_is_delivered_as_text() -> None:
+    page = response(body=b"<h1>Welcome</h1>", content_type="text/html")
+    result = tool_result(page, Validator(LENIENT_PET))
+    assert result == {
+        "resultType": "complete",
         "content": [
             {
                 "type": "text",
-                "text": "The upstream response is not valid JSON, although its Content-Type is "
-                "application/json.",
+                "text": "The call succeeded (HTTP 200 OK). The API answered with text/html where "
+                "it documents JSON; the body follows as it came.",
             },
-            {"type": "text", "text": "{not json"},
+            {"type": "text", "text": "<h1>Welcome</h1>"},
         ],
+        "structuredContent": {},
+    }
+
+
+def test_invalid_json_labelled_json_is_delivered_as_text() -> None:
+    assert tool_result(response(body=b"{not json"), None) == {
+        "resultType": "complete",
+        "content": [{"type": "text", "text": "{not json"}],
+    }
+    schema = tool_result(response(body=b"{not json"), Validator(LENIENT_PET))
+    assert schema["content"][1] == {"type": "text", "text": "{not json"}
+    assert schema["structuredContent"] == {}
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("application/x-ndjson", b'{"n":1}\n{"n":2}\n'),
+        ("application/jsonl", b'{"n":1}\r\n\r\n{"n":2}'),
+        ("application/json", b'{"n":1}\n{"n":2}\n'),
+        ("application/json-seq", b'\x1e{"n":1}\n\x1e{"n":2}\n'),
+    ],
+)
+def test_json_lines_become_an_array(content_type: str, body: bytes) -> None:
+    result = tool_result(
+        response(body=body, content_type=content_type), Validator({"type": "array"})
+    )
+    assert result == {
+        "resultType": "complete",
+        "content": [{"type": "text", "text": '[{"n":1},{"n":2}]'}],
+        "structuredContent": [{"n": 1}, {"n": 2}],
+    }
+
+
+def test_not_modified_is_a_success() -> None:
+    result = tool_result(
+        response(304, reason="Not Modified", content_type=""), Validator(LENIENT_PET)
+    )
+    assert result == {
+        "resultType": "complete",
+        "content": [
+            {
+                "type": "text",
+                "text": "HTTP 304 Not Modified: the resource has not changed since the version the "
+                "request named (its ETag or date); the copy you have is current.",
+            }
+        ],
+        "structuredContent": {},
+    }
+
+
+def test_a_redirect_that_was_not_followed_names_its_location() -> None:
+    moved = UpstreamResponse(
+        307,
+        "Temporary Redirect",
+        "",
+        b"",
+        URL,
+        method="POST",
+        location="https://api.example.com/v2/pets",
+        not_followed="only GET and HEAD requests follow redirects; the POST was not resent",
+    )
+    assert tool_result(moved, None) == tool_error(
+        "Upstream answered 307 Temporary Redirect, redirecting to https://api.example.com/v2/pets; "
+        "it was not followed: only GET and HEAD requests follow redirects; the POST was not resent."
+    )
+
+
+def test_a_201_without_a_body_names_the_new_location() -> None:
+    created = UpstreamResponse(201, "Created", "", b"", URL, method="POST", location=f"{URL}/9")
+    assert tool_result(created, None)["content"] == [
+        {"type": "text", "text": f"HTTP 201 Created; Location: {URL}/9"}
+    ]
+
+
+def test_a_401_says_which_variable_sends_credentials() -> None:
+    refused = UpstreamResponse(
+        401,
+        "Unauthorized",
+        "application/json",
+        b'{"message": "Requires authentication"}',
+        URL,
+        auth_hint="it was sent without credentials; to send them, set the environment variable "
+        "GITHUB_TOKEN",
+    )
+    assert tool_result(refused, None) == tool_error(
+        'Upstream returned 401 Unauthorized: {"message":"Requires authentication"}\n'
+        "It was sent without credentials; to send them, set the environment variable GITHUB_TOKEN."
+    )
+
+
+def test_a_body_in_an_unknown_coding_is_a_blob_naming_it() -> None:
+    packed = UpstreamResponse(200, "OK", "application/json", b"\x1b\x00br", URL, encoding="br")
+    result = tool_result(packed, Validator(LENIENT_PET))
+    assert result == {
+        "resultType": "complete",
+        "content": [
+            {
+                "type": "text",
+                "text": "The call succeeded (HTTP 200 OK). The body is encoded as br, which this "
+                "server cannot decode; it follows as it came.",
+            },
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": URL,
+                    "mimeType": "application/json",
+                    "blob": base64.b64encode(b"\x1b\x00br").decode(),
+                },
+            },
+        ],
+        "structuredContent": {},
     }
 
 
@@ -178,10 +320,12 @@ def test_missing_content_type_is_sniffed() -> None:
     [(204, "HTTP 204 No Content"), (201, "HTTP 201 Created"), (200, "HTTP 200 OK")],
 )
 def test_empty_body(status: int, text: str) -> None:
-    assert tool_result(response(status), Validator(PET_SCHEMA)) == {
+    assert tool_result(response(status), None) == {
         "resultType": "complete",
         "content": [{"type": "text", "text": text}],
     }
+    # an advertised schema gets an empty value that conforms (here: a lenient object)
+    assert tool_result(response(status), Validator(LENIENT_PET))["structuredContent"] == {}
 
 
 def test_error_status_with_json_body_is_compacted() -> None:
@@ -218,7 +362,7 @@ def test_error_status_with_binary_body() -> None:
     )
 
 
-def test_redirect_is_an_error() -> None:
+def test_a_redirect_without_a_location_is_an_error() -> None:
     result = tool_result(response(302, b"", content_type="", reason="Found"), None)
     assert result == tool_error("Upstream returned 302 Found")
 
@@ -237,18 +381,13 @@ def test_error_excerpt_is_bounded() -> None:
 def test_large_text_is_truncated_and_says_so() -> None:
     body = ("a" * (MAX_TEXT_CHARS + 10)).encode()
     text = tool_result(response(body=body, content_type="text/plain"), None)["content"][0]["text"]
-    assert text == "a" * MAX_TEXT_CHARS + (
-        f"\n[truncated: 10 of {MAX_TEXT_CHARS + 10} characters cut; this server returns at most "
-        f"{MAX_TEXT_CHARS} characters of text per result (its operator can raise that with "
+    notice = (
+        f"\n[truncated: 168 of {MAX_TEXT_CHARS + 10} characters cut; this server returns at most "
+        f"{MAX_TEXT_CHARS} characters per result (its operator can raise that with "
         "MCP_MAX_RESULT_CHARS)]"
     )
-
-
-def test_large_conforming_json_keeps_full_structured_content() -> None:
-    value = ["x" * 1000] * (MAX_TEXT_CHARS // 1000 + 5)
-    result = tool_result(response(body=json.dumps(value).encode()), Validator({"type": "array"}))
-    assert result["structuredContent"] == value
-    assert "[truncated:" in result["content"][0]["text"]
+    assert text == "a" * (MAX_TEXT_CHARS - 158) + notice
+    assert len(text) == MAX_TEXT_CHARS
 
 
 # -- resources ----------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The text limit of tool results: explicit, per server, and from ``<PREFIX>_MAX_RESULT_CHARS``."""
+"""The size limit of tool results (text and structured content together): explicit, per server, and
+from ``<PREFIX>_MAX_RESULT_CHARS``."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from templates.runtime.results import (
     tool_result,
 )
 from templates.runtime.server import McpServer, Settings, SettingsError
+from templates.runtime.structured import compact
 from templates.runtime.upstream import UpstreamResponse
 
 CATALOG = Path(__file__).resolve().parent / "fixtures" / "catalog.json"
@@ -33,14 +35,14 @@ def text_response(text: str, content_type: str = "text/plain") -> UpstreamRespon
 
 
 def test_explicit_limits_cut_text_and_name_the_setting() -> None:
-    limits = ResultLimits(max_text_chars=120, setting="PETSTORE_MAX_RESULT_CHARS")
+    limits = ResultLimits(max_text_chars=200, setting="PETSTORE_MAX_RESULT_CHARS")
     [block] = tool_result(text_response("x" * 500), None, limits)["content"]
-    assert block == {
-        "type": "text",
-        "text": "x" * 120 + "\n[truncated: 380 of 500 characters cut; this server returns at "
-        "most 120 characters of text per result (its operator can raise that with "
-        "PETSTORE_MAX_RESULT_CHARS)]",
-    }
+    notice = (
+        "\n[truncated: 455 of 500 characters cut; this server returns at most 200 characters "
+        "per result (its operator can raise that with PETSTORE_MAX_RESULT_CHARS)]"
+    )
+    assert block == {"type": "text", "text": "x" * 45 + notice}
+    assert len(block["text"]) == 200
 
 
 def test_text_at_the_limit_is_not_cut() -> None:
@@ -50,19 +52,46 @@ def test_text_at_the_limit_is_not_cut() -> None:
     ]
 
 
-def test_json_text_is_cut_but_structured_content_stays_whole() -> None:
-    value = {"items": ["z" * 50] * 10}
+def result_size(result: dict[str, Any]) -> int:
+    text = sum(len(block["text"]) for block in result["content"])
+    structured = result.get("structuredContent")
+    return text + (0 if structured is None else len(compact(structured)))
+
+
+def test_the_limit_bounds_text_and_structured_content_together() -> None:
+    pets = [{"id": i, "name": f"pet {i}", "tags": ["a", "b"]} for i in range(1000)]
+    response = text_response(json.dumps(pets), "application/json")
+    schema = {"type": "array", "items": {"type": ["object", "null"]}}
+    limits = ResultLimits(5000, "PETSTORE_MAX_RESULT_CHARS")
+    result = tool_result(response, Validator(schema), limits, paging=("page", "per_page"))
+    shown = result["structuredContent"]
+    assert 0 < len(shown) < 1000 and shown == pets[: len(shown)]
+    assert json.loads(result["content"][0]["text"]) == shown
+    assert result["content"][1]["text"] == (
+        f"[cut to fit: the response has {len(compact(pets))} characters; shown: the first "
+        f"{len(shown)} of 1000 items. This server returns at most 5000 characters per result (its "
+        "operator can raise that with PETSTORE_MAX_RESULT_CHARS). To get the rest, call again "
+        "with the pagination arguments page, per_page.]"
+    )
+    assert 4000 < result_size(result) <= 5000
+
+
+def test_a_big_object_keeps_its_leading_properties_and_cuts_inside_the_next() -> None:
+    value = {"total_count": 2, "items": ["z" * 50] * 100, "more": {"a": 1}}
     response = text_response(json.dumps(value), "application/json")
-    result = tool_result(response, Validator({"type": "object"}), ResultLimits(100, "A_LIMIT"))
-    assert result["structuredContent"] == value
-    text = result["content"][0]["text"]
-    assert text.startswith(json.dumps(value, separators=(",", ":"))[:100] + "\n[truncated: ")
-    assert text.endswith("(its operator can raise that with A_LIMIT)]")
+    result = tool_result(response, Validator({"type": "object"}), ResultLimits(1500, "A_LIMIT"))
+    shown = result["structuredContent"]
+    assert shown["total_count"] == 2 and "more" not in shown
+    assert 0 < len(shown["items"]) < 100
+    assert f"the first {len(shown['items'])} of 100 items of items" in result["content"][-1]["text"]
+    assert "2 of 3 properties (left out: more)" in result["content"][-1]["text"]
+    assert result_size(result) <= 1500
 
 
 def test_results_built_without_limits_use_the_default() -> None:
     [block] = tool_result(text_response("w" * (MAX_TEXT_CHARS + 1)), None)["content"]
-    assert block["text"].startswith("w" * MAX_TEXT_CHARS + "\n[truncated: 1 of ")
+    assert block["text"].startswith("w" * (MAX_TEXT_CHARS - 158) + "\n[truncated: 159 of ")
+    assert len(block["text"]) == MAX_TEXT_CHARS
 
 
 def settings(**env: str) -> Settings:
@@ -107,17 +136,17 @@ async def call_slow_operation(server: McpServer) -> dict[str, Any]:
 
 async def test_a_server_built_from_the_environment_cuts_tool_results_at_its_setting() -> None:
     catalog = load_catalog(CATALOG)
-    env = {"PETSTORE_MAX_RESULT_CHARS": "250"}
+    env = {"PETSTORE_MAX_RESULT_CHARS": "300"}
     server = McpServer(catalog, Settings.from_env(catalog, env), upstream=TextUpstream())
     assert (await call_slow_operation(server))["content"] == [
         {
             "type": "text",
-            "text": "p" * 250 + "\n[truncated: 750 of 1000 characters cut; this server returns "
-            "at most 250 characters of text per result (its operator can raise that with "
+            "text": "p" * 144 + "\n[truncated: 856 of 1000 characters cut; this server returns "
+            "at most 300 characters per result (its operator can raise that with "
             "PETSTORE_MAX_RESULT_CHARS)]",
         }
     ]
     # the limit belongs to that server: another one in the same process keeps the default
     other = McpServer(catalog, Settings.from_env(catalog, {}), upstream=TextUpstream())
     assert (await call_slow_operation(other))["content"] == [{"type": "text", "text": "p" * 1000}]
-    assert (await call_slow_operation(server))["content"][0]["text"].startswith("p" * 250 + "\n")
+    assert (await call_slow_operation(server))["content"][0]["text"].startswith("p" * 144 + "\n")

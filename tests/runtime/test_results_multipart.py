@@ -249,32 +249,44 @@ def test_text_of_all_parts_shares_one_budget() -> None:
     raw = body(
         "t",
         (["Content-Type: text/plain"], b"a" * 80),
-        (["Content-Type: application/json"], b'"' + b"b" * 78 + b'"'),
+        (["Content-Type: application/json"], b'"' + b"b" * 178 + b'"'),
         (["Content-Type: text/plain"], b"c" * 10),
     )
-    first, second, third = call("multipart/mixed; boundary=t", raw, max_text_chars=100)
+    first, second, third = call("multipart/mixed; boundary=t", raw, max_text_chars=250)
     assert first == {"type": "text", "text": "a" * 80}
     notice = (
-        "this server returns at most 100 characters of text per result "
+        "this server returns at most 250 characters per result "
         "(its operator can raise that with API_MAX_RESULT_CHARS)]"
     )
     resource = second["resource"]
     assert isinstance(resource, dict)
-    assert resource["text"] == '"' + "b" * 19 + f"\n[truncated: 60 of 80 characters cut; {notice}"
+    assert resource["text"] == '"' + "b" * 19 + f"\n[truncated: 160 of 180 characters cut; {notice}"
+    assert len(resource["text"]) == 250 - 80
     assert third == {"type": "text", "text": f"\n[truncated: 10 of 10 characters cut; {notice}"}
 
 
-def test_multipart_where_the_api_documents_json_is_an_error() -> None:
+def test_multipart_where_the_api_documents_json_is_delivered_whole() -> None:
     response = UpstreamResponse(200, "OK", "multipart/mixed; boundary=b1", MIXED, URL)
     result = tool_result(response, Validator({"type": "object"}))
-    assert result["isError"] is True
-    assert result["content"] == [
-        {
-            "type": "text",
-            "text": "The upstream answered 200 with multipart/mixed, although the API documents JSON.",
-        },
-        {"type": "text", "text": f"({len(MIXED)} bytes of binary data)"},
-    ]
+    assert result == {
+        "resultType": "complete",
+        "content": [
+            {
+                "type": "text",
+                "text": "The call succeeded (HTTP 200 OK). The API answered with multipart/mixed "
+                "where it documents JSON; the body follows as it came.",
+            },
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": URL,
+                    "mimeType": "multipart/mixed",
+                    "blob": base64.b64encode(MIXED).decode(),
+                },
+            },
+        ],
+        "structuredContent": {},
+    }
 
 
 def test_a_multipart_error_status_is_summarised() -> None:

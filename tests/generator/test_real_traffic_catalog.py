@@ -1,0 +1,181 @@
+"""What the catalog tells the runtime about real traffic: lenient output schemas (and who may opt
+into the documented ones), the ``Accept`` each operation documents, and the config file's headers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openapi2mcp.compact import lenient_output
+from openapi2mcp.diagnostics import GenerationError
+from openapi2mcp.generate import GenerateOptions, generate
+
+PET = {
+    "type": "object",
+    "required": ["id", "name"],
+    "additionalProperties": False,
+    "properties": {
+        "id": {"type": "integer", "minimum": 1},
+        "name": {"type": "string", "maxLength": 20, "pattern": "^[a-z]+$"},
+        "status": {"type": "string", "enum": ["available", "sold"]},
+        "kind": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/Kind"}]},
+    },
+}
+
+
+def spec(x_mcp: dict[str, Any] | None = None) -> dict[str, Any]:
+    ok = {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}
+    get: dict[str, Any] = {
+        "operationId": "getPet",
+        "responses": {
+            "200": {
+                "description": "ok",
+                "content": {
+                    **ok,
+                    "application/xml": {"schema": {"type": "string"}},
+                    "text/csv; charset=utf-8": {"schema": {"type": "string"}},
+                },
+            },
+            "404": {"description": "gone", "content": {"application/problem+json": {}}},
+        },
+    }
+    if x_mcp is not None:
+        get["x-mcp"] = x_mcp
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Pets", "version": "1"},
+        "servers": [{"url": "https://pets.example"}],
+        "paths": {
+            "/pets/{id}": {
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "get": get,
+                "put": {
+                    "operationId": "putPet",
+                    "responses": {"200": {"description": "ok", "content": ok}},
+                },
+                "delete": {"operationId": "deletePet", "responses": {"204": {"description": "x"}}},
+            }
+        },
+        "components": {"schemas": {"Pet": PET}},
+    }
+
+
+def catalog(tmp_path: Path, document: dict[str, Any], config: str | None = None) -> Any:
+    path = tmp_path / "openapi.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    config_path = None
+    if config is not None:
+        config_path = tmp_path / "openapi2mcp.toml"
+        config_path.write_text(config, encoding="utf-8")
+    files = generate(
+        str(path), GenerateOptions(output_schemas="full", config_path=config_path)
+    ).files
+    return json.loads(files["src/pets_mcp/catalog.json"])
+
+
+def test_lenient_output_keeps_types_and_drops_what_real_responses_break() -> None:
+    relaxed = lenient_output({**PET, "$defs": {"Kind": {"type": "object", "required": ["k"]}}})
+    assert relaxed == {
+        "type": "object",
+        "properties": {
+            "id": {"type": ["integer", "null"]},
+            "name": {"type": ["string", "null"]},
+            "status": {"type": ["string", "null"]},
+            "kind": {"anyOf": [{"type": ["string", "null"]}, {"$ref": "#/$defs/Kind"}]},
+        },
+        "$defs": {"Kind": {"type": ["object", "null"]}},
+    }
+
+
+def test_tools_advertise_lenient_schemas_and_keep_the_documented_one_for_strict_mode(
+    tmp_path: Path,
+) -> None:
+    found = catalog(tmp_path, spec())
+    tools = {tool["name"]: tool for tool in found["tools"]}
+    advertised = tools["get_pet"]["outputSchema"]
+    assert "required" not in json.dumps(advertised)
+    assert advertised["$defs"]["Pet"]["properties"]["id"] == {"type": ["integer", "null"]}
+    strict = found["toolBindings"]["get_pet"]["outputSchemas"]["strict"]
+    assert strict["$defs"]["Pet"]["required"] == ["id", "name"]
+    assert strict["$defs"]["Pet"]["properties"]["status"]["enum"] == ["available", "sold"]
+    assert "outputSchemas" not in found["toolBindings"]["delete_pet"]  # no output schema at all
+
+
+def test_x_mcp_strict_output_advertises_the_documented_schema(tmp_path: Path) -> None:
+    found = catalog(tmp_path, spec({"strictOutput": True}))
+    tools = {tool["name"]: tool for tool in found["tools"]}
+    assert tools["get_pet"]["outputSchema"]["$defs"]["Pet"]["required"] == ["id", "name"]
+    lenient = found["toolBindings"]["get_pet"]["outputSchemas"]["lenient"]
+    assert "required" not in json.dumps(lenient)
+    # only that operation opted in
+    assert "required" not in json.dumps(tools["put_pet"]["outputSchema"])
+
+
+@pytest.mark.parametrize(
+    ("setting", "strict_tools"),
+    [
+        ("strict_output = true", {"get_pet", "put_pet"}),
+        # globs add operations; the others keep what their x-mcp says
+        ('strict_output = ["put*"]', {"get_pet", "put_pet"}),
+        ("strict_output = false", set()),  # the config wins over x-mcp
+    ],
+)
+def test_the_config_file_chooses_strict_output_schemas(
+    tmp_path: Path, setting: str, strict_tools: set[str]
+) -> None:
+    found = catalog(tmp_path, spec({"strictOutput": True}), setting)
+    strict = {
+        tool["name"]
+        for tool in found["tools"]
+        if "required" in json.dumps(tool.get("outputSchema", {}))
+    }
+    assert strict == strict_tools
+
+
+def test_accept_lists_the_documented_success_media_types_preferred_first(tmp_path: Path) -> None:
+    operations = catalog(tmp_path, spec())["operations"]
+    assert operations["getPet"]["responseMediaType"] == "application/json"
+    assert (
+        operations["getPet"]["accept"] == "application/json, application/xml;q=0.9, text/csv;q=0.9"
+    )
+    assert "accept" not in operations["putPet"]  # one media type: responseMediaType says it
+    assert "accept" not in operations["deletePet"]
+
+
+def test_config_headers_go_into_the_catalog(tmp_path: Path) -> None:
+    config = '[upstream.headers]\n"X-Api-Version" = "2024-01-01"\n'
+    assert catalog(tmp_path, spec(), config)["upstream"]["headers"] == {
+        "X-Api-Version": "2024-01-01"
+    }
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ('"Bad Name" = "x"', "'Bad Name' is not a valid header name"),
+        ('Host = "elsewhere"', "the header Host is set by the server itself"),
+        ('"X-Ok" = "a\\nb"', "the value of header X-Ok must be printable ASCII on one line"),
+    ],
+)
+def test_unusable_config_headers_stop_generation(tmp_path: Path, table: str, message: str) -> None:
+    with pytest.raises(GenerationError) as info:
+        catalog(tmp_path, spec(), f"[upstream.headers]\n{table}\n")
+    assert message in str(info.value)
+    assert not (tmp_path / "pets-mcp").exists()
+
+
+def test_an_operation_server_that_is_all_variable_is_not_called_relative(tmp_path: Path) -> None:
+    document = spec()
+    uploads = {"url": "{uploads}", "variables": {"uploads": {"default": "https://up.example"}}}
+    document["paths"]["/pets/{id}"]["put"]["servers"] = [uploads]
+    document["paths"]["/pets/{id}"]["delete"]["servers"] = [{"url": "/files"}]
+    path = tmp_path / "openapi.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    report = generate(str(path), GenerateOptions()).report
+    relative = [d.pointer for d in report.diagnostics if d.code == "server-relative"]
+    assert relative == ["#/paths/~1pets~1{id}/delete/servers"]
