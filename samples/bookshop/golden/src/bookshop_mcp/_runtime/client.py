@@ -3,7 +3,8 @@
 The MCP server never goes through here: it maps upstream responses to tool results itself. This is
 for people who import a generated package as an ordinary async client for the API: a non-2xx answer
 raises :class:`ApiError`, JSON comes back decoded, pydantic models passed as arguments are dumped to
-plain JSON first.
+plain JSON first. A ``304 Not Modified`` (to a conditional request) returns ``None``; JSON Lines come
+back as a list, and a body that is not the JSON its content type says as text.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import httpx
 
 from .catalog import Catalog
 from .upstream import Upstream, UpstreamResponse
+
+_NOT_MODIFIED = 304
 
 
 class ApiError(Exception):
@@ -57,13 +60,22 @@ class ApiClient:
     async def call(self, operation: str, arguments: Mapping[str, Any]) -> Any:
         plain = {k: _plain(v) for k, v in arguments.items() if v is not None}
         response = await self._upstream.call(operation, plain)
+        if response.status == _NOT_MODIFIED:
+            return None
         if not 200 <= response.status < 300:
             raise ApiError(response)
         if not response.body:
             return None
         media = response.content_type.split(";", 1)[0].strip().lower()
-        if media == "application/json" or media.endswith("+json"):
-            return json.loads(response.body)
+        if media == "application/json" or media.endswith("+json") or "json" in media:
+            text = response.body.decode("utf-8", "replace")
+            try:
+                return json.loads(text)
+            except ValueError:
+                try:
+                    return [json.loads(line) for line in text.splitlines() if line.strip()]
+                except ValueError:
+                    return text
         if media.startswith("text/"):
             return response.body.decode("utf-8", "replace")
         return response.body

@@ -5,15 +5,18 @@ one argument, joined by plain concatenation (argument values and catalog text ar
 as format strings, so braces in either are kept as they are); an image as stored; an embedded text
 resource whose URI and text are parts too. Argument values must be strings (as the spec requires); a
 missing required argument, an unknown prompt, or arguments that make a resource URI invalid are
-``-32602``.
+``-32602``. A part that says when it applies (``catalog.PromptPart``) is rendered only in the tool
+modes, and with the tools and toolsets, it names: a generated prompt sends the model to the tools
+``tools/list`` shows, or in dynamic mode to operations through the dynamic tools, never to a tool
+this server does not list (:class:`ToolView` is the mode in force).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from .catalog import PromptMessage, PromptPart
+from .catalog import PromptMessage, PromptPart, Toolset
 from .interaction import Target
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
 
@@ -21,14 +24,61 @@ from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
 _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s\x00-\x1f\x7f]*")
 
 
-class Prompts:
-    """Renders the catalog's prompts."""
+class ToolView:
+    """The tool mode in force, as prompts see it: what a prompt may send the model to.
+
+    ``full``: every tool; ``dynamic``: every operation, through ``call_operation``; ``toolsets``: the
+    tools of the ``selected`` toolsets and tools in no toolset (the package's own), as ``tools/list``
+    shows them (``dynamic.ToolSurface`` decides the same way).
+    """
 
     def __init__(
-        self, prompts: list[JsonObject], messages: Mapping[str, list[PromptMessage]]
+        self,
+        mode: str = "full",
+        toolsets: Mapping[str, Toolset] | None = None,
+        selected: Sequence[str] = (),
+    ) -> None:
+        self.mode = mode
+        self._selected = frozenset(selected)
+        known = toolsets or {}
+        self._chosen = frozenset(
+            name for key in self._selected if key in known for name in known[key]["tools"]
+        )
+        self._tagged = frozenset(name for toolset in known.values() for name in toolset["tools"])
+
+    def callable(self, tool: str) -> bool:
+        if self.mode != "toolsets":
+            return True
+        return tool in self._chosen or tool not in self._tagged
+
+    def selected(self, toolset: str) -> bool:
+        return self.mode != "toolsets" or toolset in self._selected
+
+    def shows(self, part: PromptPart) -> bool:
+        """Does every condition of ``part`` hold in this mode?"""
+        return (
+            ("modes" not in part or self.mode in part["modes"])
+            and ("unlessTool" not in part or not self.callable(part["unlessTool"]))
+            and ("toolset" not in part or self.selected(part["toolset"]))
+            and ("unlessToolset" not in part or not self.selected(part["unlessToolset"]))
+        )
+
+
+FULL = ToolView()
+
+
+class Prompts:
+    """Renders the catalog's prompts for the tool mode in force (``view``)."""
+
+    def __init__(
+        self,
+        prompts: list[JsonObject],
+        messages: Mapping[str, list[PromptMessage]],
+        view: ToolView = FULL,
     ) -> None:
         self._prompts = {prompt["name"]: prompt for prompt in prompts}
         self._messages = messages
+        self._view = view
         self._targets: dict[str, Target] = {}
 
     def target(self, name: str) -> Target | None:
@@ -74,7 +124,7 @@ class Prompts:
         if isinstance(prompt.get("description"), str):
             result["description"] = prompt["description"]
         result["messages"] = [
-            {"role": message["role"], "content": _content(name, message, arguments)}
+            {"role": message["role"], "content": _content(name, message, arguments, self._view)}
             for message in self._messages.get(name, [])
         ]
         return result
@@ -91,27 +141,31 @@ def _string_arguments(arguments: object) -> dict[str, str]:
     return arguments
 
 
-def _content(prompt: str, message: PromptMessage, arguments: Mapping[str, str]) -> JsonObject:
+def _content(
+    prompt: str, message: PromptMessage, arguments: Mapping[str, str], view: ToolView
+) -> JsonObject:
     """The message's one ``ContentBlock``."""
     if "image" in message:
         image = message["image"]
         return {"type": "image", "data": image["data"], "mimeType": image["mimeType"]}
     if "resource" in message:
         resource = message["resource"]
-        uri = _render(resource["uri"], arguments)
+        uri = _render(resource["uri"], arguments, view)
         if not _URI.fullmatch(uri):
             raise JsonRpcError(
                 INVALID_PARAMS, f"Prompt {prompt}: the arguments do not make a valid resource URI"
             )
         embedded = {"uri": uri, "mimeType": resource["mimeType"]}
-        embedded["text"] = _render(resource["text"], arguments)
+        embedded["text"] = _render(resource["text"], arguments, view)
         return {"type": "resource", "resource": embedded}
-    return {"type": "text", "text": _render(message.get("parts", []), arguments)}
+    return {"type": "text", "text": _render(message.get("parts", []), arguments, view)}
 
 
-def _render(parts: list[PromptPart], arguments: Mapping[str, str]) -> str:
+def _render(parts: list[PromptPart], arguments: Mapping[str, str], view: ToolView) -> str:
     pieces: list[str] = []
     for part in parts:
+        if not view.shows(part):
+            continue
         if "text" in part:
             pieces.append(part["text"])
         elif "argument" in part:

@@ -56,7 +56,7 @@ from .jsonrpc import (
     success,
 )
 from .pagination import DEFAULT_PAGE_SIZE, LazyItems, Pager, PageSource, ShapeItem, tool_source
-from .prompts import Prompts
+from .prompts import Prompts, ToolView
 from .request_state import StateSigner
 from .results import DEFAULT_LIMITS, ResultLimits
 from .shaping import (
@@ -136,20 +136,24 @@ class Dispatcher:
         elicit_missing: bool = True,
         state_signer: StateSigner | None = None,
         result_limits: ResultLimits = DEFAULT_LIMITS,
+        output_mode: str | None = None,
     ) -> None:
         # prompts the package's custom code renders (hooks.py); None answers "not one of mine"
         self._local_prompts = local_prompts
         self._catalog = catalog
         self._server_info: JsonObject = {**catalog["server"]}
         self._calls = Calls(
-            catalog, upstream, confirm_policy=confirm_policy, result_limits=result_limits
+            catalog,
+            upstream,
+            confirm_policy=confirm_policy,
+            result_limits=result_limits,
+            output_mode=output_mode,
         )
         self._ask_missing = elicit_missing
         # seals requestState; a per-process secret unless the deployment shares one (server.py)
         self._signer = state_signer or StateSigner.ephemeral()
-        self._tools = ToolSurface(
-            catalog, self._calls, tool_source(catalog), tool_selection or default_selection(catalog)
-        )
+        self._selection = tool_selection or default_selection(catalog)
+        self._tools = ToolSurface(catalog, self._calls, tool_source(catalog), self._selection)
         self._instructions = self._tools.instructions(catalog.get("instructions"))
         self._prompts_used: Prompts | None = None
         self._completer_used: Completer | None = None
@@ -158,7 +162,7 @@ class Dispatcher:
         self.legacy_capabilities = _legacy_capabilities(self.capabilities)
         self._pagers = {
             key: Pager(key, items, page_size=page_size, shape=shape, finish=self._finish_list)
-            for key, items, shape in _lists(catalog, counts, self._tools.listing)
+            for key, items, shape in _lists(catalog, counts, self._tools.listing, self._calls)
         }
         self._discovery: PreparedResult | None = None
         common = self._common_methods()
@@ -169,7 +173,9 @@ class Dispatcher:
     def _prompts(self) -> Prompts:
         if self._prompts_used is None:
             catalog = self._catalog
-            self._prompts_used = Prompts(catalog["prompts"], catalog["promptMessages"])
+            # generated prompts name what the tool mode in force offers (prompts.ToolView)
+            view = ToolView(self._tools.mode, catalog.get("toolsets"), self._selection.toolsets)
+            self._prompts_used = Prompts(catalog["prompts"], catalog["promptMessages"], view)
         return self._prompts_used
 
     @property
@@ -517,15 +523,23 @@ def _legacy_capabilities(modern: JsonObject) -> JsonObject:
 
 
 def _lists(
-    catalog: Catalog, counts: CatalogCounts, tools: PageSource
+    catalog: Catalog, counts: CatalogCounts, tools: PageSource, calls: Calls
 ) -> list[tuple[str, PageSource, ShapeItem]]:
     """Each list method's items; all but the tools are read from the catalog on the first page."""
 
     def lazily(key: str) -> PageSource:
         return LazyItems(counts[key], lambda: catalog[key])  # type: ignore[literal-required]
 
+    def shape_listed_tool(tool: JsonObject, version: str) -> JsonObject:
+        # <PREFIX>_OUTPUT_SCHEMAS: the tool with the output schema of the mode in force
+        schema = calls.output_schema(tool["name"], tool)
+        listed = {key: value for key, value in tool.items() if key != "outputSchema"}
+        if schema is not None:
+            listed["outputSchema"] = schema
+        return shape_tool(listed, version)
+
     return [
-        ("tools", tools, shape_tool),
+        ("tools", tools, shape_tool if calls.output_mode is None else shape_listed_tool),
         ("resources", lazily("resources"), shape_resource),
         ("resourceTemplates", lazily("resourceTemplates"), shape_resource),
         ("prompts", lazily("prompts"), shape_prompt),

@@ -2,52 +2,65 @@
 
 ``Upstream`` owns one lazily built ``httpx.AsyncClient`` per API and turns an ``OperationSpec`` plus
 the tool's (already validated) arguments into a request (``upstream_encoding`` writes the parameters
-and the body) with credentials picked from the environment per security scheme; OAuth2
-client-credentials tokens come from ``upstream_oauth`` (fetched after the limits let the call
-through, refreshed once when the API answers 401). The request always goes to the scheme, host and
-port of the operation's server, whatever the arguments: the base URL (``<PREFIX>_BASE_URL``, else
-the spec's first server with each ``{variable}`` from its ``<PREFIX>_SERVER_<NAME>`` variable or
-its default, checked against the allowed values), or the operation's own ``servers`` entry, whose
-variables are set the same way and which, when relative, is resolved against the base URL
-(RFC 3986: ``/files`` replaces the base URL's path, ``files`` is appended to it); the base URL
-variable does not change an operation's own absolute server. Each call is
-bounded: the timeout covers the whole attempt (connecting, sending, reading a body of at most
-``MAX_RESPONSE_BYTES``), idempotent methods are retried with backoff, and ``resilience.Guard``
-applies the rate and concurrency limits and the circuit breaker. Failures become ``UpstreamError``
-with a short message that is safe to show a model; no credential ever appears in it, in a response
-body handed back (``redaction``) or in a log line. Redirects are not followed (a 3xx is returned like
-any response) and cookies set by the upstream are never stored, so no state leaks from one caller to
-the next. Stdlib + httpx only.
+and the body) with credentials picked from the environment per security scheme and the extra
+headers of ``<PREFIX>_HEADERS`` (``upstream_credentials``; without credentials a request still goes
+out and the API decides); OAuth2 client-credentials tokens come from ``upstream_oauth`` (fetched after
+the limits let the call through, refreshed once when the API answers 401). The request always goes
+to the scheme, host and port of the operation's server, whatever the arguments: the base URL
+(``<PREFIX>_BASE_URL``, else the spec's first server with each ``{variable}`` from its
+``<PREFIX>_SERVER_<NAME>`` variable or its default, checked against the allowed values), or the
+operation's own ``servers`` entry, whose variables are set the same way and which, when relative, is
+resolved against the base URL (RFC 3986: ``/files`` replaces the base URL's path, ``files`` is
+appended to it); the base URL variable does not change an operation's own absolute server. Each call
+is bounded: the timeout covers the whole attempt (connecting, sending, reading a body of at most
+``MAX_RESPONSE_BYTES`` as sent and as decoded, ``upstream_decoding``), failed attempts are retried
+with backoff when that is safe, and ``resilience.Guard`` applies the rate and concurrency limits and
+the operation's circuit breaker. Redirects of GET and HEAD requests (and the GET a 303 asks for) are
+followed for ``MAX_REDIRECTS`` hops; credentials and extra headers never go to another origin, and a
+public API cannot redirect a call to a loopback or private address. Other redirects come back with
+their ``Location``. Failures become ``UpstreamError`` with a short message that is safe to show a
+model; no credential ever appears in it, in a response body handed back (``redaction``) or in a log
+line. Cookies set by the upstream are never stored, so no state leaks from one caller to the next.
+Stdlib + httpx only.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import http
 import json
 import re
 import socket
 import ssl
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from http.cookiejar import CookieJar, CookiePolicy
 from typing import Any
-from urllib.parse import quote, quote_plus, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from .catalog import (
-    BodySpec,
-    OperationSpec,
-    ParameterSpec,
-    SecurityScheme,
-    ServerSpec,
-    UpstreamInfo,
-)
+from .catalog import BodySpec, OperationSpec, ParameterSpec, ServerSpec, UpstreamInfo
 from .redaction import Redactor, install_log_redaction
-from .resilience import FAILURE_STATUSES, RETRY_STATUSES, Guard, Policy, PolicyError, Refused
+from .resilience import (
+    FAILURE_STATUSES,
+    RETRY_STATUSES,
+    THROTTLED,
+    CircuitBreaker,
+    Guard,
+    Policy,
+    PolicyError,
+    Refused,
+)
 from .resilience import parse_retry_after as _parse_retry_after
+from .upstream_credentials import (
+    Credentials,
+    ExtraHeaders,
+    HeaderError,
+    RequestParts,
+    extra_headers,
+)
+from .upstream_decoding import TooLarge, accept_encoding, decode_body
 from .upstream_encoding import (
     EncodingRefused,
     cookie_pairs,
@@ -58,10 +71,20 @@ from .upstream_encoding import (
 )
 from .upstream_http11 import upstream_client
 from .upstream_oauth import ClientCredentials, TokenError
+from .upstream_request import REDIRECTS, Prepared, follow_redirect, origin_of
 
-__all__ = ["MAX_RESPONSE_BYTES", "Upstream", "UpstreamError", "UpstreamResponse"]
+__all__ = [
+    "MAX_REDIRECTS",
+    "MAX_RESPONSE_BYTES",
+    "Upstream",
+    "UpstreamError",
+    "UpstreamResponse",
+    "headers_env",
+    "upstream_headers",
+]
 
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
+MAX_REDIRECTS = 5
 # OpenAPI ignores header parameters with these names; they are set from the spec itself.
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 _BASE_URL_SUFFIX = "_BASE_URL"
@@ -84,6 +107,15 @@ class UpstreamResponse:
     url: str
     # seconds the upstream asked to wait (``Retry-After``), when it said so
     retry_after: float | None = None
+    # the method the caller asked for (a followed 303 ends with a GET)
+    method: str = "GET"
+    # a redirect's target, resolved against the request URL; and why it was not followed
+    location: str = ""
+    not_followed: str = ""
+    # content codings still applied to ``body`` (one that could not be undone), e.g. "br"
+    encoding: str = ""
+    # what a 401/403 should tell about credentials (``upstream_credentials``)
+    auth_hint: str = ""
 
 
 class _RefuseCookies(CookiePolicy):
@@ -104,35 +136,6 @@ class _RefuseCookies(CookiePolicy):
 
     def path_return_ok(self, path: str, request: Any) -> bool:
         return False
-
-
-@dataclass(slots=True)
-class _Request:
-    """A request being assembled; ``secrets`` are scrubbed from any error message."""
-
-    headers: list[tuple[str, str | bytes]] = field(default_factory=list)
-
-    def raw_headers(self) -> list[tuple[bytes, bytes]]:
-        return [
-            (k.encode("utf-8"), v if isinstance(v, bytes) else v.encode("utf-8"))
-            for k, v in self.headers
-        ]
-
-    query: list[str] = field(default_factory=list)
-    secret_query: list[str] = field(default_factory=list)
-    cookies: list[str] = field(default_factory=list)
-    secrets: list[str] = field(default_factory=list)
-    # client-credentials schemes whose tokens are fetched once the call may go ahead
-    oauth: list[str] = field(default_factory=list)
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{host}{port}"
 
 
 _REASONS = (
@@ -182,23 +185,6 @@ class _Failed(Exception):
         self.retryable = retryable
 
 
-@dataclass(frozen=True, slots=True)
-class _Prepared:
-    """A request ready to send (again, when retried)."""
-
-    method: str
-    url: str
-    public_url: str
-    headers: list[tuple[bytes, bytes]]
-    content: bytes | None
-    secrets: list[str]
-    # scheme://host:port the request goes to, for messages
-    origin: str = ""
-    # client-credentials schemes still to authorize, then the (scheme, scopes, token) sent
-    oauth: tuple[str, ...] = ()
-    tokens: tuple[tuple[str, tuple[str, ...], str], ...] = ()
-
-
 def _pool_limits(policy: Policy) -> httpx.Limits:
     size = policy.max_concurrency or None
     return httpx.Limits(max_connections=size, max_keepalive_connections=size)
@@ -208,6 +194,22 @@ def env_prefix(info: UpstreamInfo) -> str:
     """The prefix of the server's environment variables, as in ``<PREFIX>_BASE_URL``."""
     name = info["baseUrlEnv"]
     return name.removesuffix(_BASE_URL_SUFFIX) if name.endswith(_BASE_URL_SUFFIX) else "MCP"
+
+
+def headers_env(info: UpstreamInfo) -> str:
+    """The variable of the extra headers, ``<PREFIX>_HEADERS``."""
+    return f"{env_prefix(info)}_HEADERS"
+
+
+def upstream_headers(info: UpstreamInfo, environ: Mapping[str, str]) -> ExtraHeaders:
+    """The extra headers of every call: the catalog's (config file) and ``<PREFIX>_HEADERS``.
+
+    Raises ``UpstreamError`` naming the variable when they are unusable.
+    """
+    try:
+        return extra_headers(environ, headers_env(info), info.get("headers"))
+    except HeaderError as exc:
+        raise UpstreamError(str(exc)) from None
 
 
 def expand_server(server: ServerSpec, environ: Mapping[str, str]) -> str:
@@ -273,6 +275,7 @@ class Upstream:
         # built with the client, kept across aclose(): the circuit remembers a failing upstream
         self._guard: Guard | None = None
         self._redactor = Redactor(())
+        self._credentials = Credentials(info, environ, ExtraHeaders(env=headers_env(info)))
         self._oauth: ClientCredentials | None = None
         # tokens fetched lately: kept out of results and messages like the configured credentials
         self._fetched_tokens: list[str] = []
@@ -298,9 +301,11 @@ class Upstream:
                     policy = Policy.from_env(self._environ, env_prefix(self._info))
                 except PolicyError as exc:
                     raise UpstreamError(str(exc)) from None
-                label = _origin(self._base_url) if self._base_url else "API"
+                label = origin_of(self._base_url) if self._base_url else "API"
                 self._guard = Guard(policy, label)
-            self._redactor = Redactor(self._credentials() + self._fetched_tokens)
+            extra = upstream_headers(self._info, self._environ)
+            self._credentials = Credentials(self._info, self._environ, extra)
+            self._redactor = Redactor(self._credentials.values() + self._fetched_tokens)
             if self._redactor:
                 install_log_redaction(self._redactor)
             # our lean HTTP/1.1 client unless a test passed a transport or a proxy is configured
@@ -312,39 +317,17 @@ class Upstream:
                 http2=False,
                 follow_redirects=False,
                 timeout=self._timeout,
-                headers={"User-Agent": self._user_agent},
+                # only the codings upstream_decoding can undo (bodies are read as sent)
+                headers={"User-Agent": self._user_agent, "Accept-Encoding": accept_encoding()},
                 cookies=CookieJar(policy=_RefuseCookies()),
                 event_hooks=self._event_hooks,
             )
         return self._http
 
-    def _credentials(self) -> list[str]:
-        """Every configured credential value (user names and client ids are not secrets), and the
-        Basic tokens made of them."""
-        values: list[str] = []
-        for scheme in self._info["securitySchemes"].values():
-            if scheme["type"] == "basic":
-                user = (self._environ.get(scheme["usernameEnv"]) or "").strip()
-                password = (self._environ.get(scheme["passwordEnv"]) or "").strip()
-                if password:
-                    values.append(password)
-                    values.append(base64.b64encode(f"{user}:{password}".encode()).decode("ascii"))
-                continue
-            value = (self._environ.get(scheme["env"]) or "").strip()
-            if value:
-                values.append(value)
-            if scheme["type"] == "oauth2ClientCredentials":
-                client = (self._environ.get(scheme["clientIdEnv"]) or "").strip()
-                secret = (self._environ.get(scheme["clientSecretEnv"]) or "").strip()
-                if secret:
-                    pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
-                    values += [secret, base64.b64encode(pair.encode()).decode("ascii")]
-        return values
-
     def _remember_token(self, token: str) -> None:
         """A token just fetched: masked from now on, like the configured credentials."""
         self._fetched_tokens = [*self._fetched_tokens[-15:], token]
-        self._redactor = Redactor(self._credentials() + self._fetched_tokens)
+        self._redactor = Redactor(self._credentials.values() + self._fetched_tokens)
         install_log_redaction(Redactor([token]))
 
     def _expand(self, server: ServerSpec) -> str:
@@ -360,7 +343,7 @@ class Upstream:
             url = self._expand(server)
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            shown = repr(_origin(url)) if parts.scheme and parts.hostname else "a relative URL"
+            shown = repr(origin_of(url)) if parts.scheme and parts.hostname else "a relative URL"
             raise UpstreamError(
                 f"the upstream base URL is {shown}, not an http(s) URL; set {env} to the "
                 "API's base URL (for example https://api.example.com)"
@@ -415,32 +398,61 @@ class Upstream:
     async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
         """Send one operation's request and read the (bounded) response, retrying if allowed.
 
-        Arguments are placed (and refused) before anything is sent; the guard's limits and circuit
-        are checked next, so a refused call never reaches the upstream.
+        Arguments are placed (and refused) before anything is sent; the operation's circuit and the
+        guard's limits are checked next, so a refused call never reaches the upstream. Redirects are
+        followed as the module docstring says.
         """
         spec = self._operations.get(operation)
         if spec is None:
             raise UpstreamError(f"unknown operation {operation!r}")
         client = self._client()
-        assert self._guard is not None
+        guard = self._guard
+        assert guard is not None
         prepared = self._prepare(spec, arguments)
+        circuit = guard.circuit(operation, f"{prepared.method} {spec['path']}")
         try:
-            self._guard.enter()
+            circuit.check()
+            await guard.enter()
         except Refused as exc:
             raise UpstreamError(str(exc)) from None
         try:
             signed = await self._authorize(spec, prepared)
-            response = await self._send(client, self._guard, signed)
+            response = await self._send(client, guard, circuit, signed)
             if response.status == _UNAUTHORIZED and signed.tokens:
                 # the API rejected a token it issued (revoked, keys rotated): a new one, once
                 tokens = self._tokens()
                 for name, scopes, token in signed.tokens:
                     tokens.invalidate(name, scopes, token)
                 signed = await self._authorize(spec, prepared)
-                response = await self._send(client, self._guard, signed)
-            return response
+                response = await self._send(client, guard, circuit, signed)
+            return await self._redirected(client, guard, circuit, signed, response)
         finally:
-            self._guard.leave()
+            guard.leave()
+
+    async def _redirected(
+        self,
+        client: httpx.AsyncClient,
+        guard: Guard,
+        circuit: CircuitBreaker,
+        prepared: Prepared,
+        response: UpstreamResponse,
+    ) -> UpstreamResponse:
+        """The answer once the redirects that may be followed have been followed."""
+        seen = {prepared.public_url}
+        hops = 0
+        while response.status in REDIRECTS and response.location:
+            follow, why = follow_redirect(prepared, response)
+            if follow is not None and follow.public_url in seen:
+                follow, why = None, "it leads back to an address already visited"
+            elif follow is not None and hops >= MAX_REDIRECTS:
+                follow, why = None, f"it is the {hops + 1}th redirect in a row"
+            if follow is None:
+                return replace(response, not_followed=why)
+            hops += 1
+            seen.add(follow.public_url)
+            prepared = follow
+            response = await self._send(client, guard, circuit, prepared)
+        return response
 
     def _tokens(self) -> ClientCredentials:
         if self._oauth is None:
@@ -454,7 +466,7 @@ class Upstream:
             )
         return self._oauth
 
-    async def _authorize(self, spec: OperationSpec, prepared: _Prepared) -> _Prepared:
+    async def _authorize(self, spec: OperationSpec, prepared: Prepared) -> Prepared:
         """``prepared`` with a bearer token for each client-credentials scheme it needs."""
         if not prepared.oauth:
             return prepared
@@ -485,36 +497,38 @@ class Upstream:
         return url
 
     async def _send(
-        self, client: httpx.AsyncClient, guard: Guard, prepared: _Prepared
+        self, client: httpx.AsyncClient, guard: Guard, circuit: CircuitBreaker, prepared: Prepared
     ) -> UpstreamResponse:
         attempt = 0
         while True:
             try:
-                guard.circuit.admit()
+                circuit.admit()
             except Refused as exc:
                 raise UpstreamError(str(exc)) from None
             try:
                 response = await self._attempt(client, prepared)
             except _Failed as failure:
                 if failure.retryable:
-                    guard.circuit.record(False, failure.reason)
+                    circuit.record(False, failure.reason)
                 else:
-                    guard.circuit.abandon()
+                    circuit.abandon()
                 delay = None
-                if failure.retryable and self._may_retry(guard, prepared, attempt):
+                if failure.retryable and self._may_retry(guard, circuit, prepared, attempt):
                     delay = guard.retry_delay(attempt)
                 if delay is None:
                     tries = f" ({attempt + 1} attempts)" if attempt else ""
                     raise UpstreamError(failure.message + tries) from None
             except BaseException:
                 # not the upstream's failure (an oversized body, a cancellation)
-                guard.circuit.abandon()
+                circuit.abandon()
                 raise
             else:
                 failed = response.status in FAILURE_STATUSES
-                guard.circuit.record(not failed, f"HTTP {response.status} {response.reason}")
-                if response.status not in RETRY_STATUSES or not self._may_retry(
-                    guard, prepared, attempt
+                # any other answer, a 500 or a 4xx included, shows the route is up
+                circuit.record(not failed, f"HTTP {response.status} {response.reason}".rstrip())
+                again = response.status in RETRY_STATUSES or response.status == THROTTLED
+                if not again or not self._may_retry(
+                    guard, circuit, prepared, attempt, response.status
                 ):
                     return response
                 delay = guard.retry_delay(attempt, response.retry_after)
@@ -524,10 +538,16 @@ class Upstream:
             attempt += 1
 
     @staticmethod
-    def _may_retry(guard: Guard, prepared: _Prepared, attempt: int) -> bool:
-        return guard.may_retry(prepared.method, attempt) and guard.circuit.state == "closed"
+    def _may_retry(
+        guard: Guard,
+        circuit: CircuitBreaker,
+        prepared: Prepared,
+        attempt: int,
+        status: int | None = None,
+    ) -> bool:
+        return guard.may_retry(prepared.method, attempt, status) and circuit.state == "closed"
 
-    async def _attempt(self, client: httpx.AsyncClient, prepared: _Prepared) -> UpstreamResponse:
+    async def _attempt(self, client: httpx.AsyncClient, prepared: Prepared) -> UpstreamResponse:
         """One request and its whole body, within the timeout; transport failures are ``_Failed``."""
         origin = prepared.origin
         try:
@@ -540,7 +560,7 @@ class Upstream:
                 )
                 response = await client.send(request, stream=True)
                 try:
-                    body = await self._read(response)
+                    raw, coding = await self._read(response)
                 finally:
                     await response.aclose()
         except (TimeoutError, httpx.TimeoutException):
@@ -555,66 +575,94 @@ class Upstream:
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             message = self._scrub(f"request to {origin} failed: {_reason(exc)}", prepared)
             raise _Failed(message, "", retryable=False) from None
+        try:
+            decoded = decode_body(raw, coding, MAX_RESPONSE_BYTES)
+        except TooLarge:
+            raise UpstreamError(_too_large()) from None
         reason = self._redactor.text(response.reason_phrase)
         if not reason:
             try:
                 reason = http.HTTPStatus(response.status_code).phrase
             except ValueError:
                 reason = ""
+        location = response.headers.get("location", "").strip()
+        if location and response.status_code in REDIRECTS | {201}:
+            # resolved against the address asked for (without credentials in its query)
+            location = self._redactor.text(urljoin(prepared.public_url, location))
         return UpstreamResponse(
             response.status_code,
             reason,
             response.headers.get("content-type", ""),
-            self._redactor.bytes(body),
+            self._redactor.bytes(decoded.body),
             prepared.public_url,
             _parse_retry_after(response.headers.get("retry-after")),
+            method=prepared.asked_method or prepared.method,
+            location=location,
+            encoding=decoded.undecoded,
+            auth_hint=prepared.auth_hint,
         )
 
     @staticmethod
-    async def _read(response: httpx.Response) -> bytes:
+    async def _read(response: httpx.Response) -> tuple[bytes, str]:
+        """The body as it came over the wire and its content codings (decoded afterwards, with
+        their own bound); a response built in memory (a test transport) is already decoded."""
+        if response.is_stream_consumed:
+            if len(response.content) > MAX_RESPONSE_BYTES:
+                raise UpstreamError(_too_large())
+            return response.content, ""
         chunks: list[bytes] = []
         size = 0
-        async for chunk in response.aiter_bytes():
+        async for chunk in response.aiter_raw():
             size += len(chunk)
             if size > MAX_RESPONSE_BYTES:
-                limit = MAX_RESPONSE_BYTES // (1024 * 1024)
-                raise UpstreamError(f"upstream response is larger than {limit} MiB; not read")
+                raise UpstreamError(_too_large())
             chunks.append(chunk)
-        return b"".join(chunks)
+        return b"".join(chunks), response.headers.get("content-encoding", "")
 
-    def _scrub(self, message: str, prepared: _Prepared) -> str:
+    def _scrub(self, message: str, prepared: Prepared) -> str:
         for secret in prepared.secrets:
             message = message.replace(secret, "***")
         return self._redactor.text(message)
 
     # -- request parts -------------------------------------------------------------------------
 
-    def _prepare(self, spec: OperationSpec, arguments: Mapping[str, Any]) -> _Prepared:
+    def _prepare(self, spec: OperationSpec, arguments: Mapping[str, Any]) -> Prepared:
         """The request for ``arguments``, or ``UpstreamError`` naming the argument that cannot be sent."""
         base = self._server_base(spec)
-        parts = _Request()
+        parts = RequestParts()
         try:
-            self._authenticate(spec["security"], parts)
+            self._credentials.apply(spec["security"], parts)
             path = self._parameters(spec, arguments, parts)
             content = self._body(spec.get("body"), arguments, parts)
-        except EncodingRefused as exc:
+        except (EncodingRefused, ValueError) as exc:
             raise UpstreamError(str(exc)) from None
         public = base + path + ("?" + "&".join(parts.query) if parts.query else "")
         query = parts.query + parts.secret_query
         url = base + path + ("?" + "&".join(query) if query else "")
         self._check_destination(url, base)
-        parts.headers.append(("Accept", spec["responseMediaType"] or "*/*"))
+        parts.headers.append(("Accept", spec.get("accept") or spec["responseMediaType"] or "*/*"))
         if parts.cookies:
             parts.headers.append(("Cookie", "; ".join(parts.cookies)))
-        return _Prepared(
+        extra = self._credentials.extra
+        if extra.headers:
+            # the configured headers replace any header of the same name
+            replaced = extra.names()
+            parts.headers = [(k, v) for k, v in parts.headers if k.lower() not in replaced]
+            parts.headers += extra.headers
+            parts.credential_headers |= extra.secret_names
+            parts.secrets += extra.secret
+        return Prepared(
             spec["method"].upper(),
             url,
             public,
             parts.raw_headers(),
             content,
             parts.secrets,
-            origin=_origin(base),
+            origin=origin_of(base),
             oauth=tuple(parts.oauth),
+            credential_headers=frozenset(name.encode() for name in parts.credential_headers),
+            secret_query=tuple(parts.secret_query),
+            auth_hint=parts.auth_hint,
         )
 
     @staticmethod
@@ -625,10 +673,10 @@ class Upstream:
         except httpx.InvalidURL:
             raise UpstreamError("the arguments do not form a valid request URL") from None
         if (target.scheme, target.host, target.port) != (base.scheme, base.host, base.port):
-            raise UpstreamError(f"refused: the request would not go to {_origin(base_url)}")
+            raise UpstreamError(f"refused: the request would not go to {origin_of(base_url)}")
 
     def _parameters(
-        self, spec: OperationSpec, arguments: Mapping[str, Any], parts: _Request
+        self, spec: OperationSpec, arguments: Mapping[str, Any], parts: RequestParts
     ) -> str:
         """Place every parameter; returns the expanded, encoded path."""
         path_params: dict[str, ParameterSpec] = {}
@@ -652,7 +700,7 @@ class Upstream:
         return encode_path(spec["path"], path_params, arguments)
 
     def _body(
-        self, spec: BodySpec | None, arguments: Mapping[str, Any], parts: _Request
+        self, spec: BodySpec | None, arguments: Mapping[str, Any], parts: RequestParts
     ) -> bytes | None:
         if spec is None:
             return None
@@ -674,79 +722,9 @@ class Upstream:
         parts.headers.append(("Content-Type", content_type))
         return content
 
-    def _authenticate(self, security: list[list[str]], parts: _Request) -> None:
-        if not security:
-            return
-        schemes = self._info["securitySchemes"]
-        options: list[str] = []
-        for alternative in security:
-            chosen = [(name, schemes[name]) for name in alternative if name in schemes]
-            if len(chosen) < len(alternative):
-                continue  # a scheme this server cannot use (the generator reported it)
-            if all(self._satisfied(scheme) for _, scheme in chosen):
-                for name, scheme in chosen:
-                    self._apply(name, scheme, parts)
-                return
-            needed = [hint for _, scheme in chosen for hint in _env_hints(scheme)]
-            option = " and ".join(dict.fromkeys(needed))
-            if option not in options:
-                options.append(option)
-        if not options:
-            raise UpstreamError("this operation needs credentials this server cannot supply")
-        raise UpstreamError(
-            "this operation needs credentials: set the environment variable "
-            + ", or set ".join(options)
-        )
 
-    def _secret(self, env: str, parts: _Request) -> str:
-        value = self._environ[env].strip()
-        if any(c in value for c in "\r\n\0"):
-            raise UpstreamError(f"the environment variable {env} contains a line break")
-        parts.secrets.append(value)
-        return value
-
-    def _set(self, env: str) -> bool:
-        return bool((self._environ.get(env) or "").strip())
-
-    def _satisfied(self, scheme: SecurityScheme) -> bool:
-        if scheme["type"] == "basic":
-            return self._set(scheme["usernameEnv"]) and self._set(scheme["passwordEnv"])
-        if scheme["type"] == "oauth2ClientCredentials" and not self._set(scheme["env"]):
-            return self._set(scheme["clientIdEnv"]) and self._set(scheme["clientSecretEnv"])
-        return self._set(scheme["env"])
-
-    def _apply(self, name: str, scheme: SecurityScheme, parts: _Request) -> None:
-        if scheme["type"] == "oauth2ClientCredentials" and not self._set(scheme["env"]):
-            parts.oauth.append(name)  # a token issued beforehand wins over fetching one
-        elif scheme["type"] == "bearer" or scheme["type"] == "oauth2ClientCredentials":
-            token = self._secret(scheme["env"], parts)
-            parts.headers.append(("Authorization", f"Bearer {token}"))
-        elif scheme["type"] == "basic":
-            user = self._secret(scheme["usernameEnv"], parts)
-            password = self._secret(scheme["passwordEnv"], parts)
-            token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
-            parts.secrets.append(token)
-            parts.headers.append(("Authorization", f"Basic {token}"))
-        else:
-            key = self._secret(scheme["env"], parts)
-            if scheme["location"] == "header":
-                parts.headers.append((scheme["name"], key))
-            elif scheme["location"] == "query":
-                encoded = f"{quote(scheme['name'], safe='[]')}={quote(key, safe='')}"
-                parts.secrets.append(quote(key, safe=""))
-                parts.secret_query.append(encoded)
-            else:
-                parts.cookies.append(f"{scheme['name']}={key}")
-
-
-def _env_hints(scheme: SecurityScheme) -> list[str]:
-    """The variables that would satisfy ``scheme``, for the "needs credentials" message."""
-    if scheme["type"] == "basic":
-        return [scheme["usernameEnv"], scheme["passwordEnv"]]
-    if scheme["type"] == "oauth2ClientCredentials":
-        token = f"(or an access token in {scheme['env']})"
-        return [scheme["clientIdEnv"], f"{scheme['clientSecretEnv']} {token}"]
-    return [scheme["env"]]
+def _too_large() -> str:
+    return f"upstream response is larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MiB; not read"
 
 
 def _with_defaults(server: ServerSpec) -> str:

@@ -119,6 +119,9 @@ class UpstreamInfo(TypedDict):
     timeoutSeconds: float
     securitySchemes: dict[str, SecurityScheme]
     server: NotRequired[ServerSpec]
+    # headers sent with every call, from the config file's [upstream.headers] (not secrets;
+    # <PREFIX>_HEADERS adds and replaces headers at run time)
+    headers: NotRequired[dict[str, str]]
 
 
 class ParameterSpec(TypedDict):
@@ -172,6 +175,8 @@ class OperationSpec(TypedDict):
     security: list[list[str]]
     # media type of the success response we expect ("" when the operation returns no body)
     responseMediaType: str
+    # the Accept header: the media types the operation documents, preferred first
+    accept: NotRequired[str]
     # JSON pointer of the operation in the spec, for error messages
     pointer: str
     # OAuth2 scopes to ask for, per client-credentials scheme (none: the token URL's default)
@@ -220,6 +225,9 @@ class Interaction(TypedDict):
 class ToolBinding(TypedDict):
     operation: str
     interaction: NotRequired[ToolInteraction]
+    # the output schema in the form the tool does not advertise ("strict": as documented,
+    # "lenient": as real responses satisfy it), for <PREFIX>_OUTPUT_SCHEMAS; absent when equal
+    outputSchemas: NotRequired[dict[str, Any]]
 
 
 class ResourceBinding(TypedDict):
@@ -234,10 +242,23 @@ class TemplateBinding(TypedDict):
 
 
 class PromptPart(TypedDict):
-    """A piece of a prompt message: literal ``text`` or the value of ``argument``."""
+    """A piece of a prompt message: literal ``text`` or the value of ``argument``.
+
+    A part may also say when it applies, so that one prompt reads right in every tool mode (the mode
+    in force is decided at run time): it is rendered only if each condition it carries holds.
+    ``modes``: the tool mode in force is one of these. ``unlessTool``: that tool cannot be called in
+    it (every tool can in full mode, every operation through ``call_operation`` in dynamic mode; in
+    toolsets mode only the tools ``tools/list`` shows). ``toolset``: the mode is not toolsets, or
+    that toolset is selected; ``unlessToolset``: the mode is toolsets and that toolset is not
+    selected. Parts without conditions (all of a user's own prompts) are always rendered.
+    """
 
     text: NotRequired[str]
     argument: NotRequired[str]
+    modes: NotRequired[list[ToolModeName]]
+    unlessTool: NotRequired[str]
+    toolset: NotRequired[str]
+    unlessToolset: NotRequired[str]
 
 
 class PromptImage(TypedDict):
@@ -532,3 +553,20 @@ def catalog_counts(catalog: Catalog) -> CatalogCounts:
         "completions": any(completions["prompts"].values())
         or any(completions["resourceTemplates"].values()),
     }
+
+
+# <PREFIX>_OUTPUT_SCHEMAS: lenient or strict output schemas for every tool, or none
+OUTPUT_SCHEMA_MODES = ("lenient", "strict", "off")
+
+
+def advertised_output_schema(
+    tool: Mapping[str, Any], binding: ToolBinding | None, mode: str | None
+) -> Any:
+    """The ``outputSchema`` ``tools/list`` shows for ``tool`` (``None``: none) in ``mode``, one of
+    ``OUTPUT_SCHEMA_MODES`` or ``None`` for each tool's own, as generated."""
+    if mode == "off":
+        return None
+    own = tool.get("outputSchema")
+    if mode is None or binding is None:
+        return own
+    return binding.get("outputSchemas", {}).get(mode, own)

@@ -31,15 +31,17 @@ class SchemaError(Exception):
     """The schema itself is unusable (bad keyword value, invalid pattern, non-local ``$ref``)."""
 
 
+Path = tuple[str | int, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class ValidationIssue:
-    """One reason a value does not conform: where (``body.tags[0]``) and why."""
+    """One reason a value does not conform: where (``body.tags[0]``, and as keys and indexes in
+    ``location``) and why."""
 
     path: str
     message: str
-
-
-Path = tuple[str | int, ...]
+    location: Path = ()
 
 
 class _Issues:
@@ -57,7 +59,7 @@ class _Issues:
 
     def add(self, path: Path, message: str) -> None:
         if len(self.items) < self.limit:
-            self.items.append(ValidationIssue(format_path(path), message))
+            self.items.append(ValidationIssue(format_path(path), message, path))
 
 
 Check = Callable[[Any, Path, _Issues], None]
@@ -238,6 +240,11 @@ class Validator:
 
     def is_valid(self, instance: Any) -> bool:
         return not self.issues(instance, limit=1)
+
+    @property
+    def schema(self) -> Any:
+        """The schema this validator checks against, as given."""
+        return self._root
 
     # -- compilation -------------------------------------------------------------------------
 

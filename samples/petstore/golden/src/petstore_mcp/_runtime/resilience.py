@@ -2,20 +2,25 @@
 
 ``Policy`` holds the knobs and reads them from the environment (``Policy.from_env`` lists the
 variables). ``Guard`` is what ``Upstream`` consults around each call: a token-bucket limit on
-invocations per second, a cap on calls in flight, and a ``CircuitBreaker`` that opens after a run of
-consecutive failures (transport errors, timeouts, 5xx) so that a failing API is not hammered, then
-half-opens after a cool-down to let one probe through. ``Guard.retry_delay`` is exponential backoff
-with jitter, or the upstream's ``Retry-After`` when it fits under the cap. Every refusal is a
-``Refused`` whose message tells a model what happened and when to try again. Stdlib only; the clock
-and the random source can be replaced in tests.
+invocations per second and a cap on calls in flight, both of which make a call wait its turn for a
+short while (``limit_wait``) before refusing it, and one ``CircuitBreaker`` per operation. A circuit
+opens after a run of consecutive failures of the upstream itself (transport errors, timeouts and the
+gateway statuses 502/503/504) so that a failing route is not hammered, then half-opens after a
+cool-down to let one probe through. What the API answers to one bad request (a 4xx, a 500, a 429)
+never opens a circuit, and one operation's failures never pause another: a healthy read keeps
+working while a broken write is paused. ``Guard.retry_delay`` is exponential backoff with jitter, or
+the upstream's ``Retry-After`` when it fits under the cap. Every refusal is a ``Refused`` whose
+message tells a model what happened and when to try again. Stdlib only; the clock, the sleep and the
+random source can be replaced in tests.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 
@@ -30,14 +35,19 @@ __all__ = [
     "parse_retry_after",
 ]
 
-# methods whose repetition has no extra effect (RFC 9110 §9.2.2): only these are ever retried
+# methods whose repetition has no extra effect (RFC 9110 §9.2.2): only these are retried after a
+# failure that may have happened after the request was acted on
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
-# answers worth another try: throttling and the usual signs of a struggling or restarting upstream
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-# answers that count as a failure of the upstream itself (for the circuit breaker)
-FAILURE_STATUSES = frozenset({500, 502, 503, 504})
+# a gateway or an overloaded upstream: worth another try for idempotent methods, and what counts as
+# a failure of the upstream itself (for the circuit breaker). A 500 is not among them: it is most
+# often the API's answer to this one request, and the same request gets the same answer again.
+RETRY_STATUSES = frozenset({502, 503, 504})
+FAILURE_STATUSES = RETRY_STATUSES
+# throttled (RFC 6585): the request was not acted on, so any method may be sent again
+THROTTLED = 429
 
 Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
 
 
 class PolicyError(ValueError):
@@ -59,25 +69,29 @@ class Policy:
     circuit_cooldown: float = 30.0
     max_concurrency: int = 64
     rate_limit: float = 100.0
+    limit_wait: float = 2.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], prefix: str) -> Policy:
         """The policy from ``environ``; unset or empty variables keep their defaults.
 
-        - ``<PREFIX>_RETRIES`` (2): extra attempts for idempotent methods (GET, HEAD, OPTIONS, PUT,
-          DELETE) after a transport error, a timeout, 429 or 500/502/503/504; 0 disables retries.
+        - ``<PREFIX>_RETRIES`` (2): extra attempts after a transport error, a timeout or
+          502/503/504 (idempotent methods only: GET, HEAD, OPTIONS, PUT, DELETE), and after 429
+          (any method: a throttled request was not acted on); 0 disables retries.
         - ``<PREFIX>_RETRY_BACKOFF`` (0.25): seconds before the first retry; doubled for each
           further retry, with jitter (each wait is between half and all of its nominal value).
         - ``<PREFIX>_RETRY_MAX_WAIT`` (10): the longest wait before a retry, in seconds; a
           ``Retry-After`` asking for longer is not waited for (the answer goes back to the caller).
-        - ``<PREFIX>_CIRCUIT_THRESHOLD`` (5): consecutive failed attempts (transport errors,
-          timeouts, 500/502/503/504) that open the circuit: calls then fail at once; 0 disables it.
-        - ``<PREFIX>_CIRCUIT_COOLDOWN`` (30): seconds the circuit stays open before one probe call
+        - ``<PREFIX>_CIRCUIT_THRESHOLD`` (5): consecutive failed attempts of one operation
+          (transport errors, timeouts, 502/503/504) that open its circuit: calls to that operation
+          then fail at once, other operations go on; 0 disables it.
+        - ``<PREFIX>_CIRCUIT_COOLDOWN`` (30): seconds a circuit stays open before one probe call
           is let through; its success closes the circuit, its failure opens it again.
-        - ``<PREFIX>_MAX_CONCURRENCY`` (64): upstream calls in flight at once; more are refused
-          at once; 0 means no limit.
+        - ``<PREFIX>_MAX_CONCURRENCY`` (64): upstream calls in flight at once; 0 means no limit.
         - ``<PREFIX>_RATE_LIMIT`` (100): upstream calls (tool calls and resource reads) per second,
-          with bursts of as many; more are refused; 0 means no limit.
+          with bursts of as many; 0 means no limit.
+        - ``<PREFIX>_LIMIT_WAIT`` (2): seconds a call over the rate or concurrency limit waits for
+          its turn before it is refused; 0 refuses at once.
         """
         d = cls()
         return cls(
@@ -88,6 +102,7 @@ class Policy:
             circuit_cooldown=_seconds(environ, f"{prefix}_CIRCUIT_COOLDOWN", d.circuit_cooldown),
             max_concurrency=_integer(environ, f"{prefix}_MAX_CONCURRENCY", d.max_concurrency),
             rate_limit=_seconds(environ, f"{prefix}_RATE_LIMIT", d.rate_limit, what="calls"),
+            limit_wait=_seconds(environ, f"{prefix}_LIMIT_WAIT", d.limit_wait),
         )
 
 
@@ -140,13 +155,14 @@ class CircuitBreaker:
     """Closed → open after ``threshold`` consecutive failures → half-open after ``cooldown``.
 
     Half-open lets exactly one attempt through (the probe); its outcome closes or re-opens the
-    circuit. An attempt that ends without an outcome (cancelled) frees the probe slot.
+    circuit. An attempt that ends without an outcome (cancelled) frees the probe slot. ``label``
+    names what the circuit guards in messages (``GET /pets/{petId} at https://api.example.com``).
     """
 
-    def __init__(self, threshold: int, cooldown: float, origin: str, clock: Clock) -> None:
+    def __init__(self, threshold: int, cooldown: float, label: str, clock: Clock) -> None:
         self._threshold = threshold
         self._cooldown = cooldown
-        self._origin = origin
+        self._label = label
         self._clock = clock
         self._failures = 0
         self._last_failure = ""
@@ -168,14 +184,14 @@ class CircuitBreaker:
         remaining = self._opened_at + self._cooldown - self._clock()
         if remaining > 0:
             raise Refused(
-                f"the upstream {self._origin} is failing ({self._failures} failed attempts in a "
-                f"row, the last: {self._last_failure}); calls to it are paused for another "
-                f"{math.ceil(remaining)} s"
+                f"{self._label} is failing ({self._failures} failed attempts in a row, the last: "
+                f"{self._last_failure}); calls to it are paused for another "
+                f"{math.ceil(remaining)} s (other operations are not affected)"
             )
         if self._probing:
             raise Refused(
-                f"the upstream {self._origin} is failing ({self._last_failure}); a test call is "
-                "checking whether it has recovered: try again in a moment"
+                f"{self._label} is failing ({self._last_failure}); a test call is checking "
+                "whether it has recovered: try again in a moment"
             )
 
     def admit(self) -> None:
@@ -201,6 +217,8 @@ class CircuitBreaker:
 
 
 class _TokenBucket:
+    """Calls per second with bursts of as many; a call may reserve a token that is not there yet."""
+
     def __init__(self, rate: float, clock: Clock) -> None:
         self._rate = rate
         self._capacity = max(1.0, rate)
@@ -208,19 +226,22 @@ class _TokenBucket:
         self._clock = clock
         self._stamp = clock()
 
-    def take(self) -> float:
-        """0 when a token was taken, else the seconds until one is available."""
+    def reserve(self, patience: float) -> tuple[bool, float]:
+        """``(True, wait)``: a token is the caller's after ``wait`` seconds (0: now); ``(False,
+        wait)``: none would be within ``patience`` seconds, nothing was reserved."""
         now = self._clock()
         self._tokens = min(self._capacity, self._tokens + (now - self._stamp) * self._rate)
         self._stamp = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return 0.0
-        return (1 - self._tokens) / self._rate
+        # the tokens may go below zero: each reservation queues behind the ones before it
+        wait = max(0.0, (1 - self._tokens) / self._rate)
+        if wait > patience:
+            return False, wait
+        self._tokens -= 1
+        return True, wait
 
 
 class Guard:
-    """The limits and the circuit of one upstream, shared by all its concurrent calls."""
+    """The limits of one upstream, shared by all its concurrent calls, and a circuit per operation."""
 
     def __init__(
         self,
@@ -229,39 +250,96 @@ class Guard:
         *,
         clock: Clock = time.monotonic,
         rng: Callable[[], float] = random.random,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.policy = policy
-        self.circuit = CircuitBreaker(
-            policy.circuit_threshold, policy.circuit_cooldown, origin, clock
-        )
+        self._origin = origin
+        self._clock = clock
+        self._circuits: dict[str, CircuitBreaker] = {}
         self._bucket = _TokenBucket(policy.rate_limit, clock) if policy.rate_limit else None
         self._rng = rng
+        self._sleep = sleep
         self.in_flight = 0
+        # calls waiting for a free slot under the concurrency limit, first come first served
+        self._waiting: list[asyncio.Future[None]] = []
 
-    def enter(self) -> None:
-        """Start a call, or raise ``Refused``; every successful ``enter`` needs one ``leave``."""
-        self.circuit.check()
-        limit = self.policy.max_concurrency
-        if limit and self.in_flight >= limit:
-            raise Refused(
-                f"too many calls to the upstream at once (the limit is {limit}); try again when "
-                "one has finished"
+    def circuit(self, key: str, label: str) -> CircuitBreaker:
+        """The circuit of operation ``key``; ``label`` (``GET /pets``) names it in messages."""
+        circuit = self._circuits.get(key)
+        if circuit is None:
+            circuit = CircuitBreaker(
+                self.policy.circuit_threshold,
+                self.policy.circuit_cooldown,
+                f"{label} at {self._origin}",
+                self._clock,
             )
+            self._circuits[key] = circuit
+        return circuit
+
+    async def enter(self) -> None:
+        """Start a call once the limits allow it, or raise ``Refused`` after ``limit_wait``.
+
+        Every successful ``enter`` needs one ``leave``.
+        """
+        patience = self.policy.limit_wait
         if self._bucket is not None:
-            wait = self._bucket.take()
-            if wait:
+            granted, wait = self._bucket.reserve(patience)
+            if not granted:
+                waited = f" and waiting {patience:g} s would not be enough" if patience else ""
                 raise Refused(
                     f"rate limit reached: at most {self.policy.rate_limit:g} upstream calls per "
-                    f"second; try again in {max(wait, 0.1):.1f} s"
+                    f"second{waited}; try again in {max(wait, 0.1):.1f} s"
                 )
-        self.in_flight += 1
+            if wait:
+                await self._sleep(wait)
+        await self._slot(patience)
+
+    async def _slot(self, patience: float) -> None:
+        """Take a slot under the concurrency limit, waiting up to ``patience`` seconds for one."""
+        limit = self.policy.max_concurrency
+        if not limit or (self.in_flight < limit and not self._waiting):
+            self.in_flight += 1
+            return
+        if patience:
+            # ``leave`` hands its slot to the first caller in line (in_flight already counts it)
+            turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiting.append(turn)
+            try:
+                await asyncio.wait_for(asyncio.shield(turn), patience)
+                return
+            except TimeoutError:
+                if turn.done():
+                    return  # handed over just as the wait ran out
+            except BaseException:
+                if turn.done():
+                    self.leave()  # cancelled after the hand-over: pass the slot on
+                raise
+            finally:
+                if turn in self._waiting:
+                    self._waiting.remove(turn)
+        waited = f" and none finished within {patience:g} s" if patience else ""
+        raise Refused(
+            f"too many calls to the upstream at once (the limit is {limit}{waited}); try again "
+            "when one has finished"
+        )
 
     def leave(self) -> None:
+        """End a call; its slot goes to the first caller waiting for one."""
+        if self._waiting:
+            turn = self._waiting.pop(0)
+            turn.set_result(None)  # in_flight stays: the slot changes hands
+            return
         self.in_flight -= 1
 
-    def may_retry(self, method: str, attempt: int) -> bool:
-        """Whether attempt number ``attempt`` (0 = the first) may be followed by another."""
-        return method.upper() in IDEMPOTENT_METHODS and attempt < self.policy.retries
+    def may_retry(self, method: str, attempt: int, status: int | None = None) -> bool:
+        """Whether attempt number ``attempt`` (0 = the first) may be followed by another.
+
+        A throttled answer (429) may be retried whatever the method; anything else only for
+        idempotent methods.
+        """
+        if attempt >= self.policy.retries:
+            return False
+        return status == THROTTLED or method.upper() in IDEMPOTENT_METHODS
 
     def retry_delay(self, attempt: int, retry_after: float | None = None) -> float | None:
         """Seconds to wait before retrying after ``attempt``; ``None`` when it would be too long."""

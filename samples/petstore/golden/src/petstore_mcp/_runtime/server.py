@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from .calls import UpstreamCaller
-from .catalog import Catalog, UpstreamInfo, catalog_part, load_catalog
+from .catalog import OUTPUT_SCHEMA_MODES, Catalog, UpstreamInfo, catalog_part, load_catalog
 from .dynamic import ToolModeError, ToolSelection, selection_from_env
 from .hooks import CustomCaller, CustomCode, DefinitionError, LocalItem, collect, module_path
 from .http_origins import DEFAULT_ALLOWED_ORIGINS, parse_allowed_origins
@@ -41,7 +41,7 @@ from .request_state import DEFAULT_TTL_SECONDS, MIN_SECRET_BYTES, StateSigner
 from .resilience import Policy, PolicyError
 from .results import MAX_TEXT_CHARS, MIN_TEXT_CHARS, ResultLimits
 from .stdio import DEFAULT_MAX_LINE_BYTES, serve_stdio
-from .upstream import Upstream, UpstreamError, expand_server
+from .upstream import Upstream, UpstreamError, expand_server, upstream_headers
 
 if TYPE_CHECKING:
     # the HTTP transport's authentication code is not loaded on the stdio path
@@ -134,6 +134,8 @@ class Settings:
     confirm_policy: str = OFF
     elicit_missing: bool = True
     state_signer: StateSigner | None = None
+    # <PREFIX>_OUTPUT_SCHEMAS: lenient, strict or off for every tool; None: as generated
+    output_schemas: str | None = None
 
     @classmethod
     def from_env(
@@ -160,10 +162,17 @@ class Settings:
           ``https://mcp.example.com/mcp``), the OAuth resource identifier. Default: the address the
           server binds, e.g. ``http://127.0.0.1:8000/mcp``.
         - ``<PREFIX>_MAX_LINE_BYTES`` (stdio): the longest message line accepted (default 4 MiB).
-        - ``<PREFIX>_MAX_RESULT_CHARS``: characters of text one tool result may carry; longer
-          text is cut with a notice saying so (default 1048576, at least 100).
+        - ``<PREFIX>_MAX_RESULT_CHARS``: characters one tool result may carry, its text and its
+          structured content together; a longer result is cut with a notice saying what was cut
+          and how to get the rest (default 1048576, at least 100).
+        - ``<PREFIX>_OUTPUT_SCHEMAS``: ``lenient`` (output schemas real responses satisfy),
+          ``strict`` (as documented) or ``off`` (no output schemas, no structured content).
+          Default: as generated (lenient unless the spec or config asked for strict ones).
         - ``<PREFIX>_RETRIES``, ``_RETRY_BACKOFF``, ``_RETRY_MAX_WAIT``, ``_CIRCUIT_THRESHOLD``,
-          ``_CIRCUIT_COOLDOWN``, ``_MAX_CONCURRENCY``, ``_RATE_LIMIT``: see ``resilience.Policy``.
+          ``_CIRCUIT_COOLDOWN``, ``_MAX_CONCURRENCY``, ``_RATE_LIMIT``, ``_LIMIT_WAIT``: see
+          ``resilience.Policy``.
+        - ``<PREFIX>_HEADERS``: a JSON object of headers sent with every upstream call (e.g.
+          ``{"Authorization": "token …"}``), treated as secret; see ``upstream_credentials``.
         - ``<PREFIX>_TOOL_MODE``: ``full`` (a tool per operation), ``dynamic`` (three tools that
           search, describe and call the operations), ``toolsets`` (only the tools of
           ``<PREFIX>_TOOLSETS``) or ``auto``. Default: the mode the server was generated with.
@@ -211,6 +220,10 @@ class Settings:
             Policy.from_env(env, prefix)
         except PolicyError as exc:
             raise SettingsError(str(exc)) from None
+        try:  # the same for <PREFIX>_HEADERS
+            upstream_headers(upstream, env)
+        except UpstreamError as exc:
+            raise SettingsError(str(exc)) from None
         return cls(
             base_url,
             timeout,
@@ -224,6 +237,7 @@ class Settings:
             max_result_chars=_max_result_chars(env, f"{prefix}_MAX_RESULT_CHARS"),
             public_url=_public_url(env, f"{prefix}_PUBLIC_URL"),
             tool_selection=_tool_selection(catalog, env, prefix),
+            output_schemas=_output_schemas(env, f"{prefix}_OUTPUT_SCHEMAS"),
             **_interaction_settings(catalog, env, prefix),
         )
 
@@ -273,6 +287,16 @@ def _tool_selection(catalog: Catalog, env: Mapping[str, str], prefix: str) -> To
         return selection_from_env(catalog, env, prefix)
     except ToolModeError as exc:
         raise SettingsError(str(exc)) from None
+
+
+def _output_schemas(env: Mapping[str, str], name: str) -> str | None:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return None
+    if raw not in OUTPUT_SCHEMA_MODES:
+        choices = ", ".join(OUTPUT_SCHEMA_MODES)
+        raise SettingsError(f"{name} must be one of {choices}, got {raw[:40]!r}")
+    return raw
 
 
 def _allowed_origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
@@ -369,6 +393,7 @@ class McpServer:
             result_limits=ResultLimits(
                 settings.max_result_chars, f"{settings.env_prefix}_MAX_RESULT_CHARS"
             ),
+            output_mode=settings.output_schemas,
         )
 
     @classmethod

@@ -1,0 +1,148 @@
+"""Content codings of upstream responses: what the server advertises, and bounded decoding.
+
+The upstream client reads bodies as they came over the wire and decodes them here, so that
+``Accept-Encoding`` names exactly the codings this process can undo (``gzip`` and ``deflate`` from the
+standard library, ``br`` when the ``brotli`` package is installed, ``zstd`` with ``zstandard``), a
+coding the server applied anyway is reported instead of being passed on as garbled text, and a small
+compressed body can never expand past the response size limit (each decoder is driven with an output
+bound, so a decompression bomb costs at most that much memory). Stdlib only, the two compression
+packages imported lazily when present.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import zlib
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+__all__ = ["Decoded", "TooLarge", "accept_encoding", "decode_body"]
+
+# gzip, zlib or raw deflate, told apart by their headers (the +32 of wbits: gzip or zlib)
+_GZIP_WBITS = zlib.MAX_WBITS | 32
+_STEP = 64 * 1024
+
+
+class TooLarge(Exception):
+    """The decoded body would exceed the limit."""
+
+
+class Decoded:
+    """A decoded body, and the codings still applied to it (``""`` when none is left).
+
+    ``undecoded`` names what could not be undone, e.g. ``"br"`` when no brotli decoder is installed
+    or ``"gzip"`` when the data is not valid gzip; ``body`` is then the bytes as they were before it.
+    """
+
+    __slots__ = ("body", "undecoded")
+
+    def __init__(self, body: bytes, undecoded: str = "") -> None:
+        self.body = body
+        self.undecoded = undecoded
+
+
+def _optional(module: str) -> Any | None:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+@cache
+def _decoders() -> dict[str, Callable[[bytes, int], bytes]]:
+    decoders: dict[str, Callable[[bytes, int], bytes]] = {
+        "gzip": _inflate,
+        "x-gzip": _inflate,
+        "deflate": _deflate,
+    }
+    brotli = _optional("brotli")
+    # brotli before 1.2 cannot bound its output: a bomb would be unbounded, so it is not offered
+    if brotli is not None and hasattr(brotli.Decompressor(), "can_accept_more_data"):
+        decoders["br"] = lambda data, limit: _unbrotli(brotli, data, limit)
+    zstandard = _optional("zstandard")
+    if zstandard is not None:
+        decoders["zstd"] = lambda data, limit: _unzstd(zstandard, data, limit)
+    return decoders
+
+
+def accept_encoding() -> str:
+    """The ``Accept-Encoding`` header value: the codings ``decode_body`` can undo."""
+    return ", ".join(name for name in _decoders() if name != "x-gzip")
+
+
+def decode_body(body: bytes, content_encoding: str, limit: int) -> Decoded:
+    """``body`` with the codings of ``content_encoding`` undone, last applied first.
+
+    Raises ``TooLarge`` when the result would be larger than ``limit`` bytes.
+    """
+    codings = [c.strip().lower() for c in content_encoding.split(",")]
+    codings = [c for c in codings if c and c != "identity"]
+    decoders = _decoders()
+    while codings:
+        decoder = decoders.get(codings[-1])
+        if decoder is None:
+            return Decoded(body, ", ".join(codings))
+        try:
+            body = decoder(body, limit)
+        except TooLarge:
+            raise
+        except Exception:  # corrupt data: whatever the decoder raises, the bytes stay as they came
+            return Decoded(body, ", ".join(codings))
+        codings.pop()
+    return Decoded(body)
+
+
+def _drain(decompressor: Any, data: bytes, limit: int) -> bytes:
+    out = bytearray()
+    pending = data
+    while True:
+        out += decompressor.decompress(pending, _STEP)
+        if len(out) > limit:
+            raise TooLarge
+        pending = decompressor.unconsumed_tail
+        if not pending:
+            break
+    out += decompressor.flush()
+    if len(out) > limit:
+        raise TooLarge
+    if not decompressor.eof:
+        raise ValueError("truncated data")
+    return bytes(out)
+
+
+def _inflate(data: bytes, limit: int) -> bytes:
+    return _drain(zlib.decompressobj(_GZIP_WBITS), data, limit)
+
+
+def _deflate(data: bytes, limit: int) -> bytes:
+    # "deflate" is zlib-wrapped (RFC 9110), but some servers send raw deflate
+    try:
+        return _drain(zlib.decompressobj(zlib.MAX_WBITS), data, limit)
+    except zlib.error:
+        return _drain(zlib.decompressobj(-zlib.MAX_WBITS), data, limit)
+
+
+def _unbrotli(brotli: Any, data: bytes, limit: int) -> bytes:
+    decompressor = brotli.Decompressor()
+    out = bytearray(decompressor.process(data, output_buffer_limit=_STEP))
+    while not decompressor.can_accept_more_data():
+        if len(out) > limit:
+            raise TooLarge
+        out += decompressor.process(b"", output_buffer_limit=_STEP)
+    if len(out) > limit:
+        raise TooLarge
+    if not decompressor.is_finished():
+        raise ValueError("truncated data")
+    return bytes(out)
+
+
+def _unzstd(zstandard: Any, data: bytes, limit: int) -> bytes:
+    reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True)
+    out = bytearray()
+    while chunk := reader.read(_STEP):
+        out += chunk
+        if len(out) > limit:
+            raise TooLarge
+    return bytes(out)

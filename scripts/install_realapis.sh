@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Install the real API servers the `realapi` tests drive (tests/realapis), one venv each under
+# .work/realapis/ so that their dependencies never clash with ours or with each other.
+# Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
+# is left alone, anything else is rebuilt from scratch.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROOT=.work/realapis
+PYTHON=${PYTHON:-python3}
+mkdir -p "$ROOT"
+
+# name|requirements (space-separated pins)
+SERVERS=(
+    "httpbin|httpbin==0.10.4 flasgger==0.9.7.1"
+    "kinto|kinto==26.5.0"
+    "jupyter-server|jupyter-server==2.21.1"
+)
+
+for entry in "${SERVERS[@]}"; do
+    name=${entry%%|*}
+    pins=${entry#*|}
+    venv="$ROOT/$name"
+    stamp="$venv/.installed"
+    if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$pins" ]]; then
+        continue
+    fi
+    echo "== real API server: $name ($pins)" >&2
+    rm -rf "$venv"
+    "$PYTHON" -m venv "$venv"
+    # shellcheck disable=SC2086  # the pins are meant to split into arguments
+    "$venv/bin/python" -m pip install -qq --disable-pip-version-check $pins
+    printf '%s' "$pins" >"$stamp"
+done

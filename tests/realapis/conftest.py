@@ -1,0 +1,225 @@
+"""Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
+
+Each server (httpbin, kinto, jupyter-server) is installed by ``scripts/install_realapis.sh`` into
+its own venv under ``.work/realapis/`` and started once per session on a free port of 127.0.0.1.
+Its OpenAPI document is fetched from the running server over HTTP, as a user of the generator would
+get it, and generated once per session (name given explicitly, tool mode ``full``). Tests open MCP
+sessions on the generated server over stdio with ``LiveApi.stdio``. A missing install fails the
+fixture with the command to run; it never skips.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import yaml
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.types import CallToolResult, TextContent
+
+from openapi2mcp.emit import write_tree
+from openapi2mcp.generate import GenerateOptions, generate
+from openapi2mcp.render import MARKER
+from tests.realapis.servers import RealServer, free_port, venv_executable
+
+JUPYTER_TOKEN = "realapi-jupyter-token-7f3a9c"
+
+
+@dataclass(frozen=True, slots=True)
+class LiveApi:
+    """A real API server and the MCP server package generated from its live OpenAPI document."""
+
+    server: RealServer
+    package: Path
+    module: str
+    prefix: str
+    base_url: str
+    spec: dict[str, Any]
+
+    @property
+    def root_url(self) -> str:
+        return self.server.root_url
+
+    def env(self, *, shadow: Path | None = None, **extra: str) -> dict[str, str]:
+        """The generated server's environment; ``extra`` sets ``<PREFIX>_<KEY>`` variables.
+
+        Modules in ``shadow`` are found before installed ones (to hide an optional package).
+        """
+        path = [str(shadow)] if shadow is not None else []
+        return {
+            "PYTHONPATH": os.pathsep.join([*path, str(self.package / "src")]),
+            "PATH": os.environ.get("PATH", ""),
+            f"{self.prefix}_BASE_URL": self.base_url,
+            **{f"{self.prefix}_{key}": value for key, value in extra.items()},
+        }
+
+    def stdio(self, *, shadow: Path | None = None, **extra: str) -> StdioServerParameters:
+        return StdioServerParameters(
+            command=sys.executable, args=["-m", self.module], env=self.env(shadow=shadow, **extra)
+        )
+
+
+def headers_env(headers: Mapping[str, str]) -> str:
+    """The value of ``<PREFIX>_HEADERS``: a JSON object of headers for every upstream call."""
+    return json.dumps(dict(headers))
+
+
+def _generate_live(
+    server: RealServer, spec_path: str, headers: Mapping[str, str], where: Path, name: str
+) -> tuple[Path, dict[str, Any]]:
+    """The live document fetched from ``server`` and generated into ``where/<name>-mcp``."""
+    answer = httpx.get(server.root_url + spec_path, headers=dict(headers), timeout=10)
+    assert answer.status_code == 200, f"{server.name} {spec_path}: {answer.status_code}"
+    suffix = ".yaml" if "yaml" in answer.headers.get("content-type", "") else ".json"
+    document = where / f"{name}-openapi{suffix}"
+    document.write_bytes(answer.content)
+    generation = generate(str(document), GenerateOptions(name=name, tool_mode="full"))
+    assert generation.report.errors == [], [d.render() for d in generation.report.errors]
+    out = where / f"{name}-mcp"
+    write_tree(generation.files, out, force=False, marker=MARKER)
+    spec: dict[str, Any] = yaml.safe_load(answer.content)
+    return out, spec
+
+
+@pytest.fixture(scope="session")
+def realapi_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("realapis")
+
+
+@pytest.fixture(scope="session")
+def httpbin(realapi_dir: Path) -> Iterator[LiveApi]:
+    python = venv_executable("httpbin", "python")
+    port = free_port()
+    command: list[str | Path] = [python, "-m", "httpbin.core", "--port", str(port)]
+    with RealServer(
+        "httpbin", command, port=port, ready_path="/get", log_dir=realapi_dir
+    ) as server:
+        package, spec = _generate_live(server, "/spec.json", {}, realapi_dir, "httpbin")
+        # the document names httpbin.org: the base URL points the server at the local one
+        yield LiveApi(server, package, "httpbin_mcp", "HTTPBIN", server.root_url, spec)
+
+
+@pytest.fixture(scope="session")
+def kinto(realapi_dir: Path) -> Iterator[LiveApi]:
+    executable = venv_executable("kinto", "kinto")
+    ini = realapi_dir / "kinto.ini"
+    backends = ["--backend", "memory", "--cache-backend", "memory"]
+    subprocess.run(
+        [executable, "init", "--ini", ini, *backends, "--host", "127.0.0.1"],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    # any account may create buckets (kinto's default reserves that to account:admin), so that
+    # each scenario signs up its own user and works in its own bucket
+    settings = ini.read_text(encoding="utf-8")
+    assert "kinto.bucket_create_principals = account:admin" in settings
+    ini.write_text(
+        settings.replace(
+            "kinto.bucket_create_principals = account:admin",
+            "kinto.bucket_create_principals = system.Authenticated",
+        ),
+        encoding="utf-8",
+    )
+    port = free_port()
+    command: list[str | Path] = [executable, "start", "--ini", ini, "--port", str(port)]
+    with RealServer(
+        "kinto", command, port=port, ready_path="/v1/__heartbeat__", log_dir=realapi_dir
+    ) as server:
+        package, spec = _generate_live(server, "/v1/__api__", {}, realapi_dir, "kinto")
+        yield LiveApi(server, package, "kinto_mcp", "KINTO", server.root_url + "/v1", spec)
+
+
+@pytest.fixture(scope="session")
+def jupyter_root(realapi_dir: Path) -> Path:
+    root = realapi_dir / "jupyter-root"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture(scope="session")
+def jupyter(realapi_dir: Path, jupyter_root: Path) -> Iterator[LiveApi]:
+    executable = venv_executable("jupyter-server", "jupyter-server")
+    port = free_port()
+    command: list[str | Path] = [
+        executable,
+        "--allow-root",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={JUPYTER_TOKEN}",
+        f"--ServerApp.root_dir={jupyter_root}",
+    ]
+    auth = {"Authorization": f"token {JUPYTER_TOKEN}"}
+    # its runtime and config files stay inside the test's directory, not the user's home
+    env = {
+        "JUPYTER_RUNTIME_DIR": str(realapi_dir / "jupyter-runtime"),
+        "JUPYTER_CONFIG_DIR": str(realapi_dir / "jupyter-config"),
+        "JUPYTER_DATA_DIR": str(realapi_dir / "jupyter-data"),
+    }
+    with RealServer(
+        "jupyter-server",
+        command,
+        port=port,
+        ready_path="/api/status",
+        ready_headers=auth,
+        log_dir=realapi_dir,
+        cwd=realapi_dir,
+        env=env,
+    ) as server:
+        package, spec = _generate_live(server, "/api/spec.yaml", auth, realapi_dir, "jupyter")
+        yield LiveApi(server, package, "jupyter_mcp", "JUPYTER", server.root_url, spec)
+
+
+@contextlib.asynccontextmanager
+async def mcp_client(params: StdioServerParameters, mode: str = "auto") -> AsyncIterator[Client]:
+    """An MCP session on the generated server; a lone failure inside it is raised as itself.
+
+    The SDK's task groups wrap an assertion failing inside ``async with Client(...)`` in nested
+    exception groups; unwrapped, the failing step of a scenario reads like any other assertion.
+    """
+    try:
+        async with Client(params, mode=mode) as client:
+            yield client
+    except BaseExceptionGroup as group:
+        leaf: BaseException = group
+        while isinstance(leaf, BaseExceptionGroup) and len(leaf.exceptions) == 1:
+            leaf = leaf.exceptions[0]
+        if leaf is group:
+            raise
+        raise leaf from None
+
+
+def texts(result: CallToolResult) -> list[str]:
+    """The text blocks of a tool result, in order."""
+    return [block.text for block in result.content if isinstance(block, TextContent)]
+
+
+def only_text(result: CallToolResult) -> str:
+    (text,) = texts(result)
+    return text
+
+
+def result_json(result: CallToolResult) -> Any:
+    """The JSON value a successful tool result carries in its first text block: the response as
+    received. A second block may only be the runtime's note that the call succeeded although the
+    response drifts from the documented schema."""
+    body, *notes = texts(result)
+    for note in notes:
+        assert note.startswith("The call succeeded (HTTP 2"), note
+    return json.loads(body)
+
+
+def whole_result(result: CallToolResult) -> str:
+    """Everything the model sees of a result, as one string (to look for leaked values)."""
+    return result.model_dump_json(by_alias=True)
