@@ -25,7 +25,9 @@ fi
 pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
 
 step "installing openapi2mcp from this checkout"
-"${pip[@]}" "$root" "${demo_requirements[@]}"
+# editable, as scripts/test.sh installs it: the two share .venv, and a plain install here would
+# leave the tests running a copy of the generator instead of the checkout
+"${pip[@]}" -e "$root" "${demo_requirements[@]}"
 
 step "generating the Petstore MCP server into $out"
 "$venv/bin/openapi2mcp" generate samples/petstore/openapi.yaml -o "$out" --force

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, assert_never
 
 from .compact import compact_input, lenient_output, output_schema
 from .diagnostics import Report
-from .ir import Api, Operation, Server
+from .ir import Api, BodyPart, Operation, Parameter, Server
 from .metatools import dynamic_tools
 from .plan import (
     PromptImage,
@@ -73,6 +74,7 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             "securitySchemes": {k: dict(v) for k, v in plan.security.items()},
             **_upstream_server(plan),
             **({"headers": dict(plan.upstream_headers)} if plan.upstream_headers else {}),
+            **_deep_object_arrays(plan),
         },
         "tools": [tool_object(t, plan.exposure) for t in plan.tools],
         "resources": [
@@ -299,58 +301,101 @@ def mode_sizes(plan: ServerPlan, report: Report) -> list[ModeSize]:
 
 
 def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
-    api = plan.api
     op = tool.operation
-    parameters = []
-    by_wire = {(a.source, a.wire_name): a.name for a in tool.arguments}
-    for param in op.parameters:
-        entry: dict[str, Any] = {
-            "name": param.name,
-            "location": param.location,
-            "argument": by_wire[param.location, param.name],
-            "required": param.required,
-            "style": param.style,
-            "explode": param.explode,
-        }
-        if param.allow_reserved:
-            entry["allowReserved"] = True
-        parameters.append(entry)
+    by_wire: dict[tuple[str, str], str] = {
+        (str(a.source), a.wire_name): a.name for a in tool.arguments
+    }
     spec: dict[str, Any] = {
         "method": op.method,
         "path": op.path,
-        "parameters": parameters,
-        "security": _security(api, op, report),
+        "parameters": [_parameter(param, by_wire) for param in op.parameters],
+        "security": _security(plan.api, op, report),
         "responseMediaType": op.response.content_type if op.response else "",
         "pointer": op.pointer,
     }
     accept = _accept(op)
     if accept and accept != spec["responseMediaType"]:
         spec["accept"] = accept
+    arrays = op.x_mcp.get("deepObjectArrays")
+    if plan.deep_object_arrays is None and arrays is not None:
+        if arrays in DEEP_OBJECT_ARRAYS:
+            spec["deepObjectArrays"] = arrays
+        else:
+            where = op.x_mcp_origins.get("deepObjectArrays", op.pointer)
+            choices = ", ".join(DEEP_OBJECT_ARRAYS)
+            report.warn("x-mcp-invalid", where, f"x-mcp deepObjectArrays must be one of {choices}")
     scopes = {name: list(wanted) for name, wanted in op.scopes if wanted}
     if scopes:
         spec["scopes"] = scopes
     if op.server is not None:
         spec["server"] = _server(op.server, _env_prefix(plan))
     if op.body is not None:
-        body: dict[str, Any] = {"contentType": op.body.content_type, "required": op.body.required}
-        whole = [a for a in tool.arguments if a.source == "body"]
-        if whole:
-            body["argument"] = whole[0].name
-        else:
-            body["properties"] = {
-                a.name: a.wire_name for a in tool.arguments if a.source == "body_property"
-            }
-        if op.body.parts:
-            body["parts"] = {
-                part.name: {
-                    "contentType": part.content_type,
-                    "file": part.file,
-                    "base64": part.base64,
-                }
-                for part in op.body.parts
-            }
-        spec["body"] = body
+        spec["body"] = _body(tool)
     return spec
+
+
+def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "name": param.name,
+        "location": param.location,
+        "argument": by_wire[param.location, param.name],
+        "required": param.required,
+        "style": param.style,
+        "explode": param.explode,
+    }
+    if param.allow_reserved:
+        entry["allowReserved"] = True
+    if param.content_type:
+        entry["contentType"] = param.content_type
+    return entry
+
+
+def _body(tool: Tool) -> dict[str, Any]:
+    """The operation's ``BodySpec``: what is sent, from which arguments, encoded how."""
+    op_body = tool.operation.body
+    assert op_body is not None
+    body: dict[str, Any] = {"contentType": op_body.content_type, "required": op_body.required}
+    whole = [a for a in tool.arguments if a.source == "body"]
+    if whole:
+        body["argument"] = whole[0].name
+    else:
+        body["properties"] = {
+            a.name: a.wire_name for a in tool.arguments if a.source == "body_property"
+        }
+        if tool.body_requires:
+            body["requiredProperties"] = list(tool.body_requires)
+    if op_body.declared_type:
+        body["declaredType"] = op_body.declared_type
+    if op_body.parts:
+        body["parts"] = {part.name: _part(part) for part in op_body.parts}
+    return body
+
+
+def _part(part: BodyPart) -> dict[str, Any]:
+    """A ``BodyPart`` of the catalog: what the runtime needs to encode one form or multipart field."""
+    entry: dict[str, Any] = {
+        "contentType": part.content_type,
+        "file": part.file,
+        "base64": part.base64,
+    }
+    if part.style:
+        entry["style"] = part.style
+    if part.explode is not None:
+        entry["explode"] = part.explode
+    if part.allow_reserved:
+        entry["allowReserved"] = True
+    if part.headers:
+        entry["headers"] = dict(part.headers)
+    return entry
+
+
+DEEP_OBJECT_ARRAYS = ("indexed", "brackets", "repeat")
+
+
+def _deep_object_arrays(plan: ServerPlan) -> dict[str, str]:
+    """``deepObjectArrays`` of the catalog's upstream, when the config file sets it."""
+    arrays = plan.deep_object_arrays
+    return {"deepObjectArrays": arrays} if arrays and arrays != "indexed" else {}
 
 
 def _accept(op: Operation) -> str:

@@ -252,6 +252,7 @@ def _tool(
         output_schema=_output_schema(api, op),
         annotations=annotations,
         python_name=python_name,
+        body_requires=optional_body_requires(api, op, arguments),
     )
     return tool, reading.note() if reading else ""
 
@@ -363,7 +364,34 @@ def _mentions(value: Any, keys: frozenset[str]) -> bool:
 def _lifted(api: Api, op: Operation, arguments: tuple[Argument, ...]) -> dict[str, Any]:
     if op.body is None or not any(a.source == "body_property" for a in arguments):
         return {}
-    return _body_constraints(resolve(op.body.schema, api.input_schemas)) or {}
+    lifted = dict(_body_constraints(resolve(op.body.schema, api.input_schemas)) or {})
+    needs = optional_body_requires(api, op, arguments)
+    if needs:
+        # an optional body is either left out or sent whole: giving any of its fields requires
+        # the ones its schema requires (OpenAPI: required applies to the body when it is sent)
+        depends = dict(lifted.get("dependentRequired") or {})
+        for argument in arguments:
+            if argument.source == "body_property":
+                others = [name for name in needs if name != argument.name]
+                if others:
+                    depends[argument.name] = [*depends.get(argument.name, []), *others]
+        lifted["dependentRequired"] = depends
+    return lifted
+
+
+def optional_body_requires(
+    api: Api, op: Operation, arguments: tuple[Argument, ...]
+) -> tuple[str, ...]:
+    """The properties an optional, flattened body must have once any of its fields is given."""
+    if op.body is None or op.body.required:
+        return ()
+    flattened = [a.wire_name for a in arguments if a.source == "body_property"]
+    if not flattened:
+        return ()
+    required = resolve(op.body.schema, api.input_schemas).get("required")
+    if not isinstance(required, list):
+        return ()
+    return tuple(name for name in required if name in flattened)
 
 
 def _input_schema(

@@ -190,6 +190,9 @@ class Config(_Strict):
     # advertise the documented output schemas: true for all, or operationId globs; false for none
     # (None: as each operation's x-mcp strictOutput says, lenient otherwise)
     strict_output: bool | tuple[str, ...] | None = None
+    # how arrays inside deepObject query parameters and form fields are written: indexed (a[0]=x,
+    # as Stripe documents), brackets (a[]=x) or repeat (a=x&a=y); None: x-mcp, else indexed
+    deep_object_arrays: Literal["indexed", "brackets", "repeat"] | None = None
     rules: tuple[Rule, ...] = ()
     rename: dict[str, str] = Field(default_factory=dict)
     annotations: dict[str, AnnotationOverride] = Field(default_factory=dict)

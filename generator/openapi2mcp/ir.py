@@ -38,29 +38,40 @@ class Parameter:
 
 @dataclass(frozen=True, slots=True)
 class BodyPart:
-    """How one property of a ``multipart/form-data`` body is sent, when it is more than a field.
+    """How one property of a form or multipart body is sent, when it is more than a plain field.
 
     ``file``: a file part (with a filename), from ``format: binary`` or ``contentMediaType``;
     ``base64``: the argument carries base64 to decode (binary files; text files are sent as given);
-    ``content_type``: the part's ``Content-Type`` (from ``encoding``, else ``contentMediaType``).
+    ``content_type``: the part's ``Content-Type`` (multipart: from ``encoding``, else
+    ``contentMediaType``, else ``application/json`` for objects and arrays of objects; a form field
+    with a JSON ``contentType`` is sent as JSON). ``style``/``explode``/``allow_reserved``: the
+    Encoding Object's serialisation of a form field ("" / None: OpenAPI's defaults, form and
+    exploded); ``headers``: part headers whose value the spec fixes (``const``, one enum value or
+    ``default``).
     """
 
     name: str
     content_type: str
     file: bool = False
     base64: bool = False
+    style: str = ""
+    explode: bool | None = None
+    allow_reserved: bool = False
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class RequestBody:
     """The chosen request body media type and its (input-direction) schema."""
 
-    content_type: str
+    content_type: str  # what is sent: always a concrete type (a media range is resolved)
     required: bool
     schema: JsonSchema
     description: str = ""
-    # multipart only: the properties sent as files or with their own Content-Type
+    # form and multipart: the properties sent with their own encoding
     parts: tuple[BodyPart, ...] = ()
+    # the media range the spec declared (``*/*``, ``image/*``) when ``content_type`` replaces it
+    declared_type: str = ""
 
 
 @dataclass(frozen=True, slots=True)

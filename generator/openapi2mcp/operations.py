@@ -2,8 +2,7 @@
 
 This module owns how ``parse.py`` reads what an operation sends and receives: merging path-level and
 operation-level parameters, checking them against the path template, applying OpenAPI's style/explode
-defaults, choosing the request body's media type (for multipart: which properties are file parts,
-described to the model as base64 or text) and the success response. What cannot be understood
+defaults, and the success response (request bodies are ``bodies.py``'s). What cannot be understood
 raises :class:`SkipOperation` (the caller reports the operation as skipped); everything dropped or
 guessed is a diagnostic.
 """
@@ -14,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .ir import BodyPart, JsonSchema, Parameter, RequestBody, Response
+from .ir import JsonSchema, Parameter, Response
 from .refs import Location, Resolver
 from .schemas import Direction, SchemaNormaliser
 
@@ -32,13 +31,6 @@ BODY_PREFERENCE: Final = (
     "application/octet-stream",
 )
 _RESPONSE_PREFERENCE: Final = ("application/json", "+json")
-_MULTIPART: Final = "multipart/form-data"
-_OCTETS: Final = "application/octet-stream"
-# file parts of these media types are taken as text; any other file part as base64
-_TEXT_PART: Final = re.compile(
-    r"text/.*|application/(json|xml|yaml|x-yaml|javascript|graphql|sql)|.*\+(json|xml)",
-    re.IGNORECASE,
-)
 _SUCCESS_CODE: Final = re.compile(r"2\d\d")
 
 
@@ -224,116 +216,7 @@ def parameters(
     return tuple(merged.values())
 
 
-def request_body(ctx: Context, raw: Any, at: Location) -> RequestBody | None:
-    resolved = ctx.resolver.deref(raw, at)
-    if resolved is None:
-        raise SkipOperation(f"request body {at.pointer} cannot be resolved")
-    value, loc = resolved
-    if not isinstance(value, dict):
-        raise SkipOperation(f"request body {at.pointer} is not an object")
-    content = value.get("content")
-    if not isinstance(content, dict) or not content:
-        ctx.resolver.warn("body-empty", loc, "request body has no content; no body is sent")
-        return None
-    media_types = list(content)
-    chosen = choose_media_type(media_types, BODY_PREFERENCE) or media_types[0]
-    _report_dropped(ctx, loc.child("content"), chosen, media_types, "request body")
-    media = content[chosen]
-    schema: JsonSchema = {}
-    parts: tuple[BodyPart, ...] = ()
-    if isinstance(media, dict) and "schema" in media:
-        schema = _schema_of(ctx, media, loc.child("content", chosen), "input")
-        if base_media_type(chosen) == _MULTIPART:
-            schema, parts = _multipart(ctx, media, loc.child("content", chosen), schema)
-    return RequestBody(
-        content_type=chosen,
-        required=value.get("required") is True,
-        schema=schema,
-        description=text(value.get("description")),
-        parts=parts,
-    )
-
-
-def _multipart(
-    ctx: Context, media: dict[str, Any], at: Location, schema: JsonSchema
-) -> tuple[JsonSchema, tuple[BodyPart, ...]]:
-    """The parts of a multipart body sent as files or with their own ``Content-Type``.
-
-    A binary property (``format: binary``, or ``contentMediaType`` without ``contentEncoding``;
-    arrays of them too) becomes a file part; its argument is described as base64 (or as text for
-    textual media types), so the body schema is inlined with those properties rewritten.
-    """
-    if "$ref" in schema:
-        resolved = ctx.resolver.deref(media["schema"], at.child("schema"))
-        if resolved is None:
-            return schema, ()
-        schema = ctx.schemas.normalise(resolved[0], resolved[1], "input")
-    properties = schema.get("properties")
-    if not isinstance(properties, dict):
-        return schema, ()
-    encoding = media.get("encoding")
-    encoding = encoding if isinstance(encoding, dict) else {}
-    parts: list[BodyPart] = []
-    rewritten = dict(properties)
-    for name, prop in properties.items():
-        if not isinstance(prop, dict):
-            continue
-        declared = encoding.get(name)
-        declared = declared.get("contentType") if isinstance(declared, dict) else None
-        items = prop.get("items") if prop.get("type") == "array" else None
-        binary = _binary(items if isinstance(items, dict) else prop)
-        content_type = _concrete(declared) or _concrete(binary)
-        if binary is None:
-            if content_type:
-                parts.append(BodyPart(name, content_type))
-            continue
-        content_type = content_type or _OCTETS
-        base64 = not _TEXT_PART.fullmatch(content_type)
-        parts.append(BodyPart(name, content_type, file=True, base64=base64))
-        if isinstance(items, dict):
-            rewritten[name] = {**prop, "items": _file_schema(items, content_type, base64)}
-        else:
-            rewritten[name] = _file_schema(prop, content_type, base64)
-    if any(part.file for part in parts):
-        schema = {**schema, "properties": rewritten}
-    return schema, tuple(parts)
-
-
-def _binary(schema: Any) -> str | None:
-    """For a binary string schema its ``contentMediaType`` (``""`` when none), else ``None``."""
-    if not isinstance(schema, dict) or "$ref" in schema:
-        return None
-    kind = schema.get("type", "string")
-    if kind != "string" and not (isinstance(kind, list) and "string" in kind):
-        return None
-    media = schema.get("contentMediaType")
-    if schema.get("format") == "binary" or (
-        isinstance(media, str) and "contentEncoding" not in schema
-    ):
-        return media if isinstance(media, str) else ""
-    return None
-
-
-def _concrete(content_type: Any) -> str:
-    """The first media type of an ``encoding.contentType`` list, unless it is a wildcard."""
-    first = content_type.split(",", 1)[0].strip() if isinstance(content_type, str) else ""
-    return "" if "*" in first else first
-
-
-def _file_schema(schema: JsonSchema, content_type: str, base64: bool) -> JsonSchema:
-    out = {k: v for k, v in schema.items() if k not in ("format", "contentEncoding")}
-    out["contentMediaType"] = content_type
-    if base64:
-        out["contentEncoding"] = "base64"
-    note = "File content, base64-encoded." if base64 else "File content, as text."
-    description = text(schema.get("description")).strip()
-    if description and description[-1] not in ".!?":
-        description += "."
-    out["description"] = f"{description} {note}" if description else note
-    return out
-
-
-def _report_dropped(
+def report_dropped(
     ctx: Context, at: Location, chosen: str, media_types: list[str], what: str
 ) -> None:
     others = [media_type for media_type in media_types if media_type != chosen]
@@ -381,7 +264,7 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
     media_types = list(content)
     json_type = choose_media_type(media_types, _RESPONSE_PREFERENCE)
     chosen = json_type or media_types[0]
-    _report_dropped(ctx, loc.child("content"), chosen, media_types, f"response {status}")
+    report_dropped(ctx, loc.child("content"), chosen, media_types, f"response {status}")
     media = content[chosen]
     schema: JsonSchema | None = None
     if json_type is not None and isinstance(media, dict) and "schema" in media:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Final, cast
 
+from .bodies import request_body
 from .diagnostics import Report
 from .ir import (
     Api,
@@ -31,7 +32,7 @@ from .ir import (
     Tag,
 )
 from .load import LoadedDocument, is_swagger2
-from .operations import Context, SkipOperation, parameters, request_body, response, text
+from .operations import Context, SkipOperation, parameters, response, text
 from .refs import ROOT, Location, Resolver
 from .schemas import SchemaNormaliser
 from .swagger2 import convert_document, convert_fragment

@@ -51,6 +51,8 @@ class Tool:
     output_schema: JsonSchema | None
     annotations: Annotations
     python_name: str  # the function name in operations.py
+    # an optional, flattened body: the properties it needs once any of its fields is given
+    body_requires: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +275,9 @@ class ServerPlan:
     interaction: InteractionPlan = InteractionPlan()
     # headers sent with every upstream call (the config file's [upstream.headers])
     upstream_headers: tuple[tuple[str, str], ...] = ()
+    # arrays inside deepObject values: the config's setting (None: x-mcp per operation, else
+    # indexed)
+    deep_object_arrays: str | None = None
 
     @property
     def callable_tools(self) -> tuple[Tool, ...]:

@@ -183,6 +183,7 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         exposure=exposure,
         interaction=plan_interaction(surface.tools, config.elicitation, security, report),
         upstream_headers=tuple(sorted(config.upstream.headers.items())),
+        deep_object_arrays=config.deep_object_arrays,
     )
 
 

@@ -312,14 +312,18 @@ class SchemaNormaliser:
             result[name] = self._schema(sub, at.child(key, name), direction, stack)
         out[key] = result
 
-    def _is_hidden(self, value: Any, at: Location, direction: Direction) -> bool:
-        """A property marked readOnly (for input) or writeOnly (for output), also through ``$ref``."""
+    def _is_hidden(self, value: Any, at: Location, direction: Direction, depth: int = 0) -> bool:
+        """A property marked readOnly (for input) or writeOnly (for output), also through ``$ref``
+        and composition: any branch of ``allOf`` (they all apply), every branch of ``anyOf`` or
+        ``oneOf`` (``owner: {allOf: [{$ref: User}, {readOnly: true}]}`` is read-only)."""
         flag = _HIDDEN_BY[direction]
         for _ in range(_MAX_REF_HOPS):
-            if not isinstance(value, dict):
+            if not isinstance(value, dict) or depth > _MAX_REF_HOPS:
                 return False
-            if flag in value or "$ref" not in value:
+            if flag in value:
                 return value.get(flag) is True
+            if "$ref" not in value:
+                return self._hidden_by_composition(value, at, direction, depth)
             target = self._target(value["$ref"], at)
             if target is None:
                 return False
@@ -328,6 +332,21 @@ class SchemaNormaliser:
                 return False
             at = target
         return False
+
+    def _hidden_by_composition(
+        self, value: dict[str, Any], at: Location, direction: Direction, depth: int
+    ) -> bool:
+        def hidden(keyword: str) -> list[bool]:
+            branches = value.get(keyword)
+            if not isinstance(branches, list):
+                return []
+            return [
+                self._is_hidden(branch, at.child(keyword, index), direction, depth + 1)
+                for index, branch in enumerate(branches)
+            ]
+
+        every = [*hidden("anyOf"), *hidden("oneOf")]
+        return any(hidden("allOf")) or (bool(every) and all(every))
 
     def _type(self, item: Any, at: Location) -> str | list[str] | None:
         names = item if isinstance(item, list) else [item]

@@ -23,6 +23,7 @@ from urllib.parse import quote, unquote, urljoin
 from .diagnostics import Report
 from .load import LoadedDocument
 from .refs import ROOT, ROOT_DOC, Location, Resolver, fragment_ref, is_url
+from .swagger2_auth import authorization_parameters
 
 OPENAPI_VERSION: Final = "3.0.3"
 JsonObject = dict[str, Any]
@@ -289,6 +290,7 @@ class _Converter:
         components = self._components()
         if components:
             out["components"] = components
+        authorization_parameters(out, self._report)
         out.update(_extensions(source))
         self._dropped(source, _ROOT_FIELDS, ROOT, "top-level")
         return out

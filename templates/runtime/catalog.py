@@ -122,6 +122,9 @@ class UpstreamInfo(TypedDict):
     # headers sent with every call, from the config file's [upstream.headers] (not secrets;
     # <PREFIX>_HEADERS adds and replaces headers at run time)
     headers: NotRequired[dict[str, str]]
+    # how arrays inside deepObject values are written: "indexed" (a[0]=x, the default),
+    # "brackets" (a[]=x) or "repeat" (a=x&a=y)
+    deepObjectArrays: NotRequired[str]
 
 
 class ParameterSpec(TypedDict):
@@ -134,18 +137,28 @@ class ParameterSpec(TypedDict):
     style: str
     explode: bool
     allowReserved: NotRequired[bool]
+    # a parameter described by ``content`` (e.g. application/json): its value is serialised in that
+    # media type and sent under its name, not by style
+    contentType: NotRequired[str]
 
 
 class BodyPart(TypedDict):
-    """One property of a multipart body that is more than a plain field.
+    """One property of a form or multipart body that is more than a plain field.
 
     ``file``: sent as a file part (with a filename; a list value is one part per item); ``base64``:
-    the argument holds base64 (or a ``data:`` URL) to decode, else text sent as UTF-8.
+    the argument holds base64 (or a ``data:`` URL) to decode, else text sent as UTF-8;
+    ``contentType``: the part's (multipart), or the media type a form field's value is written in
+    (``application/json``). ``style``/``explode``/``allowReserved``: a form field's Encoding Object
+    (absent: form style, exploded); ``headers``: fixed headers of a multipart part.
     """
 
     contentType: str
     file: bool
     base64: bool
+    style: NotRequired[str]
+    explode: NotRequired[bool]
+    allowReserved: NotRequired[bool]
+    headers: NotRequired[dict[str, str]]
 
 
 class BodySpec(TypedDict):
@@ -156,12 +169,17 @@ class BodySpec(TypedDict):
     argument name to the body property name.
     """
 
+    # what is sent, always a concrete type; ``declaredType`` is the media range the spec declared
+    # (``*/*``, ``image/*``) when there was one: a binary body's type is then sniffed from its bytes
     contentType: str
     required: bool
     argument: NotRequired[str]
     properties: NotRequired[dict[str, str]]
-    # multipart: body properties sent as files or with their own Content-Type, by property name
+    # form and multipart: body properties with their own encoding, by property name
     parts: NotRequired[dict[str, BodyPart]]
+    declaredType: NotRequired[str]
+    # an optional flattened body: the properties it must have once any field is given
+    requiredProperties: NotRequired[list[str]]
 
 
 class OperationSpec(TypedDict):
@@ -177,6 +195,8 @@ class OperationSpec(TypedDict):
     responseMediaType: str
     # the Accept header: the media types the operation documents, preferred first
     accept: NotRequired[str]
+    # arrays inside deepObject values, when the operation's x-mcp sets it (see UpstreamInfo)
+    deepObjectArrays: NotRequired[str]
     # JSON pointer of the operation in the spec, for error messages
     pointer: str
     # OAuth2 scopes to ask for, per client-credentials scheme (none: the token URL's default)

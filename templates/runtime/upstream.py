@@ -53,6 +53,7 @@ from .resilience import (
     Refused,
 )
 from .resilience import parse_retry_after as _parse_retry_after
+from .upstream_bodies import encode_body
 from .upstream_credentials import (
     Credentials,
     ExtraHeaders,
@@ -62,9 +63,10 @@ from .upstream_credentials import (
 )
 from .upstream_decoding import TooLarge, accept_encoding, decode_body
 from .upstream_encoding import (
+    ARRAY_MODES,
+    INDEXED,
     EncodingRefused,
     cookie_pairs,
-    encode_body,
     encode_path,
     header_value,
     query_pairs,
@@ -279,6 +281,8 @@ class Upstream:
         self._oauth: ClientCredentials | None = None
         # tokens fetched lately: kept out of results and messages like the configured credentials
         self._fetched_tokens: list[str] = []
+        arrays = info.get("deepObjectArrays", INDEXED)
+        self._arrays = arrays if arrays in ARRAY_MODES else INDEXED
 
     async def aclose(self) -> None:
         if self._oauth is not None:
@@ -633,7 +637,7 @@ class Upstream:
         try:
             self._credentials.apply(spec["security"], parts)
             path = self._parameters(spec, arguments, parts)
-            content = self._body(spec.get("body"), arguments, parts)
+            content = self._body(spec.get("body"), arguments, parts, self._arrays_of(spec))
         except (EncodingRefused, ValueError) as exc:
             raise UpstreamError(str(exc)) from None
         public = base + path + ("?" + "&".join(parts.query) if parts.query else "")
@@ -691,7 +695,7 @@ class Upstream:
                     raise UpstreamError(f"missing required argument {param['argument']!r}")
                 continue
             if location == "query":
-                parts.query += query_pairs(param, value)
+                parts.query += query_pairs(param, value, self._arrays_of(spec))
             elif location == "header":
                 if param["name"].lower() not in _IGNORED_HEADERS:
                     parts.headers.append((param["name"], header_value(param, value)))
@@ -699,8 +703,16 @@ class Upstream:
                 parts.cookies += cookie_pairs(param, value)
         return encode_path(spec["path"], path_params, arguments)
 
+    def _arrays_of(self, spec: OperationSpec) -> str:
+        arrays = spec.get("deepObjectArrays", self._arrays)
+        return arrays if arrays in ARRAY_MODES else INDEXED
+
     def _body(
-        self, spec: BodySpec | None, arguments: Mapping[str, Any], parts: RequestParts
+        self,
+        spec: BodySpec | None,
+        arguments: Mapping[str, Any],
+        parts: RequestParts,
+        arrays: str = INDEXED,
     ) -> bytes | None:
         if spec is None:
             return None
@@ -712,12 +724,26 @@ class Upstream:
                     raise UpstreamError(f"missing required argument {argument!r}")
                 return None
         else:
+            # an explicit null is sent (a JSON body can clear a field with it); absent is absent
             names = spec.get("properties", {})
-            value = {p: arguments[a] for a, p in names.items() if arguments.get(a) is not None}
+            value = {p: arguments[a] for a, p in names.items() if a in arguments}
             if not value and not spec["required"]:
                 return None
+            missing = [p for p in spec.get("requiredProperties", []) if p not in value]
+            if missing:
+                given = {v: k for k, v in names.items()}
+                shown = ", ".join(repr(given.get(p, p)) for p in missing)
+                raise UpstreamError(
+                    f"the request body is sent as a whole: once any of its fields is given, "
+                    f"{shown} must be given too"
+                )
         content, content_type = encode_body(
-            spec["contentType"], value, argument or "body", spec.get("parts")
+            spec["contentType"],
+            value,
+            argument or "body",
+            spec.get("parts"),
+            declared=spec.get("declaredType", ""),
+            arrays=arrays,
         )
         parts.headers.append(("Content-Type", content_type))
         return content

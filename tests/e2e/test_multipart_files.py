@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from templates.runtime import upstream_encoding
+from templates.runtime import upstream_bodies
 from tests.e2e.helpers import generate_package, read_catalog
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import META, call_tool, server, texts
@@ -278,7 +278,7 @@ async def test_the_boundary_never_occurs_in_a_part(
     taken = "b" * 32
     candidates = iter([taken, "c" * 32])
     monkeypatch.setattr(
-        upstream_encoding, "secrets", SimpleNamespace(token_hex=lambda _: next(candidates))
+        upstream_bodies, "secrets", SimpleNamespace(token_hex=lambda _: next(candidates))
     )
     arguments = {"image": _b64(b"--" + taken.encode() + b"--\r\n")}
     await _call(catalog, upstream, "GALLERY", "upload_avatar", arguments)

@@ -225,18 +225,21 @@ async def test_json_body_from_one_argument(api: FakeApi, make: Make) -> None:
     assert req.header("Content-Length") == str(len(req.body))
 
 
-async def test_json_body_from_flattened_properties(api: FakeApi, make: Make) -> None:
+async def test_json_body_from_flattened_properties_keeps_explicit_nulls(
+    api: FakeApi, make: Make
+) -> None:
+    """A PATCH that clears a field sends its null (merge-patch: null removes the field)."""
     body = {
         "contentType": "application/merge-patch+json",
         "required": True,
-        "properties": {"name": "name", "pet_type": "type", "unused": "unused"},
+        "properties": {"name": "name", "pet_type": "type", "notes": "notes", "unused": "unused"},
     }
     spec = op("PATCH", "/pets/{id}", [param("id", "path")], body=body)
-    await call(make, spec, {"id": 1, "name": "Rex", "pet_type": "dog", "unused": None})
+    await call(make, spec, {"id": 1, "name": "Rex", "pet_type": "dog", "notes": None})
     req = api.requests[0]
     assert (req.method, req.target) == ("PATCH", "/pets/1")
     assert req.header("Content-Type") == "application/merge-patch+json"
-    assert req.body == b'{"name":"Rex","type":"dog"}'
+    assert req.body == b'{"name":"Rex","type":"dog","notes":null}'
 
 
 async def test_required_flattened_body_with_no_values_is_an_empty_object(
@@ -285,7 +288,9 @@ async def test_form_urlencoded_body(api: FakeApi, make: Make) -> None:
     )
     req = api.requests[0]
     assert req.header("Content-Type") == "application/x-www-form-urlencoded"
-    assert req.body == b"name=R%26x+%3D%C3%BC&tags=a&tags=b&ok=true&meta=%7B%22k%22%3A1%7D"
+    # without an Encoding Object OpenAPI's defaults hold: form style, exploded (an object's keys
+    # are spread, an array repeats its name)
+    assert req.body == b"name=R%26x+%3D%C3%BC&tags=a&tags=b&ok=true&k=1"
 
 
 async def test_multipart_body(api: FakeApi, make: Make) -> None:
@@ -619,7 +624,7 @@ async def test_path_styles(
         ("pipeDelimited", False, ["a|b", "c"], "id=a%7Cb|c"),
         ("pipeDelimited", True, ARRAY, "id=3&id=4&id=5"),
         ("deepObject", True, OBJECT, "id[role]=admin&id[firstName]=Alex"),
-        ("deepObject", True, {"a": {"b": 1}, "t": [1, 2]}, "id[a][b]=1&id[t]=1&id[t]=2"),
+        ("deepObject", True, {"a": {"b": 1}, "t": [1, 2]}, "id[a][b]=1&id[t][0]=1&id[t][1]=2"),
         ("deepObject", True, {"k]&x=": "v&"}, "id[k%5D%26x%3D]=v%26"),
     ],
 )
@@ -691,3 +696,24 @@ async def test_aclose_is_idempotent_and_the_client_is_rebuilt(api: FakeApi, make
 
 def test_constructing_does_not_read_the_environment() -> None:
     Upstream(INFO, {}, environ={"PET_BASE_URL": "ftp://x", "PET_TIMEOUT": "x"}, user_agent="t")
+
+
+async def test_a_partial_optional_body_is_refused_before_anything_is_sent(
+    api: FakeApi, make: Make
+) -> None:
+    body = {
+        "contentType": "application/json",
+        "required": False,
+        "properties": {"to": "to", "text_arg": "text", "media": "media"},
+        "requiredProperties": ["to", "text"],
+    }
+    spec = op("POST", "/messages", body=body)
+    with pytest.raises(UpstreamError) as info:
+        await call(make, spec, {"media": "x"})
+    assert str(info.value) == (
+        "the request body is sent as a whole: once any of its fields is given, 'to', 'text_arg' "
+        "must be given too"
+    )
+    assert api.requests == []
+    await call(make, spec, {})
+    assert api.requests[0].body == b""

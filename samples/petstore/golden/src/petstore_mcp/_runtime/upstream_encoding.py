@@ -1,37 +1,44 @@
-"""How tool arguments are written into an HTTP request: OpenAPI parameter styles and request bodies.
+"""How tool arguments are written into an HTTP request's path, query, headers and cookies.
 
-Pure functions, no I/O: path, query, header and cookie values in their OpenAPI ``style``/``explode``,
-and request bodies in their media type (JSON, form, multipart, text, or base64-decoded bytes). In a
-multipart body the properties the catalog marks as files become file parts (``filename`` from the
-property name, ``Content-Type`` from the spec's ``encoding``; base64 or text, one part per item of
-a list) and other declared parts carry their own ``Content-Type``. Every
-value is percent-encoded so it can never add a path segment, a query parameter or a fragment; a path
-value that would still be read as ``.``/``..`` by a server that decodes before routing is refused,
-and so is a header value with a line break. Refusals raise ``EncodingRefused``, whose message names
-the argument and never repeats its value. ``upstream`` turns them into ``UpstreamError``.
+Pure functions, no I/O: path, query, header and cookie values in their OpenAPI ``style``/``explode``
+(``style_pairs`` serves form bodies too, ``upstream_bodies``), deepObject values nested as the big
+form-encoded APIs document them (``a[b]=x``, arrays ``a[0]=x`` by default, ``a[]=x`` or repeated
+keys on request), and parameters described by ``content`` written in their media type (JSON) under
+their own name. An explicit ``null`` argument means "leave the parameter out". Every value is
+percent-encoded so it can never add a path segment, a query parameter or a fragment; a path value
+that would still be read as ``.``/``..`` by a server that decodes before routing is refused, and so
+is a header value with a line break. Refusals raise ``EncodingRefused``, whose message names the
+argument and never repeats its value. ``upstream`` turns them into ``UpstreamError``.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import re
-import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import quote, unquote
 
-from .catalog import BodyPart, ParameterSpec
+from .catalog import ParameterSpec
 
 __all__ = [
+    "ARRAY_MODES",
+    "INDEXED",
     "EncodingRefused",
     "cookie_pairs",
-    "encode_body",
     "encode_path",
     "header_value",
+    "is_json",
+    "media_text",
+    "media_type",
     "query_pairs",
+    "scalar",
+    "style_pairs",
 ]
+
+# how arrays inside deepObject values are written (OpenAPI leaves it open)
+INDEXED, BRACKETS, REPEAT = "indexed", "brackets", "repeat"
+ARRAY_MODES = (INDEXED, BRACKETS, REPEAT)
 
 # With allowReserved these stay literal; "&", "=", "+" and "#" are always encoded because they
 # would change the query's structure (or start a fragment).
@@ -109,6 +116,9 @@ def _path_value(spec: ParameterSpec, value: Any) -> str:
             f"argument {spec['argument']!r} is refused: as a path segment it would contain "
             "'.' or '..', which could reach another path of the API"
         )
+    media = spec.get("contentType")
+    if media:
+        return _encode_all(media_text(value, media))
     style, explode = spec["style"] or "simple", spec["explode"]
     items = _flatten(value, explode, _encode_all)
     if style == "label":
@@ -158,16 +168,35 @@ def encode_path(
     return path if path.startswith("/") else "/" + path
 
 
-def query_pairs(spec: ParameterSpec, value: Any) -> list[str]:
-    style, explode = spec["style"] or "form", spec["explode"]
+def query_pairs(spec: ParameterSpec, value: Any, arrays: str = INDEXED) -> list[str]:
+    """``name=value`` pairs of one query parameter (already percent-encoded)."""
     safe = _QUERY_RESERVED if spec.get("allowReserved") else ""
+    name = quote(spec["name"], safe="[]")
+    media = spec.get("contentType")
+    if media:
+        return [f"{name}={quote(media_text(value, media), safe=safe)}"]
 
     def enc(text: str) -> str:
         return quote(text, safe=safe)
 
-    name = quote(spec["name"], safe="[]")
-    if isinstance(value, dict) and style == "deepObject":
-        return _deep_object(name, value, enc)
+    return style_pairs(name, value, spec["style"] or "form", spec["explode"], enc, arrays)
+
+
+def style_pairs(
+    name: str,
+    value: Any,
+    style: str,
+    explode: bool,
+    enc: Callable[[str], str],
+    arrays: str = INDEXED,
+) -> list[str]:
+    """``name=value`` pairs of a value in a query or form ``style`` (``name`` already encoded).
+
+    deepObject nests: ``a[b][c]=x``; an array inside it is written as ``arrays`` says (``a[0]=x``,
+    ``a[]=x`` or ``a=x``), since OpenAPI leaves that open.
+    """
+    if style == "deepObject" and isinstance(value, dict | list | tuple):
+        return _deep_object(name, value, enc, arrays)
     if isinstance(value, dict) and explode:
         return _flatten(value, True, enc)
     if isinstance(value, list | tuple) and explode:
@@ -176,35 +205,33 @@ def query_pairs(spec: ParameterSpec, value: Any) -> list[str]:
     return [f"{name}={separator.join(_flatten(value, False, enc))}"]
 
 
-def _deep_object(name: str, value: Any, enc: Callable[[str], str]) -> list[str]:
+def _deep_object(name: str, value: Any, enc: Callable[[str], str], arrays: str) -> list[str]:
     if isinstance(value, dict):
         out: list[str] = []
         for key, member in value.items():
             if member is not None:
-                out += _deep_object(f"{name}[{quote(str(key), safe='')}]", member, enc)
+                out += _deep_object(f"{name}[{quote(str(key), safe='')}]", member, enc, arrays)
         return out
     if isinstance(value, list | tuple):
-        return [f"{name}={enc(scalar(v))}" for v in value if v is not None]
+        items = [item for item in value if item is not None]
+        if arrays == REPEAT:
+            return [pair for item in items for pair in _deep_object(name, item, enc, arrays)]
+        return [
+            pair
+            for index, item in enumerate(items)
+            for pair in _deep_object(
+                f"{name}[{index}]" if arrays == INDEXED else f"{name}[]", item, enc, arrays
+            )
+        ]
     return [f"{name}={enc(scalar(value))}"]
 
 
-def cookie_pairs(spec: ParameterSpec, value: Any) -> list[str]:
-    name = _encode_all(spec["name"])
-    if isinstance(value, dict) and spec["explode"]:
-        return _flatten(value, True, _encode_all)
-    if isinstance(value, list | tuple) and spec["explode"]:
-        return [f"{name}={item}" for item in _flatten(value, True, _encode_all)]
-    return [f"{name}={','.join(_flatten(value, False, _encode_all))}"]
-
-
-def header_value(spec: ParameterSpec, value: Any) -> str | bytes:
-    text = ",".join(_flatten(value, spec["explode"], lambda s: s))
-    if any(c in text for c in "\r\n\0"):
-        raise EncodingRefused(
-            f"argument {spec['argument']!r} contains a line break, which cannot be sent in the "
-            f"HTTP header {spec['name']!r}"
-        )
-    return text if text.isascii() else text.encode("utf-8")
+def media_text(value: Any, media: str) -> str:
+    """``value`` written in the media type of a ``content`` parameter or a form field: JSON for
+    JSON types, the plain text of a scalar otherwise."""
+    if is_json(media_type(media)):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return scalar(value)
 
 
 def media_type(content_type: str) -> str:
@@ -215,123 +242,25 @@ def is_json(media: str) -> bool:
     return media == "application/json" or media.endswith("+json")
 
 
-def _decode_base64(value: Any, argument: str) -> bytes:
-    if isinstance(value, bytes | bytearray):
-        return bytes(value)
-    if not isinstance(value, str):
-        raise EncodingRefused(f"argument {argument!r} must be a base64 string")
-    text = re.sub(r"\s+", "", value.split(",", 1)[1] if value.startswith("data:") else value)
-    try:
-        if "-" in text or "_" in text:
-            return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
-    except (binascii.Error, ValueError):
-        raise EncodingRefused(f"argument {argument!r} is not valid base64") from None
+def cookie_pairs(spec: ParameterSpec, value: Any) -> list[str]:
+    name = _encode_all(spec["name"])
+    media = spec.get("contentType")
+    if media:
+        return [f"{name}={_encode_all(media_text(value, media))}"]
+    if isinstance(value, dict) and spec["explode"]:
+        return _flatten(value, True, _encode_all)
+    if isinstance(value, list | tuple) and spec["explode"]:
+        return [f"{name}={item}" for item in _flatten(value, True, _encode_all)]
+    return [f"{name}={','.join(_flatten(value, False, _encode_all))}"]
 
 
-def _form_pairs(value: Any) -> list[tuple[str, str]]:
-    if not isinstance(value, dict):
-        return [("", scalar(value))]
-    pairs: list[tuple[str, str]] = []
-    for key, member in value.items():
-        if member is None:
-            continue
-        members = member if isinstance(member, list | tuple) else [member]
-        pairs += [(str(key), scalar(m)) for m in members if m is not None]
-    return pairs
-
-
-# file name extensions for the part types servers most often check uploads against
-_EXTENSIONS = {
-    "image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
-    "image/svg+xml": ".svg", "application/pdf": ".pdf", "application/zip": ".zip",
-    "application/json": ".json", "application/xml": ".xml", "text/plain": ".txt",
-    "text/csv": ".csv", "text/html": ".html", "text/markdown": ".md", "audio/mpeg": ".mp3",
-    "audio/wav": ".wav", "video/mp4": ".mp4",
-}  # fmt: skip
-_DATA_URL_TYPE = re.compile(r"data:([\w.+-]+/[\w.+-]+)[;,]", re.ASCII)
-
-
-def _quoted(text: str) -> str:
-    """A ``Content-Disposition`` parameter value: quotes and line breaks percent-encoded."""
-    return text.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _file_part(key: str, member: Any, part: BodyPart) -> tuple[str, bytes]:
-    """The headers (after ``Content-Disposition: form-data; name=...``) and content of a file."""
-    content_type = part["contentType"] or "application/octet-stream"
-    if not part["base64"]:
-        data = scalar(member).encode("utf-8")
-    else:
-        declared = _DATA_URL_TYPE.match(member) if isinstance(member, str) else None
-        if declared and content_type == "application/octet-stream":
-            content_type = declared.group(1)  # the spec allows anything; the data URL says what
-        data = _decode_base64(member, key)
-    filename = key + _EXTENSIONS.get(media_type(content_type), "")
-    return f'; filename="{_quoted(filename)}"\r\nContent-Type: {content_type}', data
-
-
-def _multipart_parts(value: Any, parts: Mapping[str, BodyPart]) -> list[tuple[str, bytes]]:
-    """Each part's headers after its name and its content, in the order of ``value``."""
-    if not isinstance(value, dict):
-        return [('; name=""', scalar(value).encode("utf-8"))]
-    out: list[tuple[str, bytes]] = []
-    for key, member in value.items():
-        part = parts.get(str(key))
-        name = f'; name="{_quoted(str(key))}"'
-        if member is None:
-            continue
-        if part is not None and any(c in part["contentType"] for c in "\r\n\0"):
-            raise EncodingRefused(f"the media type of the part {str(key)!r} has a line break")
-        if part is not None and not part["file"] and is_json(media_type(part["contentType"])):
-            text = json.dumps(member, separators=(",", ":"), ensure_ascii=False)
-            out.append((f"{name}\r\nContent-Type: {part['contentType']}", text.encode("utf-8")))
-            continue
-        for item in member if isinstance(member, list | tuple) else [member]:
-            if item is None:
-                continue
-            if part is not None and part["file"]:
-                headers, data = _file_part(str(key), item, part)
-                out.append((name + headers, data))
-            elif part is not None and part["contentType"]:
-                headers = f"{name}\r\nContent-Type: {part['contentType']}"
-                out.append((headers, scalar(item).encode("utf-8")))
-            else:
-                out.append((name, scalar(item).encode("utf-8")))
-    return out
-
-
-def _multipart(value: Any, parts: Mapping[str, BodyPart]) -> tuple[bytes, str]:
-    fields = _multipart_parts(value, parts)
-    boundary = secrets.token_hex(16)
-    while any(boundary.encode() in data for _, data in fields):
-        boundary = secrets.token_hex(16)  # a file may hold anything, even a boundary
-    chunks = [
-        f"--{boundary}\r\nContent-Disposition: form-data{headers}\r\n\r\n".encode() + data + b"\r\n"
-        for headers, data in fields
-    ]
-    chunks.append(f"--{boundary}--\r\n".encode())
-    return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
-
-
-def encode_body(
-    content_type: str,
-    value: Any,
-    argument: str,
-    parts: Mapping[str, BodyPart] | None = None,
-) -> tuple[bytes, str]:
-    """The body bytes and the ``Content-Type`` to send them with (``parts``: multipart only)."""
-    media = media_type(content_type)
-    if is_json(media):
-        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-        return text.encode("utf-8"), content_type
-    if media == "application/x-www-form-urlencoded":
-        pairs = _form_pairs(value)
-        if pairs and pairs[0][0] == "":
-            return pairs[0][1].encode("utf-8"), content_type
-        return urlencode(pairs).encode("ascii"), content_type
-    if media == "multipart/form-data":
-        return _multipart(value, parts or {})
-    if _TEXT_MEDIA.fullmatch(media):
-        return scalar(value).encode("utf-8"), content_type
-    return _decode_base64(value, argument), content_type
+def header_value(spec: ParameterSpec, value: Any) -> str | bytes:
+    media = spec.get("contentType")
+    plain = ",".join(_flatten(value, spec["explode"], lambda s: s)) if not media else ""
+    text = media_text(value, media) if media else plain
+    if any(c in text for c in "\r\n\0"):
+        raise EncodingRefused(
+            f"argument {spec['argument']!r} contains a line break, which cannot be sent in the "
+            f"HTTP header {spec['name']!r}"
+        )
+    return text if text.isascii() else text.encode("utf-8")

@@ -1,0 +1,461 @@
+"""Requests exactly as each API expects them (issue 14): a probe spec with one operation per
+serialization rule, generated, served, called, and the exact bytes the API received asserted.
+
+The spec goes through the whole generator (parse, classify, catalog); the generated catalog is served
+in process against a recording HTTP server on 127.0.0.1 that keeps each request as it came (raw
+target, headers, body bytes). Each test is named after what used to break.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openapi2mcp.generate import GenerateOptions, generate
+from templates.runtime.server import McpServer, Settings
+from tests.reliability.kit import META
+from tests.runtime.upstream_kit import FakeApi, fake_api
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+FORM = "application/x-www-form-urlencoded"
+
+
+def _json(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:
+    return {"required": required, "content": {"application/json": {"schema": schema}}}
+
+
+OK = {"200": {"description": "ok"}}
+STRIPE_LIKE_BODY = {
+    "type": "object",
+    "properties": {
+        "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "expand": {"type": "array", "items": {"type": "string"}},
+        "discounts": {
+            "type": "array",
+            "items": {"type": "object", "properties": {"coupon": {"type": "string"}}},
+        },
+        "note": {"type": "string"},
+        "payload": {"type": "object", "properties": {"k": {"type": "array"}}},
+        "callback": {"type": "string"},
+        "address": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
+}
+STRIPE_LIKE_ENCODING = {
+    "metadata": {"style": "deepObject", "explode": True},
+    "tags": {"style": "form", "explode": False},
+    "expand": {"style": "deepObject", "explode": True},
+    "discounts": {"style": "deepObject", "explode": True},
+    "payload": {"contentType": "application/json"},
+    "callback": {"allowReserved": True},
+}
+
+
+def _form_op(operation_id: str, x_mcp: dict[str, Any] | None = None) -> dict[str, Any]:
+    media = {"schema": STRIPE_LIKE_BODY, "encoding": STRIPE_LIKE_ENCODING}
+    op: dict[str, Any] = {
+        "operationId": operation_id,
+        "requestBody": {"required": True, "content": {FORM: media}},
+        "responses": OK,
+    }
+    if x_mcp:
+        op["x-mcp"] = x_mcp
+    return op
+
+
+PROBE: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Probe", "version": "1"},
+    "servers": [{"url": "https://probe.example"}],
+    "components": {
+        "schemas": {
+            "User": {"type": "object", "properties": {"id": {"type": "integer"}}},
+        }
+    },
+    "paths": {
+        "/v1/customers": {"post": _form_op("createCustomer")},
+        "/v1/brackets": {"post": _form_op("bracketed", {"deepObjectArrays": "brackets"})},
+        "/v1/search": {
+            "get": {
+                "operationId": "searchCharges",
+                "parameters": [
+                    {
+                        "name": "expand",
+                        "in": "query",
+                        "style": "deepObject",
+                        "explode": True,
+                        "schema": {"type": "array", "items": {"type": "string"}},
+                    },
+                    {
+                        "name": "filter",
+                        "in": "query",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                    {"name": "status", "in": "query", "schema": {"type": ["string", "null"]}},
+                    {
+                        "name": "ids",
+                        "in": "header",
+                        "schema": {"type": "array", "items": {"type": "integer"}},
+                    },
+                    {"name": "session", "in": "cookie", "schema": {"type": "string"}},
+                ],
+                "responses": OK,
+            }
+        },
+        "/apis/{name}": {
+            "put": {
+                "operationId": "replaceApi",
+                "parameters": [
+                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "*/*": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "kind": {"type": "string"},
+                                    "spec": {"type": "object"},
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
+        "/files": {
+            "post": {
+                "operationId": "uploadFile",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/octet-stream": {
+                            "schema": {"type": "string", "format": "binary"}
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
+        "/avatar": {
+            "put": {
+                "operationId": "putAvatar",
+                "requestBody": {"required": True, "content": {"image/*": {}}},
+                "responses": OK,
+            }
+        },
+        "/messages": {
+            "post": {
+                "operationId": "sendMessage",
+                "requestBody": _json(
+                    {
+                        "type": "object",
+                        "required": ["to", "text"],
+                        "properties": {
+                            "to": {"type": "string"},
+                            "text": {"type": "string"},
+                            "media": {"type": "string"},
+                        },
+                    },
+                    required=False,
+                ),
+                "responses": OK,
+            }
+        },
+        "/projects": {
+            "post": {
+                "operationId": "createProject",
+                "requestBody": _json(
+                    {
+                        "type": "object",
+                        "properties": {
+                            "name": {"type": "string"},
+                            "owner": {
+                                "allOf": [{"$ref": "#/components/schemas/User"}, {"readOnly": True}]
+                            },
+                        },
+                    }
+                ),
+                "responses": OK,
+            }
+        },
+        "/pets/{id}": {
+            "patch": {
+                "operationId": "patchPet",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+                ],
+                "requestBody": _json(
+                    {
+                        "type": "object",
+                        "properties": {
+                            "name": {"type": "string"},
+                            "notes": {"type": ["string", "null"]},
+                        },
+                    }
+                ),
+                "responses": OK,
+            }
+        },
+        "/colors/{label}/{matrix}": {
+            "get": {
+                "operationId": "paintColors",
+                "parameters": [
+                    {
+                        "name": "label",
+                        "in": "path",
+                        "required": True,
+                        "style": "label",
+                        "explode": True,
+                        "schema": {"type": "array", "items": {"type": "string"}},
+                    },
+                    {
+                        "name": "matrix",
+                        "in": "path",
+                        "required": True,
+                        "style": "matrix",
+                        "schema": {"type": "object", "additionalProperties": {"type": "integer"}},
+                    },
+                ],
+                "responses": OK,
+            }
+        },
+        "/documents": {
+            "post": {
+                "operationId": "postDocument",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "meta": {
+                                        "type": "object",
+                                        "properties": {"a": {"type": "integer"}},
+                                    },
+                                    "file": {"type": "string", "format": "binary"},
+                                    "note": {"type": "string"},
+                                },
+                            },
+                            "encoding": {
+                                "file": {
+                                    "contentType": "image/png",
+                                    "headers": {
+                                        "X-Origin": {"schema": {"type": "string", "const": "probe"}}
+                                    },
+                                }
+                            },
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
+    },
+}
+
+SWAGGER: dict[str, Any] = {
+    "swagger": "2.0",
+    "info": {"title": "Legacy", "version": "1"},
+    "host": "legacy.example",
+    "paths": {
+        "/me": {
+            "get": {
+                "operationId": "getMe",
+                "parameters": [
+                    {"name": "Authorization", "in": "header", "type": "string", "required": True}
+                ],
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+    },
+}
+
+
+class Probe:
+    """The probe spec's generated catalog, served against a recording API."""
+
+    def __init__(self, tmp: Path, document: dict[str, Any], api: FakeApi, **env: str) -> None:
+        path = tmp / "openapi.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        generation = generate(str(path), GenerateOptions(tool_mode="full"))
+        [name] = [f for f in generation.files if f.endswith("/catalog.json")]
+        self.catalog: dict[str, Any] = json.loads(generation.files[name])
+        self.tools = {tool["name"]: tool for tool in self.catalog["tools"]}
+        prefix = self.catalog["upstream"]["baseUrlEnv"].removesuffix("_BASE_URL")
+        environ = {f"{prefix}_BASE_URL": api.url, **{f"{prefix}_{k}": v for k, v in env.items()}}
+        self.server = McpServer(self.catalog, Settings.from_env(self.catalog, environ))  # type: ignore[arg-type]
+        self.api = api
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        async def notify(message: dict[str, Any]) -> None:
+            return None
+
+        params = {"_meta": META, "name": name, "arguments": arguments}
+        reply = await self.server.dispatcher.handle(
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}, None, notify
+        )
+        assert reply is not None
+        result: dict[str, Any] = reply["result"]
+        return result
+
+
+@pytest.fixture
+def api() -> Iterator[FakeApi]:
+    with fake_api() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def probe(tmp_path: Path, api: FakeApi) -> Any:
+    served = Probe(tmp_path, PROBE, api)
+    yield served
+    await served.server.aclose()
+
+
+FORM_ARGUMENTS = {
+    "metadata": {"order": "42"},
+    "tags": ["a", "b"],
+    "expand": ["customer", "invoice.subscription"],
+    "discounts": [{"coupon": "x"}],
+    "note": "a b&c",
+    "payload": {"k": [1]},
+    "callback": "https://x.example/cb?a=1",
+    "address": {"city": "Paris"},
+}
+
+
+async def test_form_fields_follow_their_encoding_object(probe: Probe) -> None:
+    result = await probe.call("create_customer", FORM_ARGUMENTS)
+    assert "isError" not in result, result
+    [request] = probe.api.requests
+    assert request.header("Content-Type") == FORM
+    assert request.body == (
+        b"metadata[order]=42&tags=a,b&expand[0]=customer&expand[1]=invoice.subscription"
+        b"&discounts[0][coupon]=x&note=a+b%26c&payload=%7B%22k%22%3A%5B1%5D%7D"
+        b"&callback=https://x.example/cb?a%3D1&city=Paris"
+    )
+
+
+async def test_arrays_inside_deep_object_can_be_written_with_empty_brackets(probe: Probe) -> None:
+    await probe.call("bracketed", {"expand": ["a", "b"], "discounts": [{"coupon": "x"}]})
+    assert probe.api.requests[0].body == b"expand[]=a&expand[]=b&discounts[][coupon]=x"
+
+
+async def test_query_deep_object_arrays_json_content_nulls_header_arrays_and_cookies(
+    probe: Probe,
+) -> None:
+    arguments = {
+        "expand": ["data.customer"],
+        "filter": {"amount": {"gt": 100}},
+        "status": None,
+        "ids": [3, 4],
+        "session": "s 1",
+    }
+    assert "isError" not in await probe.call("search_charges", arguments)
+    [request] = probe.api.requests
+    assert request.target == (
+        "/v1/search?expand[0]=data.customer&filter=%7B%22amount%22%3A%7B%22gt%22%3A100%7D%7D"
+    )
+    assert (request.header("ids"), request.header("Cookie")) == ("3,4", "session=s%201")
+
+
+async def test_an_object_body_under_a_media_range_is_json(probe: Probe) -> None:
+    schema = probe.tools["replace_api"]["inputSchema"]
+    assert set(schema["properties"]) == {"name", "kind", "spec"}
+    result = await probe.call("replace_api", {"name": "x", "kind": "Deployment", "spec": {"n": 1}})
+    assert "isError" not in result, result
+    [request] = probe.api.requests
+    assert (request.header("Content-Type"), request.body) == (
+        "application/json",
+        b'{"kind":"Deployment","spec":{"n":1}}',
+    )
+
+
+async def test_a_binary_body_is_described_as_base64_and_sent_as_bytes(probe: Probe) -> None:
+    body = probe.tools["upload_file"]["inputSchema"]["properties"]["body"]
+    assert body == {
+        "type": "string",
+        "contentMediaType": "application/octet-stream",
+        "contentEncoding": "base64",
+        "description": "The request body, base64-encoded.",
+    }
+    await probe.call("upload_file", {"body": base64.b64encode(b"\x00\xffraw").decode()})
+    [request] = probe.api.requests
+    assert (request.header("Content-Type"), request.body) == (
+        "application/octet-stream",
+        b"\x00\xffraw",
+    )
+
+
+async def test_a_binary_body_under_image_star_is_sent_with_its_sniffed_type(probe: Probe) -> None:
+    body = probe.tools["put_avatar"]["inputSchema"]["properties"]["body"]
+    assert (body["type"], body["contentEncoding"]) == ("string", "base64")
+    await probe.call("put_avatar", {"body": base64.b64encode(PNG).decode()})
+    [request] = probe.api.requests
+    assert (request.header("Content-Type"), request.body) == ("image/png", PNG)
+
+
+async def test_an_optional_body_needs_its_required_fields_once_any_is_given(probe: Probe) -> None:
+    schema = probe.tools["send_message"]["inputSchema"]
+    assert "required" not in schema
+    assert schema["dependentRequired"] == {"to": ["text"], "text": ["to"], "media": ["to", "text"]}
+    partial = await probe.call("send_message", {"media": "https://x/y.png"})
+    assert partial["isError"] is True
+    assert partial["content"][0]["text"].startswith("Invalid arguments for tool 'send_message':")
+    assert await probe.call("send_message", {}) and probe.api.requests[0].body == b""
+    await probe.call("send_message", {"to": "+331", "text": "hi"})
+    assert probe.api.requests[1].body == b'{"to":"+331","text":"hi"}'
+
+
+async def test_read_only_inside_all_of_is_not_an_input(probe: Probe) -> None:
+    assert set(probe.tools["create_project"]["inputSchema"]["properties"]) == {"name"}
+
+
+async def test_explicit_nulls_reach_json_bodies(probe: Probe) -> None:
+    await probe.call("patch_pet", {"id": 7, "notes": None})
+    [request] = probe.api.requests
+    assert (request.target, request.body) == ("/pets/7", b'{"notes":null}')
+
+
+async def test_label_and_matrix_paths(probe: Probe) -> None:
+    await probe.call("paint_colors", {"label": ["blue", "black"], "matrix": {"r": 1, "g": 2}})
+    assert probe.api.requests[0].target == "/colors/.blue.black/;matrix=r,1,g,2"
+
+
+async def test_multipart_parts_carry_their_encoding(probe: Probe) -> None:
+    file = probe.tools["post_document"]["inputSchema"]["properties"]["file"]
+    assert (file["contentMediaType"], file["contentEncoding"]) == ("image/png", "base64")
+    arguments = {"meta": {"a": 1}, "file": base64.b64encode(PNG).decode(), "note": "hi"}
+    assert "isError" not in await probe.call("post_document", arguments)
+    [request] = probe.api.requests
+    content_type = request.header("Content-Type") or ""
+    boundary = content_type.removeprefix("multipart/form-data; boundary=").encode()
+    assert request.body == (
+        b"--" + boundary + b'\r\nContent-Disposition: form-data; name="meta"\r\n'
+        b'Content-Type: application/json\r\n\r\n{"a":1}\r\n'
+        b"--" + boundary + b'\r\nContent-Disposition: form-data; name="file"; '
+        b'filename="file.png"\r\nContent-Type: image/png\r\nX-Origin: probe\r\n\r\n' + PNG + b"\r\n"
+        b"--" + boundary + b'\r\nContent-Disposition: form-data; name="note"\r\n\r\nhi\r\n'
+        b"--" + boundary + b"--\r\n"
+    )
+
+
+async def test_a_swagger_authorization_header_becomes_a_credential(
+    tmp_path: Path, api: FakeApi
+) -> None:
+    legacy = Probe(tmp_path, SWAGGER, api, AUTHORIZATION_KEY="Token abc123")
+    try:
+        assert legacy.tools["get_me"]["inputSchema"]["properties"] == {}
+        assert "isError" not in await legacy.call("get_me", {})
+    finally:
+        await legacy.server.aclose()
+    assert api.requests[0].header("Authorization") == "Token abc123"
