@@ -2,7 +2,8 @@
 
 ``request_body`` chooses the media type (``operations.BODY_PREFERENCE``) and makes it sendable: a
 media range is not a content type, so ``*/*`` or ``application/*`` with a JSON-shaped schema is sent
-as ``application/json``, a binary one as ``application/octet-stream``, ``text/*`` as ``text/plain``
+as ``application/json``, a binary one (or one with no schema) as ``application/octet-stream``,
+``text/*`` as ``text/plain``
 (the range is kept as ``declared_type``; the runtime sniffs a binary body's type for ``image/*`` and
 the like). A whole body that is binary (``format: binary``, ``contentMediaType``, or no schema under
 a binary media type) is described to the client as a base64 string (``contentEncoding``), exactly as
@@ -134,7 +135,8 @@ def _concrete_type(chosen: str, schema: dict[str, Any]) -> str:
     kind = base.split("/", 1)[0]
     if kind == "text":
         return "text/plain"
-    if shape == "binary" or kind in ("image", "audio", "video", "font", "model"):
+    # no schema at all under a range is most often an upload (Jira's avatars under */*)
+    if shape in ("binary", "any") or kind in ("image", "audio", "video", "font", "model"):
         return _OCTETS
     if shape == "text":
         return "text/plain"
@@ -160,13 +162,16 @@ def _multipart(
     textual media types), so the body schema is inlined with those properties rewritten. Objects
     and arrays of objects are JSON parts unless the encoding says otherwise.
     """
-    properties, encoding = _fields(ctx, media, at, schema)
-    if properties is None:
-        return schema, ()
     if "$ref" in schema:
+        # inlined, normalised where it is written: its properties' own $refs become #/$defs ones
         resolved = ctx.resolver.deref(media["schema"], at.child("schema"))
         if resolved is not None:
             schema = ctx.schemas.normalise(resolved[0], resolved[1], "input")
+    properties = schema.get("properties")
+    declared = media.get("encoding")
+    encoding: dict[str, Any] = declared if isinstance(declared, dict) else {}
+    if not isinstance(properties, dict):
+        return schema, ()
     parts: list[BodyPart] = []
     rewritten = dict(properties)
     for name, prop in properties.items():

@@ -300,6 +300,10 @@ def _param_schema(param: Parameter) -> dict[str, Any]:
     schema = dict(param.schema)
     if param.description and "description" not in schema:
         schema["description"] = param.description
+    exploded = param.explode and param.location in ("query", "cookie") and not param.content_type
+    if param.required and exploded and schema.get("type") == "array" and "minItems" not in schema:
+        # an empty exploded array sends no name at all: the required parameter would be missing
+        schema["minItems"] = 1
     return schema
 
 

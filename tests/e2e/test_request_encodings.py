@@ -75,6 +75,17 @@ PROBE: dict[str, Any] = {
     "components": {
         "schemas": {
             "User": {"type": "object", "properties": {"id": {"type": "integer"}}},
+            "ImageRequest": {
+                "type": "object",
+                "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 10}},
+            },
+            "ImageEdit": {
+                "type": "object",
+                "properties": {
+                    "image": {"type": "string", "format": "binary"},
+                    "n": {"$ref": "#/components/schemas/ImageRequest/properties/n"},
+                },
+            },
         }
     },
     "paths": {
@@ -224,6 +235,51 @@ PROBE: dict[str, Any] = {
                         "schema": {"type": "object", "additionalProperties": {"type": "integer"}},
                     },
                 ],
+                "responses": OK,
+            }
+        },
+        "/config": {
+            "patch": {
+                "operationId": "patchConfig",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/merge-patch+json": {"schema": {}}},
+                },
+                "responses": OK,
+            }
+        },
+        "/pets/find": {
+            "get": {
+                "operationId": "findPets",
+                "parameters": [
+                    {
+                        "name": "status",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "array", "items": {"type": "string"}},
+                    }
+                ],
+                "responses": OK,
+            }
+        },
+        "/images/edits": {
+            "post": {
+                "operationId": "editImage",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {"$ref": "#/components/schemas/ImageEdit"}
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
+        "/uploads": {
+            "post": {
+                "operationId": "upload",
+                "requestBody": {"required": True, "content": {"*/*": {"schema": {}}}},
                 "responses": OK,
             }
         },
@@ -459,3 +515,35 @@ async def test_a_swagger_authorization_header_becomes_a_credential(
     finally:
         await legacy.server.aclose()
     assert api.requests[0].header("Authorization") == "Token abc123"
+
+
+async def test_an_explicit_null_whole_json_body_is_sent_as_null(probe: Probe) -> None:
+    result = await probe.call("patch_config", {"body": None})
+    assert "isError" not in result, result
+    [request] = probe.api.requests
+    assert (request.header("Content-Type"), request.body) == (
+        "application/merge-patch+json",
+        b"null",
+    )
+
+
+async def test_a_required_exploded_array_needs_an_item(probe: Probe) -> None:
+    """An empty exploded array sends no name at all: the required parameter would be missing."""
+    status = probe.tools["find_pets"]["inputSchema"]["properties"]["status"]
+    assert status["minItems"] == 1
+    refused = await probe.call("find_pets", {"status": []})
+    assert refused["isError"] is True and probe.api.requests == []
+
+
+async def test_a_multipart_body_behind_a_ref_keeps_no_reference_to_the_spec(probe: Probe) -> None:
+    schema = probe.tools["edit_image"]["inputSchema"]
+    assert "#/components/" not in json.dumps(schema)
+    assert schema["properties"]["n"] == {"type": "integer", "minimum": 1, "maximum": 10}
+
+
+async def test_a_body_without_schema_under_a_media_range_is_bytes(probe: Probe) -> None:
+    body = probe.tools["upload"]["inputSchema"]["properties"]["body"]
+    assert body["contentEncoding"] == "base64"
+    await probe.call("upload", {"body": base64.b64encode(PNG).decode()})
+    [request] = probe.api.requests
+    assert (request.header("Content-Type"), request.body) == ("image/png", PNG)
