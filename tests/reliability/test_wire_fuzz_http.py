@@ -130,8 +130,12 @@ class AsgiTarget:
         self.server, self.client = self.runner.run(build())
 
     def post(self, body: bytes, headers: dict[str, str]) -> list[str]:
+        # as bytes: a header mirroring a non-ASCII method goes out as UTF-8, as a client would
+        # send it, instead of failing in httpx before the server sees anything
+        raw = {name: value.encode("utf-8") for name, value in headers.items()}
+
         async def send() -> httpx.Response:
-            return await self.client.post("/mcp", content=body, headers=headers, timeout=60)
+            return await self.client.post("/mcp", content=body, headers=raw, timeout=60)
 
         self.tried += 1
         response = self.runner.run(send())
