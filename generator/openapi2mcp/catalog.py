@@ -38,6 +38,8 @@ DEFAULT_TIMEOUT_SECONDS = 30.0
 CATALOG_FILE = "catalog.json"
 INDEX_FILE = "catalog.index.json"
 TOOLS_FILE = "catalog.tools.jsonl"
+# the pooled component schemas of the tools (runtime catalog.SCHEMA_DEFS, DEFS_SUFFIX)
+DEFS_FILE = "catalog.defs.json"
 # what the runtime's index carries of the catalog itself (runtime catalog.INDEX_KEYS)
 _INDEX_KEYS = (
     "format",
@@ -235,6 +237,7 @@ def compact_json(value: Any) -> str:
 def catalog_files(plan: ServerPlan, report: Report) -> dict[str, str]:
     """``catalog.json`` and its two companions, by file name (each text ends with a newline)."""
     catalog = build_catalog(plan, report)
+    catalog["tools"], pools = _pooled_defs(catalog["tools"])
     lines = [compact_json(tool) for tool in catalog["tools"]]
     offsets = [0]
     for line in lines:
@@ -251,11 +254,44 @@ def catalog_files(plan: ServerPlan, report: Report) -> dict[str, str]:
     }
     index["toolNames"] = [tool["name"] for tool in catalog["tools"]]
     index["toolOffsets"] = offsets
-    return {
+    files = {
         CATALOG_FILE: compact_json(catalog) + "\n",
         INDEX_FILE: compact_json(index) + "\n",
         TOOLS_FILE: "".join(line + "\n" for line in lines),
     }
+    if any(pools.values()):
+        files[DEFS_FILE] = compact_json({"format": CATALOG_FORMAT, **pools}) + "\n"
+    return files
+
+
+_POOLED = (("inputSchema", "input"), ("outputSchema", "output"))
+
+
+def _pooled_defs(tools: list[Any]) -> tuple[list[Any], dict[str, dict[str, Any]]]:
+    """The tools with their schemas' ``$defs`` moved into one pool per direction.
+
+    Big APIs repeat the same components in hundreds of tools (Kubernetes: 13 MB of tool lines); the
+    runtime gives each schema back exactly the ``$defs`` it reaches before anyone sees it. A name
+    pooled with another value (not expected) keeps that tool's own ``$defs``.
+    """
+    pools: dict[str, dict[str, Any]] = {"input": {}, "output": {}}
+    pooled: list[Any] = []
+    for tool in tools:
+        tool = dict(tool)  # noqa: PLW2901 - a copy; the catalog's tool objects stay whole
+        for key, role in _POOLED:
+            schema = tool.get(key)
+            if not isinstance(schema, dict) or not isinstance(schema.get("$defs"), dict):
+                continue
+            own: dict[str, Any] = schema["$defs"]
+            if list(schema)[-1] != "$defs":
+                continue  # the runtime appends $defs last: only pool what it can restore exactly
+            pool = pools[role]
+            if any(name in pool and pool[name] != value for name, value in own.items()):
+                continue
+            pool.update(own)
+            tool[key] = {k: v for k, v in schema.items() if k != "$defs"}
+        pooled.append(tool)
+    return pooled, {role: dict(sorted(pool.items())) for role, pool in pools.items()}
 
 
 def estimate_tokens(text: str) -> int:

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from openapi2mcp.cli import main
 from openapi2mcp.generate import GenerateOptions, generate
 from templates.runtime.jsonschema import Validator
+from tests.catalogs import catalog_from_files
 
 SPEC: dict[str, Any] = {
     "openapi": "3.1.0",
@@ -105,8 +106,7 @@ def files_of(spec_path: Path, **options: Any) -> dict[str, str]:
 
 
 def catalog_of(files: dict[str, str]) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(files["src/zoo_mcp/catalog.json"])
-    return data
+    return catalog_from_files(files, "src/zoo_mcp/catalog.json")
 
 
 def tools_of(files: dict[str, str]) -> dict[str, Any]:

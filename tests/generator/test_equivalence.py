@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from openapi2mcp.generate import GenerateOptions, Generation, generate
+from tests.catalogs import catalog_from_files
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "petstore"
 CATALOG = "src/petstore_mcp/catalog.json"
@@ -49,8 +50,7 @@ def without_source_hash(files: dict[str, str]) -> dict[str, str]:
 
 
 def catalog(generation: Generation) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(generation.files[CATALOG])
-    return data
+    return catalog_from_files(generation.files, CATALOG)
 
 
 def inline(schema: Any, defs: dict[str, Any]) -> Any:

@@ -12,6 +12,7 @@ import pytest
 from openapi2mcp.compact import lenient_output
 from openapi2mcp.diagnostics import GenerationError
 from openapi2mcp.generate import GenerateOptions, generate
+from tests.catalogs import catalog_from_files
 
 PET = {
     "type": "object",
@@ -75,7 +76,7 @@ def catalog(tmp_path: Path, document: dict[str, Any], config: str | None = None)
     files = generate(
         str(path), GenerateOptions(output_schemas="full", config_path=config_path)
     ).files
-    return json.loads(files["src/pets_mcp/catalog.json"])
+    return catalog_from_files(files, "src/pets_mcp/catalog.json")
 
 
 def test_lenient_output_keeps_types_and_drops_what_real_responses_break() -> None:
