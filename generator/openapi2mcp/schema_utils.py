@@ -61,29 +61,65 @@ def iter_refs(node: Any) -> Iterator[str]:
             yield from iter_refs(item)
 
 
+_KEPT_MAPS = 4
+# per component map (kept alive here, so its id stays its own): each definition's direct references
+_DIRECT_REFS: dict[int, tuple[Mapping[str, JsonSchema], dict[str, tuple[str, ...]]]] = {}
+
+
+def _direct_refs(defs: Mapping[str, JsonSchema], name: str) -> tuple[str, ...]:
+    """The definitions ``defs[name]`` refers to directly, walked once per map and name."""
+    entry = _DIRECT_REFS.get(id(defs))
+    if entry is None or entry[0] is not defs:
+        if len(_DIRECT_REFS) >= _KEPT_MAPS:  # one generation uses two maps (input, output)
+            _DIRECT_REFS.clear()
+        entry = _DIRECT_REFS[id(defs)] = (defs, {})
+    known = entry[1]
+    found = known.get(name)
+    if found is None:
+        names = (def_name(ref) for ref in iter_refs(defs[name]))
+        found = known[name] = tuple(dict.fromkeys(n for n in names if n is not None))
+    return found
+
+
 def defs_closure(roots: list[JsonSchema], defs: Mapping[str, JsonSchema]) -> dict[str, JsonSchema]:
-    """The component schemas reachable from ``roots``, sorted by name."""
+    """The component schemas reachable from ``roots``, sorted by name.
+
+    Big APIs ask for thousands of closures over the same components (every tool, both directions),
+    so each definition's own references are found once and the closure walks names only.
+    """
     found: dict[str, JsonSchema] = {}
-    pending = [ref for root in roots for ref in iter_refs(root)]
+    pending = [name for root in roots for ref in iter_refs(root) if (name := def_name(ref))]
     while pending:
-        name = def_name(pending.pop())
-        if name is None or name in found or name not in defs:
+        name = pending.pop()
+        if name in found or name not in defs:
             continue
         found[name] = defs[name]
-        pending.extend(iter_refs(defs[name]))
+        pending.extend(_direct_refs(defs, name))
     return dict(sorted(found.items()))
 
 
+def object_form(schema: Any) -> JsonSchema:
+    """A schema as a mapping: a boolean schema (JSON Schema 2020-12, legal anywhere in OpenAPI 3.1)
+    becomes its equivalent (``true`` is ``{}``, ``false`` is ``{"not": {}}``); anything else that is
+    not a mapping is no schema at all and counts as ``{}``."""
+    if isinstance(schema, Mapping):
+        return schema
+    return {"not": {}} if schema is False else {}
+
+
 def resolve(schema: JsonSchema, defs: Mapping[str, JsonSchema], *, depth: int = 16) -> JsonSchema:
-    """Follow a top-level ``$ref`` chain (bounded); other keywords beside ``$ref`` are merged on top."""
-    current = schema
+    """Follow a top-level ``$ref`` chain (bounded); other keywords beside ``$ref`` are merged on top.
+
+    Boolean schemas (here or as a definition) are read in their object form (:func:`object_form`).
+    """
+    current = object_form(schema)
     for _ in range(depth):
         ref = current.get("$ref")
         name = def_name(ref) if isinstance(ref, str) else None
         if name is None or name not in defs:
             return current
         siblings = {k: v for k, v in current.items() if k != "$ref"}
-        current = {**defs[name], **siblings}
+        current = {**object_form(defs[name]), **siblings}
     return current
 
 

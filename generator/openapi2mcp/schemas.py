@@ -3,7 +3,17 @@
 This module owns :class:`SchemaNormaliser`. It rewrites one schema for the ``input`` direction (what a
 client sends: ``readOnly`` properties removed) or the ``output`` direction (what the API returns:
 ``writeOnly`` properties removed), turns 3.0 idioms into 2020-12 (``nullable``, boolean exclusive bounds,
-``example``), keeps only JSON Schema keywords, and never makes a schema stricter. References to
+``example``), keeps only JSON Schema keywords, and never makes a schema stricter, with one exception:
+a schema without ``type`` that uses object keywords (``properties``, ``additionalProperties``,
+``patternProperties``, ``required``) is read as ``type: object``, and one with ``items`` or
+``prefixItems`` as ``type: array``, which is what Swagger 2.0 definitions and hand-written specs mean
+(``required`` alone, the usual fragment inside ``anyOf`` or ``not``, counts only outside such
+applicators; a schema with ``anyOf`` or ``oneOf`` beside them, whose branches may have other types,
+keeps no type). Boolean subschemas (legal anywhere in 3.1) become their object forms (``true`` → ``{}``,
+``false`` → ``{"not": {}}``; a ``true`` member of ``allOf`` is dropped) except where a boolean is the
+idiom (``additionalProperties``, ``unevaluatedProperties``, ``unevaluatedItems``), so that nothing
+downstream meets a bare boolean; a property whose schema is ``false`` may never be present and is
+dropped with a diagnostic. References to
 component schemas, and to schemas in other files, stay references to ``#/$defs/<Name>``; the referenced
 schemas are collected (deterministically named) and normalised once per direction by
 :meth:`SchemaNormaliser.definitions`, which also breaks reference cycles that would make a validator
@@ -44,6 +54,20 @@ _SCHEMA_SINGLE: Final = (
     "else",
     "contentSchema",
 )
+# where a boolean subschema stays a boolean (the idiom every reader of 3.0 already handles)
+_BOOLEAN_KEPT: Final = frozenset(
+    {"additionalProperties", "unevaluatedProperties", "unevaluatedItems"}
+)
+# subschemas that only add constraints to the instance their parent describes: a `required` list
+# alone there is a fragment (`anyOf: [{required: [phone]}, {required: [email]}]`), not an object type
+_APPLICATOR_KEYWORDS: Final = frozenset(
+    {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"}
+)
+_OBJECT_KEYWORDS: Final = ("properties", "additionalProperties", "patternProperties")
+_ARRAY_KEYWORDS: Final = ("items", "prefixItems")
+# a schema with one of these defines its values itself, or admits alternatives whose types may
+# differ (`anyOf: [{type: string}, {type: object}]` beside `properties`): no type is inferred for it
+_TYPE_DEFINED_BY: Final = ("type", "$ref", "enum", "const", "anyOf", "oneOf")
 # kept verbatim; every other keyword not handled below (x-*, xml, externalDocs, discriminator,
 # deprecated, $id, $schema, nested $defs, ...) is dropped
 _VALUE_KEYWORDS: Final = frozenset(
@@ -193,7 +217,13 @@ class SchemaNormaliser:
     # -- one schema ----------------------------------------------------------------------------
 
     def _schema(
-        self, value: Any, at: Location, direction: Direction, stack: tuple[Location, ...]
+        self,
+        value: Any,
+        at: Location,
+        direction: Direction,
+        stack: tuple[Location, ...],
+        *,
+        fragment: bool = False,
     ) -> JsonObject | bool:
         if isinstance(value, bool):
             return value
@@ -212,9 +242,11 @@ class SchemaNormaliser:
         if "examples" in out:
             self._drop_reference_examples(out, at)
         if hidden and "required" in out:
+            self._forbidden_required(out["required"], value, at)
             out["required"] = [name for name in out["required"] if name not in hidden]
             if not out["required"]:
                 del out["required"]
+        _infer_type(out, value, fragment=fragment)
         if "$ref" in value:
             out = self._with_ref(out, value["$ref"], at, direction, stack)
         if value.get("nullable") is True:
@@ -238,14 +270,17 @@ class SchemaNormaliser:
             if isinstance(item, list):
                 # draft-04 style tuple `items` is 2020-12's prefixItems
                 target = "prefixItems" if key == "items" else key
-                out[target] = [
-                    self._schema(sub, at.child(key, i), direction, stack)
+                members = [
+                    self._subschema(key, sub, at.child(key, i), direction, stack)
                     for i, sub in enumerate(item)
+                    if not (key == "allOf" and sub is True)  # true adds nothing to allOf
                 ]
+                if members or key != "allOf":
+                    out[target] = members
             else:
                 self._resolver.warn("schema-invalid", at.child(key), f"'{key}' must be a list")
         elif key in _SCHEMA_SINGLE:
-            out[key] = self._schema(item, at.child(key), direction, stack)
+            out[key] = self._subschema(key, item, at.child(key), direction, stack)
         elif key in _VALUE_KEYWORDS:
             out[key] = item
         elif key == "type":
@@ -256,6 +291,32 @@ class SchemaNormaliser:
             self._required(out, item, at)
         elif key == "examples" and isinstance(item, list):
             out["examples"] = item
+
+    def _subschema(
+        self,
+        key: str,
+        value: Any,
+        at: Location,
+        direction: Direction,
+        stack: tuple[Location, ...],
+    ) -> JsonObject | bool:
+        """The subschema under ``key``, a boolean only where a boolean is the idiom."""
+        result = self._schema(value, at, direction, stack, fragment=key in _APPLICATOR_KEYWORDS)
+        if isinstance(result, bool) and key not in _BOOLEAN_KEPT:
+            return _object_form(result)
+        return result
+
+    def _forbidden_required(self, required: list[str], value: JsonObject, at: Location) -> None:
+        """A required property whose schema is ``false``: no instance can satisfy the schema."""
+        properties = value.get("properties")
+        for name in required:
+            if isinstance(properties, dict) and properties.get(name) is False:
+                self._resolver.warn(
+                    "property-forbidden-required",
+                    at.child("properties", name),
+                    f"property '{name}' is required, but its schema is false (it may never be"
+                    " present); it is not required here",
+                )
 
     def _keep_anchor(self, out: JsonObject, anchor: Any, at: Location) -> None:
         """Keep a definition's ``$anchor`` unless it is malformed or another definition owns it."""
@@ -306,10 +367,19 @@ class SchemaNormaliser:
             return
         result: JsonObject = {}
         for name, sub in item.items():
+            if key == "properties" and sub is False:
+                hidden.add(name)
+                self._resolver.info(
+                    "property-forbidden",
+                    at.child(key, name),
+                    f"property '{name}' has the schema false (it may never be sent or received);"
+                    " dropped",
+                )
+                continue
             if key == "properties" and self._is_hidden(sub, at.child(key, name), direction):
                 hidden.add(name)
                 continue
-            result[name] = self._schema(sub, at.child(key, name), direction, stack)
+            result[name] = self._subschema(key, sub, at.child(key, name), direction, stack)
         out[key] = result
 
     def _is_hidden(self, value: Any, at: Location, direction: Direction, depth: int = 0) -> bool:
@@ -397,10 +467,26 @@ class SchemaNormaliser:
         inlined = self._schema(raw, target, direction, (*stack, target))
         if inlined is True:
             return out
-        if isinstance(inlined, dict) and not inlined.keys() & out.keys():
+        inlined = _object_form(inlined) if isinstance(inlined, bool) else inlined
+        if not inlined.keys() & out.keys():
             return {**inlined, **out}
         rest = {key: item for key, item in out.items() if key != "allOf"}
         return {"allOf": [inlined, *out.get("allOf", [])], **rest}
+
+
+def _object_form(value: bool) -> JsonObject:
+    """The object schema equal to a boolean schema: ``true`` is ``{}``, ``false`` ``{"not": {}}``."""
+    return {} if value else {"not": {}}
+
+
+def _infer_type(out: JsonObject, value: JsonObject, *, fragment: bool) -> None:
+    """Give an untyped schema the type its keywords imply (see the module docstring)."""
+    if any(key in value for key in _TYPE_DEFINED_BY) or "type" in out:
+        return
+    objectish = any(key in out for key in _OBJECT_KEYWORDS) or ("required" in out and not fragment)
+    arrayish = any(key in out for key in _ARRAY_KEYWORDS)
+    if objectish != arrayish:
+        out["type"] = "object" if objectish else "array"
 
 
 def _exclusive_bounds(out: JsonObject, value: JsonObject) -> None:

@@ -261,7 +261,8 @@ def test_boolean_schemas() -> None:
 
 def test_a_schema_that_is_not_an_object_is_replaced_by_an_empty_schema() -> None:
     result, diagnostics = normalise({"properties": {"a": "string"}})
-    assert result == {"properties": {"a": {}}}
+    # object keywords without a type say what the schema is (Swagger definitions often omit it)
+    assert result == {"type": "object", "properties": {"a": {}}}
     assert diagnostics == [("schema-invalid", "#/schema/properties/a")]
 
 
