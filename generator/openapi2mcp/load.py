@@ -16,6 +16,7 @@ import hashlib
 import json
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -174,11 +175,19 @@ class RemoteFetcher:
         return b"".join(chunks)
 
 
+# a document whose content was copied elsewhere by inlining a `$ref` (``refs.inline_references``):
+# (source document, pointer tokens there, destination document, pointer tokens there); a reference
+# into the source is read at the destination, so one schema never becomes two definitions
+Mount = tuple[str, tuple[str, ...], str, tuple[str, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedDocument:
     """The parsed root document and where it came from (``base_dir`` is None for stdin).
 
-    ``remote`` is set when ``http(s)`` ``$ref``s may be fetched (the user opted in).
+    ``remote`` is set when ``http(s)`` ``$ref``s may be fetched (the user opted in). ``documents``
+    are the other files (or URLs) already read, by document key, as ``$ref`` inlining left them;
+    ``mounts`` say where inlined content now lives.
     """
 
     data: dict[str, Any]
@@ -187,6 +196,8 @@ class LoadedDocument:
     name: str
     sha256: str
     remote: RemoteFetcher | None = field(default=None, compare=False)
+    documents: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    mounts: tuple[Mount, ...] = field(default=(), compare=False)
 
 
 def _fail(code: str, message: str, pointer: str = "") -> GenerationError:

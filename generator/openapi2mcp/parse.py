@@ -33,7 +33,7 @@ from .ir import (
 )
 from .load import LoadedDocument, is_swagger2
 from .operations import Context, SkipOperation, parameters, response, text
-from .refs import ROOT, Location, Resolver
+from .refs import ROOT, Location, Resolver, inline_references
 from .schemas import SchemaNormaliser
 from .swagger2 import convert_document, convert_fragment
 from .validate import check_document
@@ -61,6 +61,7 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     A Swagger 2.0 document is first converted to OpenAPI 3.0 (``swagger2.py``): the conversion's
     diagnostics point into the Swagger document, all later ones into the converted document.
     """
+    doc = inline_references(doc, report)
     transform = None
     if is_swagger2(doc.data):
         doc, transform = convert_document(doc, report), convert_fragment
@@ -467,6 +468,14 @@ def _operations(
                     "op-skipped",
                     op_at,
                     f"operation skipped: unexpected shape ({type(exc).__name__})",
+                )
+            except Exception as exc:  # a bug of ours: the other operations still go on
+                detail = " ".join(str(exc).split())[:200]
+                resolver.warn(
+                    "op-skipped",
+                    op_at,
+                    f"operation skipped: internal error ({type(exc).__name__}: {detail});"
+                    " please report",
                 )
             else:
                 found.append((operation, op_at))

@@ -11,19 +11,30 @@ references inside it resolve against that URL (never to local files). A ``transf
 resolver is applied to every document it reads (``swagger2.convert_fragment`` for a converted Swagger
 root). Every failure is a warning diagnostic and a ``None`` result, never an exception. Schema
 references are not inlined here: ``schemas.py`` maps them to ``#/$defs/<Name>`` with :func:`defs_ref`.
+
+A ``$ref`` may also stand where OpenAPI allows no Reference Object (``info: {$ref: info.yaml}``,
+``paths: {$ref: paths.yaml}``, a whole ``definitions`` or ``components/schemas`` map, an operation):
+bundlers (redocly, swagger-cli) inline those, and so does :func:`inline_references` before anything
+else reads the document. It walks the document's structure (OpenAPI 3 or Swagger 2.0, down into
+schemas), inlines each such reference with the references inside the copy rebased onto their new
+document, and leaves alone the references the rest of the pipeline follows itself (path items,
+parameters, responses, schemas, ...) — except that it looks inside their targets in other files, so
+that a ``$ref`` in any position of any file is resolved. Where content moved is recorded as a mount:
+the resolver reads a reference into the original place at the new one.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
 from .diagnostics import GenerationError, Level, Report, pointer
-from .load import LoadedDocument, RemoteError, parse_bytes
+from .load import LoadedDocument, Mount, RemoteError, is_swagger2, parse_bytes
 
 ROOT_DOC: Final = ""
 _URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
@@ -117,6 +128,9 @@ class Resolver:
             (self._root_dir / root.name).resolve() if self._root_dir is not None else None
         )
         self._docs: dict[str, Any] = {ROOT_DOC: root.data}
+        for key, data in root.documents.items():
+            self._docs[key] = self._loaded(data)
+        self._mounts = root.mounts
         self._failed: set[str] = set()
         self._seen: set[tuple[str, str, str]] = set()
 
@@ -150,13 +164,37 @@ class Resolver:
             self.warn("ref-invalid", at, f"$ref '{ref}' has a fragment that is not a JSON pointer")
             return None
         if not file_part:
-            return Location(at.doc, tokens)
+            return self.mounted(Location(at.doc, tokens))
         if is_url(at.doc) or _URI_SCHEME.match(file_part):
             # inside a fetched document every reference is relative to its URL
             doc = self._remote_document(urljoin(at.doc, file_part), ref, at)
         else:
             doc = self._document(unquote(file_part), ref, at)
-        return None if doc is None else Location(doc, tokens)
+        return None if doc is None else self.mounted(Location(doc, tokens))
+
+    def mounted(self, loc: Location) -> Location:
+        """Where the content at ``loc`` lives now (it moves when a ``$ref`` to it was inlined)."""
+        for _ in range(len(self._mounts)):
+            for source, tokens, dest, dest_tokens in self._mounts:
+                if loc.doc == source and loc.tokens[: len(tokens)] == tokens:
+                    loc = Location(dest, dest_tokens + loc.tokens[len(tokens) :])
+                    break
+            else:
+                break
+        return loc
+
+    def documents(self) -> dict[str, Any]:
+        """The other documents read so far, by key (as loaded, or as :meth:`store` left them)."""
+        return {key: data for key, data in self._docs.items() if key != ROOT_DOC}
+
+    def store(self, doc: str, data: Any) -> None:
+        """Replace the loaded content of the document ``doc``."""
+        self._docs[doc] = data
+
+    @property
+    def root_name(self) -> str:
+        """The root file's name (``openapi.yaml``), "" for stdin."""
+        return self._root_file.name if self._root_file is not None else ""
 
     def _remote_document(self, url: str, ref: str, at: Location) -> str | None:
         """Fetch (once) and parse the document at ``url``; its doc key (the URL without fragment)."""
@@ -269,3 +307,339 @@ class Resolver:
         if overlays and isinstance(value, dict):
             value = {**value, **overlays}
         return value, at
+
+
+# -- $ref in any position (see the module docstring) ---------------------------------------------
+
+# what each kind of object holds: field -> the kind of its value. "map:K" is a map of K by name,
+# "list:K" a list of K; "object" is inlined when it is a reference but not looked into; fields not
+# named here (examples, extensions, values) are data and never touched
+_METHODS3: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_SCHEMA_KINDS: Final = {
+    **dict.fromkeys(("properties", "patternProperties", "$defs", "definitions"), "map:schema"),
+    "dependentSchemas": "map:schema",
+    **dict.fromkeys(("allOf", "anyOf", "oneOf", "prefixItems"), "list:schema"),
+    **dict.fromkeys(
+        (
+            "items",
+            "additionalItems",
+            "additionalProperties",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+            "contains",
+            "propertyNames",
+            "not",
+            "if",
+            "then",
+            "else",
+            "contentSchema",
+        ),
+        "schema",
+    ),
+}
+_OPENAPI3: Final[Mapping[str, Mapping[str, str]]] = {
+    "root": {
+        "info": "info",
+        "servers": "list:server",
+        "paths": "paths",
+        "webhooks": "map:pathItem",
+        "components": "components",
+        "security": "list:object",
+        "tags": "list:tag",
+        "externalDocs": "object",
+    },
+    "info": {"contact": "object", "license": "object"},
+    "server": {"variables": "map:object"},
+    "tag": {"externalDocs": "object"},
+    "pathItem": {
+        **dict.fromkeys(_METHODS3, "operation"),
+        "parameters": "list:parameter",
+        "servers": "list:server",
+    },
+    "operation": {
+        "parameters": "list:parameter",
+        "requestBody": "requestBody",
+        "responses": "responses",
+        "callbacks": "map:callback",
+        "security": "list:object",
+        "servers": "list:server",
+        "externalDocs": "object",
+    },
+    "response": {"headers": "map:header", "content": "map:mediaType", "links": "map:link"},
+    "mediaType": {"schema": "schema", "examples": "map:example", "encoding": "map:encoding"},
+    "encoding": {"headers": "map:header"},
+    "header": {"schema": "schema", "content": "map:mediaType", "examples": "map:example"},
+    "parameter": {"schema": "schema", "content": "map:mediaType", "examples": "map:example"},
+    "requestBody": {"content": "map:mediaType"},
+    "components": {
+        "schemas": "map:schema",
+        "responses": "map:response",
+        "parameters": "map:parameter",
+        "examples": "map:example",
+        "requestBodies": "map:requestBody",
+        "headers": "map:header",
+        "securitySchemes": "map:securityScheme",
+        "links": "map:link",
+        "callbacks": "map:callback",
+        "pathItems": "map:pathItem",
+    },
+    "securityScheme": {"flows": "object"},
+    "example": {},
+    "link": {},
+    "schema": _SCHEMA_KINDS,
+}
+_SWAGGER2: Final[Mapping[str, Mapping[str, str]]] = {
+    "root": {
+        "info": "info",
+        "paths": "paths",
+        "definitions": "map:schema",
+        "parameters": "map:parameter",
+        "responses": "map:response",
+        "securityDefinitions": "map:object",
+        "security": "list:object",
+        "tags": "list:tag",
+        "externalDocs": "object",
+    },
+    "info": {"contact": "object", "license": "object"},
+    "tag": {"externalDocs": "object"},
+    "pathItem": {
+        **dict.fromkeys(_METHODS3[:-1], "operation"),
+        "parameters": "list:parameter",
+    },
+    "operation": {
+        "parameters": "list:parameter",
+        "responses": "responses",
+        "security": "list:object",
+        "externalDocs": "object",
+    },
+    "response": {"schema": "schema", "headers": "map:object"},
+    "parameter": {"schema": "schema", "items": "schema"},
+    "schema": _SCHEMA_KINDS,
+}
+# maps by name whose `x-` keys are extensions, not names; they hold the named kind
+_KIND_MAPS: Final = {"paths": "pathItem", "responses": "response", "callback": "pathItem"}
+# where the rest of the pipeline follows a $ref itself (parse.py, operations.py, swagger2.py)
+_FOLLOWED: Final = {
+    "openapi": frozenset(
+        {
+            "pathItem",
+            "parameter",
+            "requestBody",
+            "response",
+            "header",
+            "example",
+            "link",
+            "callback",
+            "securityScheme",
+            "schema",
+        }
+    ),
+    "swagger": frozenset({"pathItem", "parameter", "response", "schema"}),
+}
+# values that are data, not objects of the document: never rebased
+_DATA: Final = frozenset({"example", "default", "enum", "const"})
+# maps whose keys are names (a property may be called "default"): every member is rebased
+_NAME_MAPS: Final = frozenset(
+    {
+        *("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"),
+        *("schemas", "parameters", "responses", "headers", "requestBodies", "securitySchemes"),
+        *("examples", "links", "callbacks", "pathItems", "content", "encoding", "paths"),
+        *("webhooks", "variables"),
+    }
+)
+
+
+def inline_references(doc: LoadedDocument, report: Report) -> LoadedDocument:
+    """``doc`` with every ``$ref`` that stands where the pipeline does not follow one inlined."""
+    dialect = "swagger" if is_swagger2(doc.data) else "openapi"
+    bundler = _Bundler(doc, report, _SWAGGER2 if dialect == "swagger" else _OPENAPI3, dialect)
+    data = bundler.walk(doc.data, ROOT, "root", ())
+    if data is doc.data and not bundler.touched:
+        return doc
+    return replace(
+        doc,
+        data=data,
+        documents={**doc.documents, **bundler.resolver.documents()},
+        mounts=(*doc.mounts, *bundler.mounts),
+    )
+
+
+class _Bundler:
+    def __init__(
+        self,
+        doc: LoadedDocument,
+        report: Report,
+        grammar: Mapping[str, Mapping[str, str]],
+        dialect: str,
+    ) -> None:
+        self._report = report
+        # failures are reported only for references inlined here; the ones the pipeline follows
+        # are reported (once) when it does
+        self._quiet = Report()
+        self.resolver = Resolver(doc, self._quiet)
+        self._grammar = grammar
+        self._followed = _FOLLOWED[dialect]
+        self._visited: set[tuple[Location, str]] = set()
+        self.mounts: list[Mount] = []
+        self.touched = False  # whether another document was changed
+
+    def walk(self, node: Any, at: Location, kind: str, chain: tuple[Location, ...]) -> Any:
+        """``node`` (at ``at``, an object of ``kind``) with its structural references inlined."""
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            if kind in self._followed:
+                self._follow(node["$ref"], at, kind)
+                return node
+            inlined = self._inline(node, at, chain)
+            if inlined is None:
+                return node
+            node, source = inlined
+            chain = (*chain, at, source)
+        if kind == "object":
+            return node
+        if kind.startswith(("list:", "map:")):
+            return self._members(node, at, kind.split(":", 1)[1], chain)
+        if kind in _KIND_MAPS:
+            return self._named(node, at, _KIND_MAPS[kind], chain)
+        fields = self._grammar.get(kind, {})
+        if not isinstance(node, dict) or not fields:
+            return node
+        out: dict[str, Any] | None = None
+        for key, value in node.items():
+            child = fields.get(key)
+            if child is None or not isinstance(value, dict | list):
+                continue
+            new = self.walk(value, at.child(key), child, chain)
+            if new is not value:
+                out = dict(node) if out is None else out
+                out[key] = new
+        return node if out is None else out
+
+    def _members(self, node: Any, at: Location, kind: str, chain: tuple[Location, ...]) -> Any:
+        """Every item of a list, or every member of a map by name, as an object of ``kind``."""
+        if isinstance(node, list):
+            items = [self.walk(v, at.child(i), kind, chain) for i, v in enumerate(node)]
+            return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
+        return self._named(node, at, kind, chain, extensions=False)
+
+    def _named(
+        self,
+        node: Any,
+        at: Location,
+        kind: str,
+        chain: tuple[Location, ...],
+        *,
+        extensions: bool = True,
+    ) -> Any:
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] | None = None
+        for key, value in node.items():
+            if extensions and str(key).startswith("x-"):
+                continue
+            new = self.walk(value, at.child(key), kind, chain)
+            if new is not value:
+                out = dict(node) if out is None else out
+                out[key] = new
+        return node if out is None else out
+
+    def _inline(
+        self, node: dict[str, Any], at: Location, chain: tuple[Location, ...]
+    ) -> tuple[Any, Location] | None:
+        """The content ``node`` refers to, rebased to ``at``'s document, and where it was; None
+        when it cannot be used."""
+        before = len(self._quiet.diagnostics)
+        resolved = self.resolver.deref(node, at, merge_siblings=True)
+        if resolved is None:
+            self._report.diagnostics.extend(self._quiet.diagnostics[before:])
+            return None
+        value, source = resolved
+        if source in chain or source == at:
+            self.resolver.warn(
+                "ref-cycle", at, f"$ref '{node['$ref']}' closes a cycle of references"
+            )
+            self._report.diagnostics.extend(self._quiet.diagnostics[before:])
+            return None
+        if source.doc != at.doc:
+            value = _Rebase(source.doc, at.doc, self.resolver.root_name).value(value)
+        if isinstance(value, dict | list):
+            self.mounts.append((source.doc, source.tokens, at.doc, at.tokens))
+        return value, source
+
+    def _follow(self, ref: str, at: Location, kind: str) -> None:
+        """Inline the structural references inside the target of a reference the pipeline follows,
+        when that target is in another document (its own document is walked already)."""
+        target = self.resolver.target(ref, at)
+        if target is None or target.doc == at.doc or (target, kind) in self._visited:
+            return
+        self._visited.add((target, kind))
+        found, value = self.resolver.lookup(target)
+        if not found or not isinstance(value, dict | list):
+            return
+        new = self.walk(value, target, kind, ())
+        if new is not value:
+            _, whole = self.resolver.lookup(Location(target.doc))
+            self.resolver.store(target.doc, _replaced(whole, target.tokens, new))
+            self.touched = True
+
+
+def _replaced(data: Any, tokens: tuple[str, ...], value: Any) -> Any:
+    """``data`` with the value at ``tokens`` replaced, copying only the containers on the way."""
+    if not tokens:
+        return value
+    head, rest = tokens[0], tokens[1:]
+    if isinstance(data, dict):
+        return {**data, head: _replaced(data[head], rest, value)}
+    copy = list(data)
+    copy[int(head)] = _replaced(copy[int(head)], rest, value)
+    return copy
+
+
+class _Rebase:
+    """Rewrites the ``$ref``s of content moved from document ``source`` into document ``dest``."""
+
+    def __init__(self, source: str, dest: str, root_name: str) -> None:
+        self._source = source
+        self._dest = dest
+        self._root_name = root_name
+
+    def value(self, node: Any) -> Any:
+        if isinstance(node, list):
+            return [self.value(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        for key, item in node.items():
+            if key == "$ref" and isinstance(item, str):
+                out[key] = self.ref(item)
+            elif key in _NAME_MAPS and isinstance(item, dict) and not _is_ref(item):
+                out[key] = {name: self.value(member) for name, member in item.items()}
+            elif key in _DATA or str(key).startswith("x-"):
+                out[key] = item
+            elif key == "examples" and isinstance(item, list):
+                out[key] = item  # a schema's examples are values
+            else:
+                out[key] = self.value(item)
+        return out
+
+    def ref(self, ref: str) -> str:
+        file_part, hashed, fragment = ref.partition("#")
+        tail = f"#{fragment}" if hashed else ""
+        if is_url(self._source) or _URI_SCHEME.match(file_part):
+            # an absolute URL means the same everywhere; a relative one inside a fetched document
+            # is made absolute
+            return urljoin(self._source, file_part) + tail if is_url(self._source) else ref
+        target = self._source
+        if file_part:
+            base = posixpath.dirname(self._source)
+            target = posixpath.normpath(posixpath.join(base, unquote(file_part)))
+            target = ROOT_DOC if target == self._root_name else target
+        if target == self._dest:
+            return tail or "#"
+        if is_url(self._dest):
+            return ref  # a local file is never read from a fetched document
+        path = posixpath.relpath(target or self._root_name, posixpath.dirname(self._dest) or ".")
+        return quote(path, safe="/:@!$&'()*+,;=-._~") + tail
+
+
+def _is_ref(node: dict[str, Any]) -> bool:
+    return isinstance(node.get("$ref"), str)

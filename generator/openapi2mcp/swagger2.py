@@ -127,7 +127,21 @@ def convert_document(doc: LoadedDocument, report: Report) -> LoadedDocument:
     # this resolver reads the original files for non-schema objects to inline; its failures are not
     # reported, because the $ref is then kept and reported (once) when the converted document is read
     resolver = Resolver(doc, Report())
-    return replace(doc, data=_Converter(doc.data, report, resolver).document())
+    converted = _Converter(doc.data, report, resolver).document()
+    mounts = tuple(
+        (source, _moved(tokens), dest, _moved(dest_tokens))
+        for source, tokens, dest, dest_tokens in doc.mounts
+    )
+    return replace(doc, data=converted, mounts=mounts)
+
+
+def _moved(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """Pointer tokens into a Swagger document (or a fragment) as they are after conversion."""
+    for old, new in _SECTIONS.items():
+        section = old.strip("/")
+        if tokens[:1] == (section,):
+            return (*new.strip("/").split("/"), *tokens[1:])
+    return tokens
 
 
 def rewrite_ref(ref: str) -> str:
