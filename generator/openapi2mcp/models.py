@@ -10,11 +10,15 @@ guessed from the source text, because it renames freely (clashes with its import
 models). A failure becomes a ``models-failed`` warning and a minimal, valid module. ``schemas_for``
 picks the schemas worth a class: those the typed client's annotations name, and what they reach
 (datamodel-code-generator's time grows with the number of schemas: GitHub's 969 take ~20 s, the ~300
-its client names far less).
+its client names far less). The module must pass its own lint: names pycodestyle calls ambiguous
+(``l``, ``O``, ``I``) get a trailing underscore — fields through an alias (the wire name is kept),
+enum members (``I_ = "I"``, the value is kept) by renaming them and their uses in the source, and
+class names (``IModel``) in :func:`class_key`.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import keyword
 import re
@@ -28,6 +32,7 @@ from typing import Any
 
 from .diagnostics import Report, pointer
 from .ir import JsonSchema
+from .naming import AMBIGUOUS_NAMES
 from .pytypes import python_type
 from .schema_utils import DEFS_PREFIX, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, defs_closure
 
@@ -42,6 +47,10 @@ _EMPTY_MODULE = f"{MODULE_DOCSTRING}\n\nfrom __future__ import annotations\n"
 
 # an `$id` would rebase the local references below it (and could point at the network)
 _DROPPED = frozenset({"$id", "$schema"})
+# pydantic fields named like this get an underscore; the alias keeps the name on the wire
+_FIELD_ALIASES = {name: f"{name}_" for name in sorted(AMBIGUOUS_NAMES)}
+# an assignment to one of those names in a class body: a candidate enum member
+_AMBIGUOUS_MEMBER = re.compile(rf"^\s+(?:{'|'.join(sorted(AMBIGUOUS_NAMES))}) = ", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +65,17 @@ def class_key(name: str) -> str:
     """A class-safe ASCII identifier for a schema name: ``"my-pet's x"`` → ``"MyPetSX"``.
 
     Accents are stripped (``Ünïcode`` → ``Unicode``); other non-ASCII letters are dropped, so that two
-    names never collapse into one identifier through Python's NFKC normalisation. Keywords get a
-    ``Model`` suffix (``None`` → ``NoneModel``); clashes with the names the module imports are left to
-    datamodel-code-generator, which renames those classes itself.
+    names never collapse into one identifier through Python's NFKC normalisation. Keywords and the
+    names pycodestyle calls ambiguous get a ``Model`` suffix (``None`` → ``NoneModel``, ``I`` →
+    ``IModel``); clashes with the names the module imports are left to datamodel-code-generator,
+    which renames those classes itself.
     """
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     words = [w for w in re.split(r"[^A-Za-z0-9]+", ascii_name) if w]
     key = "".join(w[0].upper() + w[1:] for w in words) or "Schema"
     if key[0].isdigit():
         return f"Schema{key}"
-    return f"{key}Model" if keyword.iskeyword(key) else key
+    return f"{key}Model" if keyword.iskeyword(key) or key in AMBIGUOUS_NAMES else key
 
 
 def _assign_keys(names: list[str]) -> dict[str, str]:
@@ -156,12 +166,71 @@ def _generate(document: Mapping[str, Any], metadata_path: Path) -> str:
         # Field(..., min_length=...) inside Annotated rather than constr(...): type checkers accept it
         field_constraints=True,
         use_annotated=True,
+        aliases=_FIELD_ALIASES,
         allow_remote_refs=False,
         emit_model_metadata=metadata_path,
     )
     if not isinstance(result, str):
         raise TypeError("datamodel-code-generator returned several modules")
-    return result
+    return _unambiguous_enum_members(result)
+
+
+def _unambiguous_enum_members(source: str) -> str:
+    """``I = "I"`` in an enum becomes ``I_ = "I"``, and every ``Size.I`` in the module ``Size.I_``.
+
+    datamodel-code-generator names enum members after their values and offers no hook for it; the
+    members are found in the syntax tree (never by matching text) and renamed in place.
+    """
+    if not _AMBIGUOUS_MEMBER.search(source):
+        return source  # the usual case: no syntax tree needed
+    tree = ast.parse(source)
+    renamed: dict[tuple[str, str], str] = {}
+    edits: list[tuple[int, int, str, str]] = []  # (line, byte offset, old name, new name)
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or not any(_is_enum_base(b) for b in node.bases):
+            continue
+        taken = {
+            t.id
+            for s in node.body
+            if isinstance(s, ast.Assign)
+            for t in s.targets
+            if isinstance(t, ast.Name)
+        }
+        for statement in node.body:
+            if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+                continue
+            target = statement.targets[0]
+            if isinstance(target, ast.Name) and target.id in AMBIGUOUS_NAMES:
+                new = f"{target.id}_"
+                while new in taken:
+                    new += "_"
+                taken.add(new)
+                renamed[node.name, target.id] = new
+                edits.append((target.lineno, target.col_offset, target.id, new))
+    if not renamed:
+        return source
+    for found in ast.walk(tree):
+        if (
+            isinstance(found, ast.Attribute)
+            and isinstance(found.value, ast.Name)
+            and (found.value.id, found.attr) in renamed
+            and found.end_lineno is not None
+            and found.end_col_offset is not None
+        ):
+            start = found.end_col_offset - len(found.attr.encode("utf-8"))
+            edits.append((found.end_lineno, start, found.attr, renamed[found.value.id, found.attr]))
+    lines = source.splitlines(keepends=True)
+    # right to left, so that earlier offsets on a line stay valid
+    for line, offset, old, new in sorted(edits, reverse=True):
+        raw = lines[line - 1].encode("utf-8")  # ast offsets count UTF-8 bytes
+        end = offset + len(old.encode("utf-8"))
+        lines[line - 1] = (raw[:offset] + new.encode("utf-8") + raw[end:]).decode("utf-8")
+    return "".join(lines)
+
+
+def _is_enum_base(base: ast.expr) -> bool:
+    name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+    return isinstance(name, str) and name.endswith(("Enum", "Flag"))
 
 
 def _class_names(metadata: Mapping[str, Any], keys: Mapping[str, str]) -> dict[str, str]:
