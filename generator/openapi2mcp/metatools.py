@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .naming import display_name
 from .plan import Tool, Toolset
 
 SEARCH = "search_operations"
@@ -110,14 +111,19 @@ def dynamic_tools(api_title: str, tools: Sequence[Tool], toolsets: Sequence[Tool
 
 
 def api_name(title: str) -> str:
-    """``the Petstore API`` (and ``the GitHub REST API``, not ``the GitHub REST API API``)."""
-    title = " ".join(title.split())
-    if not title:
+    """``the Petstore API`` (and ``the GitHub REST API``, not ``the GitHub REST API API``).
+
+    A title that describes a document rather than naming the API reads as the API's name
+    (``GitHub's official OpenAPI spec + Octokit extension`` → ``the GitHub API``, see
+    ``naming.display_name``).
+    """
+    name = display_name(title)
+    if not name:
         return "the API"
     return (
-        f"the {title}"
-        if title.lower().endswith(" api") or title.lower() == "api"
-        else (f"the {title} API")
+        f"the {name}"
+        if name.lower().endswith(" api") or name.lower() == "api"
+        else f"the {name} API"
     )
 
 

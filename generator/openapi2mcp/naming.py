@@ -1,21 +1,26 @@
 """Names: every identifier the generator derives from spec text is made here.
 
 Tool names (``[A-Za-z0-9_.-]``, bounded length, shortened at a word boundary plus a short hash),
-Python identifiers (never a keyword or a soft keyword), distribution and package names, environment
-variable names and URI schemes. Everything is deterministic: the same input gives the same name on any
-machine, and collisions are resolved in the order the caller offers the names. Words are found in any
-convention (camelCase, kebab, slash or ``#`` separated), keeping acronym plurals (``IDs``), a few brand
-compounds (``OAuth``, ``GitHub``) and opaque ids (Box's ``6VMVochwUWo``) whole; Java-qualified
-operationIds (``com.atlassian.jira...IssueResource.getIssue_get``) keep only their method name.
+Python identifiers (never a keyword, a soft keyword or an ambiguous ``l``), distribution and package
+names, environment variable names and URI schemes, and the API's own name as a person would say it
+(:func:`api_words`: ``GitHub's official OpenAPI spec + Octokit extension`` is ``GitHub``;
+:func:`host_name` reads one from a server URL when the title names nothing). Everything is
+deterministic: the same input gives the same name on any machine, and collisions are resolved in the
+order the caller offers the names. Words are found in any convention (camelCase, kebab, slash or
+``#`` separated), keeping acronym plurals (``IDs``), a few brand compounds (``OAuth``, ``GitHub``)
+and opaque ids (Box's ``6VMVochwUWo``) whole; Java-qualified operationIds
+(``com.atlassian.jira...IssueResource.getIssue_get``) keep only their method name.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import keyword
 import re
 import unicodedata
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 # lower→Upper, and the last capital of an acronym before a word ("HTTPServer"), except an acronym's
 # plural "s" ("URLsFor" is "URLs For", not "UR Ls For")
@@ -34,6 +39,46 @@ _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 _BUILTIN_SHADOWS = frozenset(
     {"type", "id", "list", "dict", "format", "filter", "input", "object", "hash"}
 )
+# names pycodestyle calls ambiguous (E741-E743: l, O and I look like 1 and 0); the generated code
+# must pass its own lint, so they get a trailing underscore like keywords
+AMBIGUOUS_NAMES = frozenset({"l", "O", "I"})
+
+
+# words of a title that say nothing about which API it is ("GitHub's official OpenAPI spec" → GitHub)
+_TITLE_NOISE = frozenset(
+    {
+        *("a", "an", "and", "api", "apis", "definition", "definitions", "description", "document"),
+        *("documentation", "extension", "extensions", "for", "http", "https", "json", "of"),
+        *("official", "oas", "openapi", "public", "rest", "restful", "sample", "schema", "service"),
+        *("spec", "specs", "specification", "swagger", "the", "version", "web", "with", "yaml"),
+    }
+)
+# a title with one of these describes a document rather than naming an API: prose uses its name
+_TITLE_FILLER = frozenset(
+    {
+        *("definition", "definitions", "description", "document", "documentation", "extension"),
+        *("extensions", "oas", "official", "openapi", "schema", "spec", "specs", "specification"),
+        "version",
+    }
+)
+# add-ons: dropped together with the words that only qualify them ("Octokit extension")
+_ADD_ON_NOUNS = frozenset({"extension", "extensions", "plugin", "plugins", "addon", "addons"})
+_TITLE_WORDS = 3
+_POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")
+# what follows a plus is an addition to the API the title names ("spec + Octokit extension")
+_ADDITION = re.compile(r"\s+\+\s.*$", re.DOTALL)
+_ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+# version markers: v1, v2.0 (split into v2 and 0), APIv2, dates (2024-01-01), bare numbers
+_VERSION_WORD = re.compile(r"(?:[Aa][Pp][Ii])?[vV]\d+[a-z]?|\d+")
+# host labels that name a role, not the API (api.github.com, www.example.org, sandbox.…)
+_HOST_ROLES = frozenset(
+    {
+        *("api", "apis", "www", "rest", "app", "apps", "gateway", "developer", "developers"),
+        *("dev", "sandbox", "test", "staging", "prod", "public", "m", "ws", "v1", "v2", "v3"),
+    }
+)
+# second-level labels of two-label public suffixes (example.co.uk, example.com.au)
+_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "gov", "ac", "edu", "ne", "or", "go"})
 
 
 def ascii_fold(text: str) -> str:
@@ -93,11 +138,16 @@ def tool_name(text: str, *, max_length: int = 64) -> str:
 
 
 def python_identifier(text: str, *, fallback: str = "value") -> str:
-    """A snake_case Python identifier; keywords and risky builtins get a trailing underscore."""
+    """A snake_case Python identifier; keywords, risky builtins and ``l`` get a trailing underscore."""
     name = snake(text) or fallback
     if name[0].isdigit():
         name = f"{fallback}_{name}"
-    if keyword.iskeyword(name) or keyword.issoftkeyword(name) or name in _BUILTIN_SHADOWS:
+    if (
+        keyword.iskeyword(name)
+        or keyword.issoftkeyword(name)
+        or name in _BUILTIN_SHADOWS
+        or name in AMBIGUOUS_NAMES
+    ):
         name += "_"
     return name
 
@@ -129,6 +179,74 @@ def uri_scheme(text: str) -> str:
     if not candidate[0].isalpha():
         candidate = "api" + candidate
     return candidate[:32]
+
+
+def _title_words(title: str) -> tuple[list[str], str, bool]:
+    """What of ``title`` names the API: its words (original case, split like identifiers), the
+    same stretch of the title as written (``Fulfillment.com``), and whether it had filler."""
+    filler = bool(_POSSESSIVE.search(title) or _ADDITION.search(title) or _ASIDE.search(title))
+    text = _ASIDE.sub(" ", _ADDITION.sub("", _POSSESSIVE.sub("", title)))
+    kept: list[tuple[str, list[str]]] = []  # (as written, its words that name something)
+    for chunk in text.split():
+        words = [w for w in _NON_WORD.split(ascii_fold(chunk)) if w]
+        filler = filler or any(
+            w.lower() in _TITLE_FILLER or _VERSION_WORD.fullmatch(w) for w in words
+        )
+        if any(w.lower() in _ADD_ON_NOUNS for w in words):
+            # "Octokit extension": the words right before an add-on only qualify it
+            while kept and kept[-1][1]:
+                kept.pop()
+            continue
+        named = [
+            w for w in words if w.lower() not in _TITLE_NOISE and not _VERSION_WORD.fullmatch(w)
+        ]
+        kept.append((chunk, named))
+    words = [word for _, named in kept for word in named]
+    named_at = [index for index, (_, named) in enumerate(kept) if named]
+    written = ""
+    if named_at:  # from the first chunk that names something to the last, as written
+        written = " ".join(chunk for chunk, _ in kept[named_at[0] : named_at[-1] + 1])
+    return words[:_TITLE_WORDS], written.strip(",;:-– "), filler
+
+
+def api_words(title: str) -> list[str]:
+    """The words a person would name the API by, from its title (at most three, original case).
+
+    Possessives, what follows a ``+`` and parenthesised asides go first, then add-ons with the
+    words that qualify them (``Octokit extension``), then words that describe the document rather
+    than the API (official, OpenAPI, Swagger, spec, API, REST, ...) and version markers (v1,
+    v2.0, APIv2, 2024-01-01). ``[]`` when nothing is left.
+    """
+    return _title_words(title)[0]
+
+
+def display_name(title: str) -> str:
+    """The API's name for prose ("the GitHub API"): the title as written when it reads as a name
+    (``Swagger Petstore``, ``Bookshop API``), else what of it names the API, as written
+    (``Fulfillment.com APIv2`` → ``Fulfillment.com``); a leading "The" is dropped either way."""
+    text = " ".join(title.split())
+    if text.lower().startswith("the "):
+        text = text[4:]
+    _, written, filler = _title_words(text)
+    return written if filler and written else text
+
+
+def host_name(url: str) -> str:
+    """The name a server URL's host gives the API (``https://api.stripe.com/v1`` → ``stripe``),
+    or "" for a host that names nothing (localhost, an IP address, a single label)."""
+    host = (urlsplit(url if "//" in url else f"//{url}").hostname or "").lower()
+    labels = [label for label in host.split(".") if label]
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        return ""
+    if len(labels) < 2:
+        return ""
+    suffix = 2 if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL and len(labels[-1]) == 2 else 1
+    named = [label for label in labels[:-suffix] if label not in _HOST_ROLES and "{" not in label]
+    return snake(named[-1]).replace("_", "-") if named else ""
 
 
 class Namer:

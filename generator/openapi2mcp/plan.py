@@ -273,6 +273,8 @@ class ServerPlan:
     exposure: ToolExposure = ToolExposure()
     # questions for the user and the confirmation policy (interaction.py)
     interaction: InteractionPlan = InteractionPlan()
+    # the API as prose names it: "the GitHub API" (metatools.api_name)
+    api_name: str = ""
     # headers sent with every upstream call (the config file's [upstream.headers])
     upstream_headers: tuple[tuple[str, str], ...] = ()
     # arrays inside deepObject values: the config's setting (None: x-mcp per operation, else

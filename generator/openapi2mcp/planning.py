@@ -31,7 +31,7 @@ from .ir import (
     SecurityScheme,
     Server,
 )
-from .metatools import dynamic_instructions
+from .metatools import api_name, dynamic_instructions
 from .plan import (
     EnvVar,
     OutputSchemas,
@@ -47,13 +47,6 @@ from .prompting import delimited, tag_prompts
 from .user_prompts import configured_prompts, spec_prompts
 from .workflows import link_prompts
 
-# words that say nothing about which API this is ("GitHub's official OpenAPI spec" → "github")
-_NAME_NOISE = {
-    "a", "an", "and", "api", "apis", "definition", "description", "document", "extension",
-    "for", "http", "json", "of", "official", "openapi", "public", "rest", "restful", "s",
-    "sample", "schema", "service", "spec", "specification", "swagger", "the", "v1", "v2", "v3",
-    "web", "with", "yaml",
-}  # fmt: skip
 _NAME_WORDS = 3
 # PEP 440 versions in any spelling the PEP accepts ("v1.0-Beta.2", "1.0.0-rc1", "2.0.post1")
 _PEP440 = re.compile(
@@ -117,7 +110,7 @@ class PlanOptions:
 def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
     """Precedence for every setting: defaults < x-mcp < overlays < config file < CLI flags."""
     config = options.classify.config
-    base = options.name or config.name or _short_title(api.title)
+    base = name_choice(api, options.name, config.name).base
     distribution = naming.distribution_name(base)
     package = naming.package_name(distribution)
     prefix = naming.env_prefix(config.upstream.env_prefix or distribution.removesuffix("-mcp"))
@@ -161,7 +154,7 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         server_name=distribution,
         version=options.version or _version(api.version, report),
         title=api.title or distribution,
-        description=_first_paragraph(api.description) or f"MCP server for {api.title}",
+        description=_first_paragraph(api.description) or f"MCP server for {api_name(api.title)}",
         instructions=_instructions(api, surface.tools),
         base_url=base_url,
         uri_scheme=scheme,
@@ -183,6 +176,7 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         exposure=exposure,
         interaction=plan_interaction(surface.tools, config.elicitation, security, report),
         upstream_headers=tuple(sorted(config.upstream.headers.items())),
+        api_name=api_name(api.title),
         deep_object_arrays=config.deep_object_arrays,
     )
 
@@ -354,11 +348,41 @@ def _http_env_vars(prefix: str) -> tuple[EnvVar, ...]:
     )  # fmt: skip
 
 
-def _short_title(title: str) -> str:
-    """The API's name from its title: noise words dropped, camel case kept whole, 3 words at most."""
+@dataclass(frozen=True, slots=True)
+class NameChoice:
+    """The API name the package is named after, and where it came from (``inspect`` says)."""
+
+    base: str
+    origin: str
+
+
+def name_choice(api: Api, name: str | None, config_name: str | None) -> NameChoice:
+    """``--name``, else the config file's ``name``, else the title's name for the API
+    (``naming.api_words``), else the server host's (``api.stripe.com`` → ``stripe``), else the
+    title's first words as they are (a title like "OpenAPI definition" on localhost)."""
+    if name:
+        return NameChoice(name, "--name")
+    if config_name:
+        return NameChoice(config_name, "the config file's name")
+    title = " ".join(api.title.split())
+    short = _short_title(title)
+    if short:
+        return NameChoice(short, f'info.title "{title}"')
+    url = api.servers[0] if api.servers else ""
+    host = naming.host_name(url)
+    if host:
+        where = urlsplit(url if "//" in url else f"//{url}").hostname
+        named = f'info.title "{title}" names no API' if title else "no info.title"
+        return NameChoice(host, f"the server host {where} ({named})")
     words = [w.lower() for w in re.split(r"[^A-Za-z0-9]+", naming.ascii_fold(title)) if w]
-    kept = [w for w in words if w not in _NAME_NOISE][:_NAME_WORDS]
-    return " ".join(kept or words[:_NAME_WORDS]) or "api"
+    if words:
+        return NameChoice(" ".join(words[:_NAME_WORDS]), f'info.title "{title}" as written')
+    return NameChoice("api", "nothing (no info.title, no server host)")
+
+
+def _short_title(title: str) -> str:
+    """The API's name from its title, lower case (``naming.api_words``); "" when it has none."""
+    return " ".join(word.lower() for word in naming.api_words(title))
 
 
 def _version(raw: str, report: Report) -> str:
@@ -477,7 +501,7 @@ def _instructions(api: Api, tools: tuple[Tool, ...]) -> str:
     about = _first_paragraph(api.description)
     reads = sum(1 for t in tools if t.annotations.read_only)
     text = (
-        f"Tools for the {api.title} API: {len(tools)} operations, {reads} of them read-only "
+        f"Tools for {api_name(api.title)}: {len(tools)} operations, {reads} of them read-only "
         "(readOnlyHint). Each tool makes one HTTP request to the API and returns its response. "
         "Prefer read-only tools to look things up before changing anything; destructive tools "
         "(destructiveHint) modify or delete data."
@@ -524,8 +548,7 @@ def _package_metadata(
 def _summary(api: Api) -> str:
     """One line for the package index: what the server is for, then the spec's first paragraph."""
     title = " ".join(api.title.split())
-    subject = title if title.lower().endswith(" api") else f"{title} API"
-    line = f"MCP server for the {subject}" if title else "MCP server for an HTTP API"
+    line = f"MCP server for {api_name(title)}" if title else "MCP server for an HTTP API"
     about = " ".join(_first_paragraph(api.description).split())
     if about:
         line = f"{line}. {about}"

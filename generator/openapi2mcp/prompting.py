@@ -19,7 +19,7 @@ from . import naming
 from .classify import completion_values
 from .diagnostics import Report, pointer
 from .ir import Api
-from .metatools import CALL, DESCRIBE, SEARCH
+from .metatools import CALL, DESCRIBE, SEARCH, api_name
 from .plan import (
     Prompt,
     PromptArgument,
@@ -137,8 +137,9 @@ def tag_prompts(
         group = tuple(groups[tag])
         about = descriptions.get(tag, "").strip()
         choices = _choices(api, list(group))
+        display = naming.display_name(api.title) or api.title
         context = _Tag(
-            api_title=shortened(" ".join(api.title.split()), TITLE_LIMIT),
+            api_title=shortened(api_name(api.title), TITLE_LIMIT),
             label=label,
             tagged=bool(tag),
             about=shortened(about, _ABOUT_LIMIT),
@@ -159,7 +160,7 @@ def tag_prompts(
         prompts.append(
             Prompt(
                 name=name,
-                title=f"{api.title}: {label}" if tag else f"{api.title}: other operations",
+                title=f"{display}: {label}" if tag else f"{display}: other operations",
                 description=about or f"Guide the model through the {label} operations",
                 arguments=(GOAL, *context.choices),
                 parts=_tag_parts(context, shown),
@@ -196,7 +197,7 @@ def _tag_parts(tag: _Tag, shown: tuple[Tool, ...]) -> tuple[PromptPart, ...]:
     count, omitted = len(tag.group), [t for t in tag.group if t.name not in listed]
     some = f" (the {len(shown)} most general of the {count})" if omitted else ""
     intro = (
-        f"You are helping a user with the {tag.api_title} API"
+        f"You are helping a user with {tag.api_title}"
         + (f", {tag.label!r} operations" if tag.tagged else "")
         + ".\n\n"
         + _BLOCK_OPEN

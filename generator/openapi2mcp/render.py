@@ -246,7 +246,7 @@ def _registry_entry(plan: ServerPlan, publish: PublishOptions) -> dict[str, Any]
         "name": _registry_name(plan, publish),
         "title": _bounded_text(plan.title, REGISTRY_TEXT_MAX) or plan.distribution,
         "description": _bounded_text(plan.metadata.summary, REGISTRY_TEXT_MAX)
-        or _bounded_text(f"MCP server for the {plan.title} API", REGISTRY_TEXT_MAX),
+        or _bounded_text(f"MCP server for {plan.api_name}", REGISTRY_TEXT_MAX),
         "version": plan.version,
         "packages": [
             {

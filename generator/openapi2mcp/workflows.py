@@ -18,6 +18,7 @@ from urllib.parse import unquote
 from . import naming
 from .diagnostics import Report, pointer
 from .ir import Api, Link, Operation
+from .metatools import api_name
 from .plan import (
     Prompt,
     PromptPart,
@@ -155,8 +156,8 @@ def _link_parts(
     if kept < len(steps):
         shown.append(f"… and {len(steps) - kept} more steps further down the chain (not shown)")
     block = delimited("Steps:\n" + "\n".join(shown))
-    title = shortened(" ".join(api.title.split()), TITLE_LIMIT)
-    head = f"You are helping a user with the {title} API. This workflow starts with the "
+    title = shortened(api_name(api.title), TITLE_LIMIT)
+    head = f"You are helping a user with {title}. This workflow starts with the "
     links = (
         f"{start.name}; the API declares links from its response to the operations that can "
         "follow, and which values of one call feed the next.\n\n" + block + "\n\n"

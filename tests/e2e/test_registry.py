@@ -131,7 +131,8 @@ def test_long_texts_are_cut_to_the_registry_limits_and_credentials_are_secret(
         "Booking Platform…"
     )
     assert entry["description"] == (
-        "MCP server for the The Extraordinarily Comprehensive Interplanetary Logistics, Freight and…"
+        "MCP server for the Extraordinarily Comprehensive Interplanetary Logistics, Freight and "
+        "Passenger…"
     )
     (package,) = entry["packages"]
     assert {k: package[k] for k in ("registryType", "identifier", "version", "transport")} == {

@@ -143,6 +143,7 @@ def test_workflow_is_valid_yaml_with_the_expected_steps(petstore_with_workflow: 
         "Regenerate",
         "Run the generated tests",
         "Describe the changes",
+        "Keep the full report",
         "Open a pull request",
     ]
     assert steps[0]["uses"] == "actions/checkout@v4"
@@ -150,11 +151,17 @@ def test_workflow_is_valid_yaml_with_the_expected_steps(petstore_with_workflow: 
     check = step(document, "Check whether the server is up to date")
     assert 'openapi2mcp generate "$RUNNER_TEMP/openapi-document" -o . --check' in check["run"]
     changed = "steps.check.outputs.changed == 'true'"
-    for name in ("Regenerate", "Run the generated tests", "Describe the changes"):
+    for name in (
+        "Regenerate",
+        "Run the generated tests",
+        "Describe the changes",
+        "Keep the full report",
+    ):
         assert step(document, name)["if"] == changed
     assert "python -m pytest" in step(document, "Run the generated tests")["run"]
     describe = step(document, "Describe the changes")["run"]
-    assert '"$RUNNER_TEMP/old-surface.json" mcp-surface.json --format markdown' in describe
+    assert 'old="$RUNNER_TEMP/old-surface.json"' in describe
+    assert 'openapi2mcp diff "$old" mcp-surface.json --format markdown --fail-on never' in describe
     pull = step(document, "Open a pull request")
     assert pull["uses"] == "peter-evans/create-pull-request@v7"
     assert pull["if"] == changed
