@@ -1,34 +1,49 @@
 """The ``openapi2mcp`` command line; the only module that prints.
 
 Exit codes: 0 success; 1 drift found by ``--check`` (or warnings under ``--strict``), or changes found
-by ``diff`` as selected by ``--fail-on``; 2 the input or the output directory is unusable.
+by ``diff`` as selected by ``--fail-on``; 2 the input or the output directory is unusable (or the
+spec's operations yield no tool); 3 an internal error, printed as one line naming where it happened
+(never a traceback).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, NoReturn, ParamSpec, TypeVar, cast
 
 import click
 
 from . import __version__
 from .catalog import build_catalog, mode_sizes
 from .diagnostics import GenerationError, Report
-from .diff import DiffInputError, FailOn, diff_sources, render
+from .diff import DiffInputError, FailOn, diff_sources
+from .diffreport import FULL_REPORT, MARKDOWN_LIMIT, render
 from .emit import OutputExists, check_tree, write_tree
-from .generate import GenerateOptions, Generation, generate, plan_source
+from .generate import (
+    GenerateOptions,
+    Generation,
+    InternalError,
+    NothingToGenerate,
+    generate,
+    internal_error,
+    name_origin,
+    plan_source,
+)
 from .plan import OutputSchemas, ServerPlan
 from .planning import AUTO_THRESHOLD, OUTPUT_SCHEMAS, TOOL_MODES, pep440_version
 from .progress import NO_PROGRESS, ProgressSink, StageLog
 from .render import MARKER, PublishOptions, kept_paths, registry_name_problem, spec_url_problem
 
 T = TypeVar("T")
+P = ParamSpec("P")
 EXIT_DRIFT = 1
 EXIT_ERROR = 2
+EXIT_INTERNAL = 3
 # without a terminal, progress lines are shown for specs at least this big (or with --progress)
 PROGRESS_SPEC_BYTES = 1_000_000
 
@@ -37,6 +52,26 @@ PROGRESS_SPEC_BYTES = 1_000_000
 @click.version_option(__version__, prog_name="openapi2mcp")
 def main() -> None:
     """Generate standalone, typed Python MCP servers from OpenAPI documents."""
+
+
+def _no_traceback(command: Callable[P, None]) -> Callable[P, None]:
+    """A command that ends any unexpected exception with one line and exit code 3."""
+
+    @functools.wraps(command)
+    def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            command(*args, **kwargs)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_DRIFT)
+        except InternalError as exc:
+            _internal(exc)
+        except Exception as exc:  # whatever it is, the user gets one line, not a traceback
+            _internal(internal_error(exc))
+
+    return guarded
 
 
 def _options(f: click.decorators.FC) -> click.decorators.FC:
@@ -146,6 +181,7 @@ _remote_refs = click.option(
     default=None,
     help="Show progress on stderr (default: on a terminal, or for specs over 1 MB).",
 )
+@_no_traceback
 def generate_command(
     spec: str,
     output: Path | None,
@@ -195,7 +231,9 @@ def generate_command(
     )
     stages = _progress(spec, progress)
     try:
-        result = _run(lambda: generate(spec, options, stdin=_stdin(spec), progress=stages))
+        result = _run(
+            lambda: generate(spec, options, stdin=_stdin(spec), progress=stages), verbose=verbose
+        )
         out = output or Path(result.plan.distribution)
         keep = kept_paths(result.plan)
         if not check:
@@ -290,6 +328,7 @@ def _progress(spec: str, wanted: bool | None) -> ProgressSink:
 @_options
 @click.option("-v", "--verbose", is_flag=True, help="Show informational diagnostics.")
 @_remote_refs
+@_no_traceback
 def inspect_command(
     spec: str,
     name: str | None,
@@ -322,6 +361,8 @@ def inspect_command(
     plan, report = _run(lambda: plan_source(spec, options, stdin=_stdin(spec)))
     _print_report(report, verbose=verbose)
     click.echo(f"package {plan.distribution}=={plan.version}")
+    origin = name_origin(spec, options, plan)
+    click.echo(f"name {plan.distribution.removesuffix('-mcp')}: from {origin}")
     rows = [("OPERATION", "KIND", "MCP NAME", "HINTS")]
     for decision in plan.decisions:
         op = decision.operation
@@ -386,7 +427,29 @@ def _print_mode_sizes(plan: ServerPlan) -> None:
     show_default=True,
     help="Exit 1 when there are breaking changes, any changes, or never.",
 )
-def diff_command(old: str, new: str, name: str | None, output_format: str, fail_on: str) -> None:
+@click.option(
+    "--max-length",
+    type=click.IntRange(min=0),
+    default=MARKDOWN_LIMIT,
+    show_default=True,
+    help="Markdown: shorten the report to this many characters (0: never shorten).",
+)
+@click.option(
+    "--full-report",
+    metavar="TEXT",
+    default=FULL_REPORT,
+    help="Markdown: where the full report is, named when the report is shortened.",
+)
+@_no_traceback
+def diff_command(
+    old: str,
+    new: str,
+    name: str | None,
+    output_format: str,
+    fail_on: str,
+    max_length: int,
+    full_report: str,
+) -> None:
     """Compare the MCP surfaces of OLD and NEW (OpenAPI documents or mcp-surface.json files)."""
     if old == new == "-":
         _fail("only one side can be read from standard input")
@@ -394,7 +457,8 @@ def diff_command(old: str, new: str, name: str | None, output_format: str, fail_
         result = _run(lambda: diff_sources(old, new, name=name))
     except DiffInputError as exc:
         _fail(str(exc))
-    click.echo(render(result, output_format), nl=False)
+    report = render(result, output_format, limit=max_length or None, full_report=full_report)
+    click.echo(report, nl=False)
     if result.fails(cast(FailOn, fail_on)):  # click.Choice admits only these values
         sys.exit(EXIT_DRIFT)
 
@@ -418,9 +482,12 @@ def _stdin(spec: str) -> bytes | None:
     return sys.stdin.buffer.read() if spec == "-" else None
 
 
-def _run(step: Callable[[], T]) -> T:
+def _run(step: Callable[[], T], *, verbose: bool = False) -> T:
     try:
         return step()
+    except NothingToGenerate as exc:
+        _print_report(exc.report, verbose=verbose)  # the warnings say why
+        _fail(exc.diagnostic.message)
     except GenerationError as exc:
         _fail(exc.diagnostic.message)
 
@@ -428,6 +495,11 @@ def _run(step: Callable[[], T]) -> T:
 def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(EXIT_ERROR)
+
+
+def _internal(exc: InternalError) -> NoReturn:
+    click.echo(str(exc), err=True)
+    sys.exit(EXIT_INTERNAL)
 
 
 def _print_report(report: Report, *, verbose: bool) -> None:

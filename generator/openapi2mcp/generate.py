@@ -4,26 +4,130 @@
 Writing (or checking against disk) is the caller's business (``emit.write_tree`` / ``emit.check_tree``).
 An optional ``progress`` callback hears of each stage as it starts (``progress.Stage``), so that the
 command line can show how a very large spec is getting on.
+
+Nothing unexpected ends in a traceback. An exception while planning or rendering one operation (found
+in the failing frames: the operation, tool or resource being worked on) skips that operation with an
+``op-skipped`` warning, and the stages run again without it (at most :data:`MAX_ISOLATED` times); any
+other becomes :class:`InternalError`, which names where it happened as a JSON pointer. A document with
+operations of which none becomes a tool is refused (:class:`NothingToGenerate`): an empty server is
+never a success.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import Any, TypeVar
 
 from .classify import ClassifyOptions
 from .config import Config, find_config, load_config
 from .diagnostics import Diagnostic, GenerationError, Report
 from .emit import format_tree
+from .ir import Api, Operation
 from .load import LoadedDocument, load_source, parse_bytes
 from .overlay import apply_overlay, parse_overlay
 from .parse import parse_api
-from .plan import OutputSchemas, ServerPlan
-from .planning import PlanOptions, build_plan
+from .plan import Decision, OutputSchemas, Resource, ResourceTemplate, ServerPlan, Tool
+from .planning import PlanOptions, build_plan, name_choice
 from .progress import NO_PROGRESS, ProgressSink
+from .refs import Location
 from .render import PublishOptions, render_package
+
+T = TypeVar("T")
+# operations skipped for an internal error before the run gives up (a bug rarely hits only a few)
+MAX_ISOLATED = 8
+_LONGEST_DETAIL = 240
+
+
+class InternalError(Exception):
+    """An unexpected exception inside the generator, where it happened (a JSON pointer) and what."""
+
+    def __init__(self, pointer: str, cause: BaseException) -> None:
+        self.pointer = pointer
+        self.cause = cause
+        super().__init__(f"internal error at {pointer}: {describe(cause)}; please report")
+
+
+class NothingToGenerate(GenerationError):
+    """The document has operations, but none of them becomes a tool; ``report`` says why."""
+
+    def __init__(self, diagnostic: Diagnostic, report: Report) -> None:
+        super().__init__(diagnostic)
+        self.report = report
+
+
+def describe(exc: BaseException) -> str:
+    """``KeyError: 'x'``, on one line and bounded."""
+    detail = " ".join(str(exc).split())
+    text = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    return text if len(text) <= _LONGEST_DETAIL else text[: _LONGEST_DETAIL - 1] + "…"
+
+
+def internal_error(exc: BaseException) -> InternalError:
+    """``exc`` as an :class:`InternalError` at the innermost place its frames were working on."""
+    return InternalError(_where(exc.__traceback__)[0] or "#", exc)
+
+
+def _where(trace: TracebackType | None) -> tuple[str | None, str | None]:
+    """The innermost JSON pointer the failing frames were at, and the innermost operation's.
+
+    The stages do not know about this guard: what they were working on is read from the local
+    variables of the failing frames (an ``Operation``, a tool or resource of one, a ``Location``).
+    """
+    frames = []
+    while trace is not None:
+        frames.append(trace.tb_frame)
+        trace = trace.tb_next
+    place: str | None = None
+    for frame in reversed(frames):
+        for value in frame.f_locals.values():
+            worked_on = (
+                value.operation
+                if isinstance(value, Tool | Resource | ResourceTemplate | Decision)
+                else value
+            )
+            if isinstance(worked_on, Operation):
+                return place or worked_on.pointer, worked_on.pointer
+            if place is None and isinstance(worked_on, Location):
+                place = worked_on.pointer
+    return place, None
+
+
+def _isolating(api: Api, report: Report, step: Callable[[Api, Report], T]) -> T:
+    """``step(api, report)``; an operation it fails on is skipped (reported) and ``step`` re-run."""
+    skipped: list[str] = []
+    while True:
+        attempt = Report(list(report.diagnostics))
+        kept = tuple(op for op in api.operations if op.pointer not in skipped)
+        try:
+            result = step(dataclasses.replace(api, operations=kept), attempt)
+        except (GenerationError, InternalError):
+            raise
+        except Exception as exc:
+            operation = _where(exc.__traceback__)[1]
+            if operation is None or operation in skipped or len(skipped) >= MAX_ISOLATED:
+                raise internal_error(exc) from exc
+            skipped.append(operation)
+            report.warn(
+                "op-skipped",
+                operation,
+                f"operation skipped: internal error ({describe(exc)}); please report",
+            )
+            continue
+        report.diagnostics[:] = attempt.diagnostics
+        return result
+
+
+def _guarded(step: Callable[[], T]) -> T:
+    try:
+        return step()
+    except (GenerationError, InternalError):
+        raise
+    except Exception as exc:
+        raise internal_error(exc) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +165,19 @@ class Generation:
 
 def plan_from_document(doc: LoadedDocument, options: GenerateOptions, report: Report) -> ServerPlan:
     """Precedence: defaults < x-mcp in the spec < overlays < config file < CLI flags."""
+    api, planner = _planner(doc, options, report)
+    return _isolating(api, report, planner)
+
+
+def _planner(
+    doc: LoadedDocument, options: GenerateOptions, report: Report
+) -> tuple[Api, Callable[[Api, Report], ServerPlan]]:
+    """The document's IR, and how to plan any part of it."""
     spec_path = doc.base_dir / doc.name if doc.base_dir is not None else None
     config = load_config(find_config(spec_path, options.config_path))
     if options.overlays:
         doc = dataclasses.replace(doc, data=_overlaid(doc.data, options.overlays, report))
-    api = parse_api(doc, report)
+    api = _guarded(lambda: parse_api(doc, report))
     classify = ClassifyOptions(
         max_name_length=options.max_name_length or config.max_name_length,
         include_deprecated=(
@@ -89,7 +201,42 @@ def plan_from_document(doc: LoadedDocument, options: GenerateOptions, report: Re
         toolsets=toolsets,
         output_schemas=options.output_schemas,
     )
-    return _with_auto_threshold(build_plan(api, plan_options, report), tool_mode, config)
+
+    def planner(api: Api, report: Report) -> ServerPlan:
+        return _with_auto_threshold(build_plan(api, plan_options, report), tool_mode, config)
+
+    return api, planner
+
+
+def name_origin(source: str, options: GenerateOptions, plan: ServerPlan) -> str:
+    """Where the package's name came from (``--name``, the config file, the title, the host)."""
+    spec_path = Path(source).resolve() if source != "-" else None
+    config = load_config(find_config(spec_path, options.config_path))
+    return name_choice(plan.api, options.name, config.name).origin
+
+
+def nothing_generated(plan: ServerPlan, report: Report) -> str | None:
+    """Why a document with operations yields no tool at all; None when it yields one (or has no
+    operations at all, which parsing has reported)."""
+    if plan.callable_tools:
+        return None
+    skipped = len({d.pointer for d in report.diagnostics if d.code == "op-skipped"})
+    deprecated = sum(1 for d in plan.decisions if d.note == "deprecated")
+    excluded = sum(1 for d in plan.decisions if d.note.startswith("excluded by"))
+    if not skipped and not plan.decisions:
+        return None
+    reasons = []
+    if skipped:
+        reasons.append(f"{_count(skipped, 'operation')} skipped (see the warnings above)")
+    if deprecated:
+        reasons.append(f"{_count(deprecated, 'deprecated operation')} (--include-deprecated)")
+    if excluded:
+        reasons.append(f"{_count(excluded, 'operation')} excluded by x-mcp or the config")
+    return "no tool can be generated: " + "; ".join(reasons)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _tool_mode(options: GenerateOptions, config: Config) -> tuple[str, tuple[str, ...]]:
@@ -167,10 +314,23 @@ def generate(
     stdin: bytes | None = None,
     progress: ProgressSink = NO_PROGRESS,
 ) -> Generation:
-    plan, report = plan_source(source, options, stdin=stdin, progress=progress)
-    operations = len(plan.callable_tools)
-    progress("render", f"models, typed client and catalog for {operations} operations")
-    files = render_package(plan, report, options.publish)
-    progress("format", f"formatting {sum(1 for p in files if p.endswith('.py'))} Python files")
-    files = format_tree(files)
-    return Generation(files, plan, report)
+    """The package for ``source``; :class:`NothingToGenerate` when no operation becomes a tool."""
+    report = Report()
+    progress("load", "reading the spec")
+    doc = load_source(source, stdin=stdin, allow_remote_refs=options.allow_remote_refs)
+    progress("plan", "parsing and classifying the operations")
+    api, planner = _planner(doc, options, report)
+
+    def generation(api: Api, report: Report) -> Generation:
+        plan = planner(api, report)
+        problem = nothing_generated(plan, report)
+        if problem is not None:
+            raise NothingToGenerate(Diagnostic("no-tools", "error", "#", problem), report)
+        operations = len(plan.callable_tools)
+        progress("render", f"models, typed client and catalog for {operations} operations")
+        files = render_package(plan, report, options.publish)
+        progress("format", f"formatting {sum(1 for p in files if p.endswith('.py'))} Python files")
+        return Generation(format_tree(files), plan, report)
+
+    result = _isolating(api, report, generation)
+    return dataclasses.replace(result, report=report)
