@@ -3,15 +3,15 @@
 This module owns reading either side (an OpenAPI document, planned in memory with default options, or
 an ``mcp-surface.json``, told apart by content), matching items (by kind and name; a removed and an
 added item of one kind behind the same operationId, or failing that the same ``METHOD /path``, is a
-rename), judging each difference as breaking or compatible (schema rules live in ``schemadiff.py``) and
-rendering the result as text, Markdown (for a pull-request comment) or JSON. It never prints.
+rename), and judging each difference as breaking or compatible (schema rules live in ``schemadiff.py``);
+``diffreport.py`` renders the result. It never prints.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -19,12 +19,10 @@ from typing import Any, Literal
 from .generate import GenerateOptions, plan_source
 from .load import parse_bytes
 from .schemadiff import Finding, Severity, compare_schemas, quote
-from .surface import KINDS, SURFACE_FORMAT, surface
+from .surface import KINDS, READABLE_FORMATS, standalone, surface
 
 Category = Literal["added", "removed", "renamed", "changed"]
 FailOn = Literal["breaking", "any", "never"]
-DIFF_FORMAT = 1
-COLLAPSE_AFTER = 10
 # the value of each tool hint that makes a call riskier for the user
 _RISKIER = (
     ("readOnlyHint", False),
@@ -46,6 +44,7 @@ class Change:
     name: str
     message: str
     old_name: str = ""
+    shared: str = ""  # the change inside a shared schema definition, worded alike for every item
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,14 +96,15 @@ def load_surface(source: str, *, name: str | None = None, stdin: bytes | None = 
     if isinstance(data, dict) and "items" in data and not {"openapi", "swagger"} & data.keys():
         return _checked_surface(data, label)
     plan, _ = plan_source(source, GenerateOptions(name=name), stdin=raw)
-    return surface(plan)
+    return standalone(surface(plan))
 
 
 def _checked_surface(data: dict[str, Any], label: str) -> dict[str, Any]:
-    if data.get("format") != SURFACE_FORMAT:
+    if data.get("format") not in READABLE_FORMATS:
         raise DiffInputError(
-            f"{label} is an MCP surface file of format {data.get('format', 1)}; only format "
-            f"{SURFACE_FORMAT} can be compared: regenerate the package with this openapi2mcp"
+            f"{label} is an MCP surface file of format {data.get('format', 1)}; only formats "
+            f"{' and '.join(map(str, READABLE_FORMATS))} can be compared: regenerate the package "
+            "with this openapi2mcp"
         )
     items = data["items"]
     if not isinstance(items, list) or not all(
@@ -112,7 +112,7 @@ def _checked_surface(data: dict[str, Any], label: str) -> dict[str, Any]:
         for i in items
     ):
         raise DiffInputError(f"{label} is not a valid MCP surface file (bad 'items')")
-    return data
+    return standalone(data)
 
 
 def diff_sources(old: str, new: str, *, name: str | None = None) -> SurfaceDiff:
@@ -143,7 +143,9 @@ def diff_surfaces(old: Mapping[str, Any], new: Mapping[str, Any]) -> SurfaceDiff
             message = f"renamed from {quote(old_key[1])}"
             changes.append(Change("breaking", "renamed", kind, name, message, old_key[1]))
         for finding in _compare_item(old_items[old_key], new_items[new_key]):
-            changes.append(Change(finding.severity, "changed", kind, name, finding.message))
+            changes.append(
+                Change(finding.severity, "changed", kind, name, finding.message, "", finding.shared)
+            )
     order = {kind: index for index, kind in enumerate(KINDS)}
     changes.sort(key=lambda c: (c.severity != "breaking", order[c.kind], c.name))
     return SurfaceDiff(_side(old), _side(new), tuple(changes))
@@ -185,7 +187,7 @@ def _group(
 def _compare_item(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Finding]:
     findings: list[Finding] = []
     if old.get("title") != new.get("title"):
-        change = f"title {_text(old.get('title'))} → {_text(new.get('title'))}"
+        change = f"title {show_text(old.get('title'))} → {show_text(new.get('title'))}"
         findings.append(Finding("compatible", change))
     if old.get("description") != new.get("description"):
         findings.append(Finding("compatible", "description changed"))
@@ -195,7 +197,7 @@ def _compare_item(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Findin
         case "resource":
             for field, label in (("uri", "URI"), ("mimeType", "MIME type")):
                 if old.get(field) != new.get(field):
-                    change = f"{label} {_text(old.get(field))} → {_text(new.get(field))}"
+                    change = f"{label} {show_text(old.get(field))} → {show_text(new.get(field))}"
                     findings.append(Finding("breaking", change))
         case "resource_template":
             findings += _compare_template(old, new)
@@ -211,7 +213,7 @@ def _compare_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Findin
         before, after = old_hints.get(hint), new_hints.get(hint)
         if before != after:
             severity: Severity = "breaking" if after is riskier else "compatible"
-            findings.append(Finding(severity, f"{hint} {_json(before)} → {_json(after)}"))
+            findings.append(Finding(severity, f"{hint} {show_json(before)} → {show_json(after)}"))
     findings += compare_schemas(old.get("inputSchema"), new.get("inputSchema"), "input")
     if "outputSchema" in old and "outputSchema" not in new:
         findings.append(Finding("breaking", "output schema removed (no structured output)"))
@@ -235,7 +237,7 @@ def _compare_template(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Fi
         compatible = old_base == new_base and set(old_query) <= set(new_query)
         findings.append(Finding("compatible" if compatible else "breaking", change))
     if old.get("mimeType") != new.get("mimeType"):
-        change = f"MIME type {_text(old.get('mimeType'))} → {_text(new.get('mimeType'))}"
+        change = f"MIME type {show_text(old.get('mimeType'))} → {show_text(new.get('mimeType'))}"
         findings.append(Finding("breaking", change))
     return findings
 
@@ -272,96 +274,9 @@ def _compare_prompt(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Find
     return findings
 
 
-def _text(value: Any) -> str:
+def show_text(value: Any) -> str:
     return quote(value, limit=60) if isinstance(value, str) and value else "none"
 
 
-def _json(value: Any) -> str:
+def show_json(value: Any) -> str:
     return "unset" if value is None else json.dumps(value)
-
-
-# --- rendering ------------------------------------------------------------------------------------
-
-
-def render(result: SurfaceDiff, output_format: str) -> str:
-    match output_format:
-        case "markdown":
-            return render_markdown(result)
-        case "json":
-            return render_json(result)
-        case _:
-            return render_text(result)
-
-
-def _heading(result: SurfaceDiff, code: Callable[[str], str] = str) -> str:
-    old, new = result.old, result.new
-    if old["server"] == new["server"]:
-        return f"{code(old['server'])} {old['version']} → {new['version']}"
-    return f"{code(old['server'])} {old['version']} → {code(new['server'])} {new['version']}"
-
-
-def _summary(result: SurfaceDiff, strong: Callable[[str], str] = str) -> str:
-    if not result.changes:
-        return "No changes to the MCP surface."
-    counts = result.counts()
-    items = ", ".join(f"{counts[c]} {c}" for c in ("added", "removed", "renamed", "changed"))
-    breaking = strong(f"{counts['breaking']} breaking")
-    return f"{breaking}, {counts['compatible']} compatible ({items})"
-
-
-def render_text(result: SurfaceDiff) -> str:
-    lines = [f"MCP surface: {_heading(result)}", _summary(result)]
-    for title, changes in (("Breaking", result.breaking), ("Compatible", result.compatible)):
-        if changes:
-            lines += ["", f"{title}:"]
-            lines += [f"  {c.kind} {c.name}: {c.message}" for c in changes]
-    return "\n".join(lines) + "\n"
-
-
-def render_markdown(result: SurfaceDiff) -> str:
-    lines = [
-        f"### MCP surface: {_heading(result, quote)}",
-        "",
-        _summary(result, lambda s: f"**{s}**"),
-    ]
-    for title, changes in (("Breaking", result.breaking), ("Compatible", result.compatible)):
-        if not changes:
-            continue
-        table = ["| Kind | Name | Change |", "| --- | --- | --- |"]
-        table += [
-            f"| {c.kind.replace('_', ' ')} | {_cell(quote(c.name))} | {_cell(c.message)} |"
-            for c in changes
-        ]
-        lines += ["", f"#### {title} changes", ""]
-        if len(changes) > COLLAPSE_AFTER:
-            summary = f"{len(changes)} {title.lower()} changes"
-            lines += [f"<details><summary>{summary}</summary>", "", *table, "", "</details>"]
-        else:
-            lines += table
-    return "\n".join(lines) + "\n"
-
-
-def _cell(text: str) -> str:
-    # GitHub splits table cells on every unescaped pipe, even inside code spans
-    return text.replace("|", "\\|")
-
-
-def render_json(result: SurfaceDiff) -> str:
-    document = {
-        "format": DIFF_FORMAT,
-        "old": dict(result.old),
-        "new": dict(result.new),
-        "summary": result.counts(),
-        "changes": [
-            {
-                "severity": c.severity,
-                "category": c.category,
-                "kind": c.kind,
-                "name": c.name,
-                "message": c.message,
-                **({"oldName": c.old_name} if c.old_name else {}),
-            }
-            for c in result.changes
-        ],
-    }
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -6,6 +6,8 @@ a type or an enum narrowed, a bound tightened, extra properties refused). An out
 client receives: it breaks when it promises less (a field removed or no longer required, a type that
 widens to values the client never saw). Everything else that changed is reported as compatible.
 ``$ref``s are followed into each side's own ``$defs``; recursion stops at cycles and at a depth bound.
+A change inside a named definition is also worded relative to it (``Finding.shared``), so the same
+change reached through many tools and paths can be reported once.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ _COMBINATORS = ("anyOf", "oneOf")
 class Finding:
     severity: Severity
     message: str
+    # the change as it reads inside the innermost definition both sides name alike ("output field
+    # `license.url` in schema `minimal-repository`: ..."): equal for every tool sharing the definition
+    shared: str = ""
 
 
 def quote(value: str, *, limit: int = 80) -> str:
@@ -55,26 +60,43 @@ class _SchemaDiffer:
         self.new_defs = _defs(new_root)
         self.direction = direction
         self.findings: list[Finding] = []
+        self.reported: set[tuple[Severity, str]] = set()
         self.nodes = 0
         self.changed_defs = _changed_defs(self.old_defs, self.new_defs)
+        # (definition name, path where it was entered) of the innermost shared definition
+        self.anchor: tuple[str, str] | None = None
 
-    def report(self, severity: Severity, message: str) -> None:
-        finding = Finding(severity, message)
-        if finding not in self.findings:  # one $def reached along two paths reports once per path
-            self.findings.append(finding)
+    def report(self, severity: Severity, path: str, suffix: str, prefix: str = "") -> None:
+        """Record ``prefix`` + what ``path`` is + ``suffix``, in both wordings."""
+        shared = ""
+        if self.anchor is not None:
+            name, entered = self.anchor
+            shared = f"{prefix}{self.shared_label(name, path[len(entered) :])}{suffix}"
+        message = f"{prefix}{self.label(path)}{suffix}"
+        # one $def reached along two paths (or one path through two alternatives) reports once
+        if (severity, message) not in self.reported:
+            self.reported.add((severity, message))
+            self.findings.append(Finding(severity, message, shared))
 
-    def narrowed(self, message: str) -> None:
+    def narrowed(self, path: str, suffix: str) -> None:
         """The schema now allows fewer values: breaking for input, harmless for output."""
-        self.report("breaking" if self.direction == "input" else "compatible", message)
+        self.report("breaking" if self.direction == "input" else "compatible", path, suffix)
 
-    def widened(self, message: str) -> None:
+    def widened(self, path: str, suffix: str) -> None:
         """The schema now allows more values: harmless for input, breaking for output."""
-        self.report("compatible" if self.direction == "input" else "breaking", message)
+        self.report("compatible" if self.direction == "input" else "breaking", path, suffix)
 
     def label(self, path: str) -> str:
         if self.direction == "input":
             return f"argument {quote(path)}" if path else "the arguments"
         return f"output field {quote(path)}" if path else "the output"
+
+    def shared_label(self, definition: str, inner: str) -> str:
+        inner = inner.removeprefix(".")
+        if not inner:
+            where = "arguments" if self.direction == "input" else "output"
+            return f"schema {quote(definition)} in the {where}"
+        return f"{self.label(inner)} in schema {quote(definition)}"
 
     def compare(
         self, old: Any, new: Any, path: str, active: frozenset[tuple[str, str]], depth: int
@@ -86,6 +108,15 @@ class _SchemaDiffer:
         if pair != ("", "") and pair in active:
             return  # a recursive schema: this pair is already being compared further up
         active = active | {pair}
+        outer = self.anchor
+        if pair[0] and pair[0] == pair[1]:
+            self.anchor = (pair[0], path)
+        self.compare_resolved(old, new, path, active, depth)
+        self.anchor = outer
+
+    def compare_resolved(
+        self, old: Any, new: Any, path: str, active: frozenset[tuple[str, str]], depth: int
+    ) -> None:
         old, new = self.resolve(old, self.old_defs), self.resolve(new, self.new_defs)
         if _canonical(old) == _canonical(new) and not self.changed_defs & _refs(old):
             return  # identical, down to every definition it refers to
@@ -151,13 +182,13 @@ class _SchemaDiffer:
         old_types, new_types = self.types(old, self.old_defs), self.types(new, self.new_defs)
         if old_types == new_types:
             return True
-        change = f"{self.label(path)}: type {_show(old_types)} → {_show(new_types)}"
+        change = f": type {_show(old_types)} → {_show(new_types)}"
         if _covers(new_types, old_types):
-            self.widened(change)
+            self.widened(path, change)
         elif _covers(old_types, new_types):
-            self.narrowed(change)
+            self.narrowed(path, change)
         else:
-            self.report("breaking", change)
+            self.report("breaking", path, change)
             return False
         return True
 
@@ -165,48 +196,47 @@ class _SchemaDiffer:
         old_values, new_values = _enum(old), _enum(new)
         if old_values == new_values:
             return
-        where = self.label(path)
         if old_values is None:
-            self.narrowed(f"{where}: now restricted to {_values(new_values or [])}")
+            self.narrowed(path, f": now restricted to {_values(new_values or [])}")
         elif new_values is None:
-            self.widened(f"{where}: no longer restricted to {_values(old_values)}")
+            self.widened(path, f": no longer restricted to {_values(old_values)}")
         else:
             removed = [v for v in old_values if v not in new_values]
             added = [v for v in new_values if v not in old_values]
             if removed:
                 plural = "s" if len(removed) > 1 else ""
-                message = f"{where}: enum value{plural} {_values(removed)} removed"
+                message = f": enum value{plural} {_values(removed)} removed"
                 # a client never has to handle a value the server stopped returning
-                self.report("breaking" if self.direction == "input" else "compatible", message)
+                severity: Severity = "breaking" if self.direction == "input" else "compatible"
+                self.report(severity, path, message)
             if added:
                 plural = "s" if len(added) > 1 else ""
-                self.report("compatible", f"{where}: enum value{plural} {_values(added)} added")
+                self.report("compatible", path, f": enum value{plural} {_values(added)} added")
 
     def compare_bounds(self, old: Mapping[str, Any], new: Mapping[str, Any], path: str) -> None:
         for keyword in (*_LOWER_BOUNDS, *_UPPER_BOUNDS):
             before, after = _number(old.get(keyword)), _number(new.get(keyword))
             if before == after:
                 continue
-            change = f"{self.label(path)}: {keyword} {_bound(before)} → {_bound(after)}"
+            change = f": {keyword} {_bound(before)} → {_bound(after)}"
             lower = keyword in _LOWER_BOUNDS
             tighter = before is None or (
                 after is not None and (after > before if lower else after < before)
             )
-            (self.narrowed if tighter and after is not None else self.widened)(change)
+            (self.narrowed if tighter and after is not None else self.widened)(path, change)
         before, after = old.get("pattern"), new.get("pattern")
         if before != after:
-            change = f"{self.label(path)}: pattern {_pattern(before)} → {_pattern(after)}"
-            (self.widened if after is None else self.narrowed)(change)
+            change = f": pattern {_pattern(before)} → {_pattern(after)}"
+            (self.widened if after is None else self.narrowed)(path, change)
 
     def compare_texts(self, old: Mapping[str, Any], new: Mapping[str, Any], path: str) -> None:
         for keyword in ("description", "title"):
             if old.get(keyword) != new.get(keyword):
-                self.report("compatible", f"{self.label(path)}: {keyword} changed")
+                self.report("compatible", path, f": {keyword} changed")
         if "default" in old or "default" in new:
             before, after = old.get("default"), new.get("default")
             if _canonical(before) != _canonical(after):
-                change = f"{self.label(path)}: default {_value(before)} → {_value(after)}"
-                self.report("compatible", change)
+                self.report("compatible", path, f": default {_value(before)} → {_value(after)}")
 
     def compare_properties(
         self,
@@ -224,32 +254,32 @@ class _SchemaDiffer:
         is_input = self.direction == "input"
         for name in old_props:
             if name not in new_props:
-                self.report("breaking", f"{self.label(_join(path, name))} removed")
+                self.report("breaking", _join(path, name), " removed")
         for name in new_props:
             inner = _join(path, name)
             if name not in old_props:
                 if not is_input:
-                    self.report("compatible", f"{self.label(inner)} added")
+                    self.report("compatible", inner, " added")
                 elif name in new_required:
-                    self.report("breaking", f"new required argument {quote(inner)}")
+                    self.report("breaking", inner, "", prefix="new required ")
                 else:
-                    self.report("compatible", f"new optional argument {quote(inner)}")
+                    self.report("compatible", inner, "", prefix="new optional ")
                 continue
             if name in new_required and name not in old_required:
                 # a newly required input must now be sent; a newly required output is a promise
                 severity: Severity = "breaking" if is_input else "compatible"
-                suffix = "is now required" if is_input else "is now always present"
-                self.report(severity, f"{self.label(inner)} {suffix}")
+                suffix = " is now required" if is_input else " is now always present"
+                self.report(severity, inner, suffix)
             elif name in old_required and name not in new_required:
                 severity = "compatible" if is_input else "breaking"
-                suffix = "is now optional" if is_input else "may now be absent"
-                self.report(severity, f"{self.label(inner)} {suffix}")
+                suffix = " is now optional" if is_input else " may now be absent"
+                self.report(severity, inner, suffix)
             self.compare(old_props[name], new_props[name], inner, active, depth + 1)
         old_extra, new_extra = old.get("additionalProperties"), new.get("additionalProperties")
         if is_input and old_extra is not False and new_extra is False:
-            self.narrowed(f"{self.label(path)}: extra properties are no longer accepted")
+            self.narrowed(path, ": extra properties are no longer accepted")
         elif is_input and old_extra is False and new_extra is not False:
-            self.widened(f"{self.label(path)}: extra properties are now accepted")
+            self.widened(path, ": extra properties are now accepted")
         elif isinstance(old_extra, Mapping) and isinstance(new_extra, Mapping):
             self.compare(old_extra, new_extra, _join(path, "*"), active, depth + 1)
 
@@ -274,13 +304,12 @@ class _SchemaDiffer:
             return
         old_set = {_canonical(s) for s in old_list}
         new_set = {_canonical(s) for s in new_list}
-        where = f"{self.label(path)} ({keyword})"
         if old_set < new_set:
-            self.widened(f"{where}: {len(new_set - old_set)} alternative(s) added")
+            self.widened(path, f" ({keyword}): {len(new_set - old_set)} alternative(s) added")
         elif new_set < old_set:
-            self.narrowed(f"{where}: {len(old_set - new_set)} alternative(s) removed")
+            self.narrowed(path, f" ({keyword}): {len(old_set - new_set)} alternative(s) removed")
         else:
-            self.report("breaking", f"{where}: alternatives changed")
+            self.report("breaking", path, f" ({keyword}): alternatives changed")
 
 
 def _defs(root: Any) -> Mapping[str, Any]:

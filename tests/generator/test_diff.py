@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from openapi2mcp.cli import main
-from openapi2mcp.diff import diff_surfaces, render_markdown
+from openapi2mcp.diff import diff_surfaces
+from openapi2mcp.diffreport import render_markdown
 from openapi2mcp.schemadiff import compare_schemas
 
 OLD = """\
@@ -302,18 +303,16 @@ def test_markdown_format_exactly(tmp_path: Path) -> None:
         "\n"
         "#### Breaking changes\n"
         "\n"
-        "| Kind | Name | Change |\n"
-        "| --- | --- | --- |\n"
-        "| tool | `add_thing` | new required argument `size` |\n"
+        "| Change | Where |\n"
+        "| --- | --- |\n"
+        "| new required argument `size` | tool `add_thing` |\n"
         "\n"
         "#### Compatible changes\n"
         "\n"
-        "| Kind | Name | Change |\n"
-        "| --- | --- | --- |\n"
-        "| tool | `list_things` | title `List things` → `List all things` |\n"
-        "| tool | `list_things` | description changed |\n"
-        "| resource | `list_things` | title `List things` → `List all things` |\n"
-        "| resource | `list_things` | description changed |\n"
+        "| Change | Where |\n"
+        "| --- | --- |\n"
+        "| title `List things` → `List all things` | tool `list_things`; resource `list_things` |\n"
+        "| description changed | tool `list_things`; resource `list_things` |\n"
     )
 
 
@@ -356,22 +355,24 @@ def test_json_format_exactly(tmp_path: Path) -> None:
 
 
 def test_markdown_collapses_long_tables_and_escapes_pipes() -> None:
-    old = {"server": "s", "version": "1", "items": []}
-    new = {
-        "server": "s",
-        "version": "2",
-        "items": [{"kind": "tool", "name": f"t{i:02}", "title": "a|b"} for i in range(11)],
-    }
+    def tool(index: int, title: str) -> dict[str, Any]:
+        return {"kind": "tool", "name": f"t{index:02}", "title": title}
+
+    old = {"server": "s", "version": "1", "items": [tool(i, "a") for i in range(11)]}
+    # eleven different changes: eleven rows
+    new = {"server": "s", "version": "2", "items": [tool(i, f"a|{i}") for i in range(11)]}
     text = render_markdown(diff_surfaces(old, new))
-    assert "**0 breaking**, 11 compatible (11 added, 0 removed, 0 renamed, 0 changed)" in text
-    assert "<details><summary>11 compatible changes</summary>\n\n| Kind | Name | Change |" in text
-    assert text.endswith("| tool | `t10` | added |\n\n</details>\n")
+    assert "**0 breaking**, 11 compatible (0 added, 0 removed, 0 renamed, 11 changed)" in text
+    assert (
+        "<details><summary>11 compatible changes in 11 rows</summary>\n\n| Change | Where |"
+    ) in text
+    assert text.endswith("| title `a` → `a\\|10` | tool `t10` |\n\n</details>\n")
     assert "#### Breaking changes" not in text
     renamed = {**new["items"][0], "name": "x|y", "operationId": "op"}
     text = render_markdown(
         diff_surfaces({**old, "items": [{**renamed, "name": "old"}]}, {**new, "items": [renamed]})
     )
-    assert "| tool | `x\\|y` | renamed from `old` |" in text
+    assert "| renamed from `old` | tool `x\\|y` |" in text
 
 
 def test_no_changes(tmp_path: Path) -> None:
@@ -416,7 +417,7 @@ def test_default_fail_on_is_breaking(tmp_path: Path) -> None:
         (None, "cannot read"),
         ("openapi: 3.0.3\ninfo: [unclosed\n", "not valid YAML"),
         ("just: a mapping\n", "not an OpenAPI document"),
-        ('{"server": "s", "version": "1", "items": []}', "of format 1; only format 2"),
+        ('{"server": "s", "version": "1", "items": []}', "of format 1; only formats 2 and 3"),
         ('{"format": 2, "items": [{"kind": "gadget", "name": "x"}]}', "not a valid MCP surface"),
     ],
 )

@@ -1,4 +1,5 @@
-"""`mcp-surface.json` (format 2): every item with its operation, annotations and normalised schemas."""
+"""`mcp-surface.json` (format 3): every item with its operation, annotations and normalised schemas;
+component schemas pooled once, and each schema whole again through ``standalone``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from openapi2mcp.generate import GenerateOptions, generate, plan_source
-from openapi2mcp.surface import normalise_schema, surface
+from openapi2mcp.surface import normalise_schema, standalone, surface
 
 SPEC = """\
 openapi: 3.1.0
@@ -75,12 +76,15 @@ def zoo_surface(tmp_path: Path) -> dict[str, Any]:
     path = tmp_path / "zoo.yaml"
     path.write_text(SPEC)
     plan, _ = plan_source(str(path), GenerateOptions())
-    return surface(plan)
+    pooled = surface(plan)
+    assert pooled["$defs"] == {"input": {"Kind": KIND}, "output": {"Animal": ANIMAL, "Kind": KIND}}
+    whole: dict[str, Any] = standalone(pooled)
+    return whole
 
 
 def test_surface_records_every_item_with_operation_annotations_and_schemas(tmp_path: Path) -> None:
     document = zoo_surface(tmp_path)
-    assert (document["format"], document["server"], document["version"]) == (2, "zoo-mcp", "2.1")
+    assert (document["format"], document["server"], document["version"]) == (3, "zoo-mcp", "2.1")
     assert [(i["kind"], i["name"]) for i in document["items"]] == [
         ("tool", "delete_animals_id"),
         ("tool", "get_animal"),
@@ -112,7 +116,7 @@ def test_surface_records_every_item_with_operation_annotations_and_schemas(tmp_p
     }
     assert getting["operationId"] == "getAnimal"
     assert getting["annotations"] == {**READ, "title": "Get an animal"}
-    # $defs are kept, so each schema stands alone; required lists are sorted
+    # standalone: $defs are back in each schema, so it stands alone; required lists are sorted
     assert getting["outputSchema"] == {
         "$defs": {"Animal": ANIMAL, "Kind": KIND},
         "$ref": "#/$defs/Animal",
@@ -161,7 +165,7 @@ def test_generated_surface_file_is_deterministic_sorted_and_lf(tmp_path: Path) -
     assert "\r" not in first and first.endswith("}\n")
     document = json.loads(first)
     assert_keys_sorted(document)
-    assert document == zoo_surface(tmp_path)
+    assert standalone(document) == zoo_surface(tmp_path)
 
 
 def test_schemas_are_normalised_only_in_schema_positions() -> None:
