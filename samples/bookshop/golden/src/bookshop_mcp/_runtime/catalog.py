@@ -14,7 +14,10 @@ offset of every tool) and ``catalog.tools.jsonl`` (one tool per line, in catalog
 ``load_catalog`` then returns a ``LazyCatalog``: the index is in memory and the rest of
 ``catalog.json`` is read on first use of any other key; ``pagination.tool_source`` serves pages of
 tools straight from the lines file. Without the companions (hand-written catalogs, older packages)
-``load_catalog`` reads ``catalog.json`` whole, as before.
+``load_catalog`` reads ``catalog.json`` whole, as before. Big APIs repeat the same component schemas
+in hundreds of tools, so the generator writes them once, in a third companion,
+``catalog.defs.json`` (``schemaDefs``: one pool per direction), and ``complete_tool`` gives each tool
+schema back the ``$defs`` it reaches; that file is read only when a tool needs it.
 
 This module owns the format (``CATALOG_FORMAT``) and its typed view. It is copied verbatim into every
 generated package, so it must stay stdlib-only.
@@ -27,11 +30,13 @@ import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
+from urllib.parse import unquote
 
 CATALOG_FORMAT = 1
 # the companions of catalog.json (see the module docstring), named after it
 INDEX_SUFFIX = ".index.json"
 TOOLS_SUFFIX = ".tools.jsonl"
+DEFS_SUFFIX = ".defs.json"
 
 JsonObject = dict[str, Any]
 ParameterLocation = Literal["path", "query", "header", "cookie"]
@@ -358,6 +363,8 @@ class Catalog(TypedDict):
     # search, describe and call: the whole tools/list of dynamic mode
     dynamicTools: NotRequired[list[JsonObject]]
     dynamicInstructions: NotRequired[str]
+    # the components tool schemas refer to, by direction ("input", "output"): see complete_tool
+    schemaDefs: NotRequired[dict[str, dict[str, Any]]]
 
 
 class CatalogCounts(TypedDict):
@@ -400,6 +407,11 @@ INDEX_KEYS = (
 )
 
 
+def _read_defs(path: Path) -> dict[str, Any]:
+    """``catalog.defs.json``: the pools by direction (and the format, which is not a pool)."""
+    return {key: value for key, value in _read_json(path).items() if key != "format"}
+
+
 class CatalogError(Exception):
     """The catalog file is missing, unreadable or of another format version."""
 
@@ -426,7 +438,11 @@ def load_catalog(path: Path) -> Catalog:
         index: CatalogIndex = _read_json(index_path)  # type: ignore[assignment]
         lazy: object = LazyCatalog(index, path)
         return lazy  # type: ignore[return-value]
-    return _read_json(path)  # type: ignore[return-value]
+    whole = _read_json(path)
+    defs = companion(path, DEFS_SUFFIX)
+    if defs.is_file() and SCHEMA_DEFS not in whole:
+        whole[SCHEMA_DEFS] = _read_defs(defs)
+    return whole  # type: ignore[return-value]
 
 
 class LazyCatalog(dict[str, Any]):
@@ -455,9 +471,20 @@ class LazyCatalog(dict[str, Any]):
         for key, value in _read_json(self.path).items():
             if not dict.__contains__(self, key):
                 dict.__setitem__(self, key, value)
+        defs = companion(self.path, DEFS_SUFFIX)
+        if not dict.__contains__(self, SCHEMA_DEFS) and defs.is_file():
+            dict.__setitem__(self, SCHEMA_DEFS, _read_defs(defs))
         self._loaded = True
 
     def __missing__(self, key: str) -> Any:
+        if key == SCHEMA_DEFS:
+            # its own file: a tools/list page that needs it need not wait for the whole catalog
+            defs = companion(self.path, DEFS_SUFFIX)
+            if not defs.is_file():
+                raise KeyError(key)
+            value = _read_defs(defs)
+            dict.__setitem__(self, key, value)
+            return value
         if self._loaded or key in INDEX_KEYS:
             raise KeyError(key)
         self.load()
@@ -590,3 +617,68 @@ def advertised_output_schema(
     if mode is None or binding is None:
         return own
     return binding.get("outputSchemas", {}).get(mode, own)
+
+
+# the component schemas of tool schemas, written once by the generator (see ``complete_tool``)
+SCHEMA_DEFS = "schemaDefs"
+_DEFS_PREFIX = "#/$defs/"
+_POOLED = (("inputSchema", "input"), ("outputSchema", "output"))
+
+
+def complete_tool(tool: Mapping[str, Any], pools: Mapping[str, Any] | None) -> JsonObject:
+    """``tool`` with each schema's ``$defs`` back: the pooled components it reaches, by name.
+
+    The generator moves the ``$defs`` of every tool schema into one pool per direction
+    (``catalog["schemaDefs"]``), because big APIs repeat the same components in hundreds of tools;
+    this restores exactly what ``tools/list`` advertises, ``$defs`` last.
+    """
+    if not pools:
+        return dict(tool)
+    completed = dict(tool)
+    for key, role in _POOLED:
+        schema = tool.get(key)
+        pool = pools.get(role)
+        if isinstance(schema, dict) and "$defs" not in schema and isinstance(pool, Mapping):
+            reached = _closure(schema, pool)
+            if reached:
+                completed[key] = {**schema, "$defs": reached}
+    return completed
+
+
+def needs_defs(tool: Mapping[str, Any]) -> bool:
+    """Whether a schema of ``tool`` refers to pooled components it does not carry."""
+    for key, _ in _POOLED:
+        schema = tool.get(key)
+        if isinstance(schema, dict) and "$defs" not in schema and _refs(schema):
+            return True
+    return False
+
+
+def _closure(schema: Any, pool: Mapping[str, Any]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    pending = _refs(schema)
+    while pending:
+        name = pending.pop()
+        if name in found or name not in pool:
+            continue
+        found[name] = pool[name]
+        pending.extend(_refs(pool[name]))
+    return dict(sorted(found.items()))
+
+
+def _refs(node: Any) -> list[str]:
+    """The ``#/$defs/<name>`` names a schema refers to (pointer-escaped names unescaped)."""
+    names: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if isinstance(ref, str) and ref.startswith(_DEFS_PREFIX):
+                token = ref[len(_DEFS_PREFIX) :]
+                if "/" not in token:
+                    names.append(unquote(token).replace("~1", "/").replace("~0", "~"))
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return names

@@ -531,15 +531,10 @@ def _lists(
         return LazyItems(counts[key], lambda: catalog[key])  # type: ignore[literal-required]
 
     def shape_listed_tool(tool: JsonObject, version: str) -> JsonObject:
-        # <PREFIX>_OUTPUT_SCHEMAS: the tool with the output schema of the mode in force
-        schema = calls.output_schema(tool["name"], tool)
-        listed = {key: value for key, value in tool.items() if key != "outputSchema"}
-        if schema is not None:
-            listed["outputSchema"] = schema
-        return shape_tool(listed, version)
+        return shape_tool(calls.listed(tool), version)
 
     return [
-        ("tools", tools, shape_tool if calls.output_mode is None else shape_listed_tool),
+        ("tools", tools, shape_listed_tool),
         ("resources", lazily("resources"), shape_resource),
         ("resourceTemplates", lazily("resourceTemplates"), shape_resource),
         ("prompts", lazily("prompts"), shape_prompt),

@@ -69,6 +69,8 @@ from .upstream_encoding import (
     cookie_pairs,
     encode_path,
     header_value,
+    is_json,
+    media_type,
     query_pairs,
 )
 from .upstream_http11 import upstream_client
@@ -719,7 +721,9 @@ class Upstream:
         argument = spec.get("argument")
         if argument is not None:
             value = arguments.get(argument)
-            if value is None:
+            # an explicit null is a JSON body of its own (the schema admitted it: it was validated)
+            null_body = argument in arguments and is_json(media_type(spec["contentType"]))
+            if value is None and not null_body:
                 if spec["required"]:
                     raise UpstreamError(f"missing required argument {argument!r}")
                 return None

@@ -20,10 +20,17 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any, Protocol
 
-from .catalog import Catalog, OperationSpec, TemplateBinding, advertised_output_schema
+from .catalog import (
+    Catalog,
+    OperationSpec,
+    TemplateBinding,
+    advertised_output_schema,
+    complete_tool,
+    needs_defs,
+)
 from .elicitation import secret_arguments
 from .interaction import NO_INTERACTION, OFF, InputRequired, Interaction, Stop, Target, confirmation
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
@@ -197,17 +204,42 @@ class _Tables:
 
     def __init__(self, catalog: Catalog) -> None:
         self.operations = catalog["operations"]
-        self.tools = {tool["name"]: tool for tool in catalog["tools"]}
+        self.tools = _CompletedTools(catalog["tools"], catalog.get("schemaDefs"))
         self.tool_bindings = catalog["toolBindings"]
         self.resources = {item["uri"]: item for item in catalog["resources"]}
         self.resource_bindings = catalog["resourceBindings"]
         self.template_items = catalog["resourceTemplates"]
         self.template_bindings = catalog["templateBindings"]
         # the tool bound to each operation, whose inputSchema types template variables
-        self.tool_by_operation: dict[str, JsonObject] = {}
+        self.tool_by_operation: dict[str, str] = {}
         for name, binding in self.tool_bindings.items():
             if name in self.tools:
-                self.tool_by_operation.setdefault(binding["operation"], self.tools[name])
+                self.tool_by_operation.setdefault(binding["operation"], name)
+
+
+class _CompletedTools(Mapping[str, JsonObject]):
+    """The catalog's tools by name, each completed with its ``$defs`` on first use (the
+    generator pools them: ``catalog.complete_tool``)."""
+
+    def __init__(self, tools: list[JsonObject], pools: Mapping[str, Any] | None) -> None:
+        self._raw = {tool["name"]: tool for tool in tools}
+        self._pools = pools
+        self._done: dict[str, JsonObject] = {}
+
+    def __getitem__(self, name: str) -> JsonObject:
+        done = self._done.get(name)
+        if done is None:
+            done = self._done[name] = complete_tool(self._raw[name], self._pools)
+        return done
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._raw
 
 
 class Calls:
@@ -246,6 +278,19 @@ class Calls:
         """The tool called ``name`` (as the catalog lists it), if it can be called."""
         tables = self._tables
         return tables.tools.get(name) if name in tables.tool_bindings else None
+
+    def listed(self, tool: JsonObject) -> JsonObject:
+        """``tool`` as ``tools/list`` shows it: its schemas' ``$defs`` restored (the catalog is read
+        for them only when a schema needs them) and the output schema of the mode in force."""
+        if needs_defs(tool):
+            tool = complete_tool(tool, self._catalog.get("schemaDefs"))
+        if self.output_mode is None:
+            return tool
+        schema = self.output_schema(tool["name"], tool)
+        listed = {key: value for key, value in tool.items() if key != "outputSchema"}
+        if schema is not None:
+            listed["outputSchema"] = schema
+        return listed
 
     def output_schema(self, name: str, tool: JsonObject) -> Any:
         """The output schema tool ``name`` advertises in the mode in force (``None``: none)."""
@@ -472,7 +517,8 @@ class Calls:
         return self._templates
 
     def _arguments(self, binding: TemplateBinding, variables: Mapping[str, str]) -> JsonObject:
-        tool = self._tables.tool_by_operation.get(binding["operation"])
+        named = self._tables.tool_by_operation.get(binding["operation"])
+        tool = self._tables.tools[named] if named is not None else None
         schema = tool.get("inputSchema") if tool is not None else None
         properties = schema.get("properties") if isinstance(schema, dict) else None
         if not isinstance(properties, dict):
