@@ -10,10 +10,18 @@ schemas the tools refer to (``#/$defs/<Name>``) are written once, in ``$defs.inp
 APIs repeat the same components across hundreds of tools. ``standalone`` gives each tool schema its
 own ``$defs`` back (sharing the pooled objects, so it costs no copies), which is what ``openapi2mcp
 diff`` (``diff.py``) compares; format 2 files (``$defs`` in each schema) read as they are.
+
+Specs without components (a dereferenced document such as ``api.github.com.deref.json``) repeat
+the same inline schemas instead: every subschema of at least :data:`SHARED_MIN_BYTES` that occurs
+more than once is written once under ``$shared`` by content hash and stands as
+``{"$shared": "<hash>"}`` where it occurred (only in schema positions, where no JSON Schema has that
+keyword); ``standalone`` puts it back, so a diff never sees the difference.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,6 +34,10 @@ SURFACE_FORMAT = 3
 # the formats standalone() reads
 READABLE_FORMATS = (2, 3)
 _DIRECTIONS = {"inputSchema": "input", "outputSchema": "output"}
+# a repeated subschema at least this long (as compact JSON) is written once, under `$shared`
+SHARED_MIN_BYTES = 200
+_SHARED = "$shared"
+_HASH_CHARS = 16
 KINDS = ("tool", "resource", "resource_template", "prompt")
 
 # keywords whose value is a schema, a list of schemas, or a map of name -> schema
@@ -112,7 +124,7 @@ def surface(plan: ServerPlan) -> dict[str, Any]:
         "items": items,
     }
     sorted_document: dict[str, Any] = _sorted_keys(document)
-    return sorted_document
+    return _share_repeats(sorted_document)
 
 
 def _pooled(schema: Any, pool: dict[str, Any], originals: dict[str, Any]) -> Any:
@@ -136,6 +148,7 @@ def _pooled(schema: Any, pool: dict[str, Any], originals: dict[str, Any]) -> Any
 
 def standalone(document: Mapping[str, Any]) -> dict[str, Any]:
     """A surface document whose tool schemas each carry the ``$defs`` they reach (for diffs)."""
+    document = _unshared(document)
     pools = document.get("$defs")
     if not isinstance(pools, Mapping):
         return dict(document)
@@ -158,6 +171,161 @@ def _with_defs(schema: Mapping[str, Any], pool: Mapping[str, Any]) -> dict[str, 
         return dict(schema)
     reached = defs_closure([schema], pool)
     return {**schema, "$defs": reached} if reached else dict(schema)
+
+
+# -- repeated inline subschemas, written once (see the module docstring) -------------------------
+
+
+def _schema_children(schema: Mapping[str, Any]) -> list[tuple[str, str | int | None, Any]]:
+    """(keyword, name or index or None, subschema) for every subschema directly below ``schema``."""
+    found: list[tuple[str, str | int | None, Any]] = []
+    for key, value in schema.items():
+        if key in _SCHEMA_VALUED and isinstance(value, Mapping):
+            found.append((key, None, value))
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            found.extend((key, i, v) for i, v in enumerate(value) if isinstance(v, Mapping))
+        elif key in _SCHEMA_MAPS and isinstance(value, Mapping):
+            found.extend((key, n, v) for n, v in value.items() if isinstance(v, Mapping))
+    return found
+
+
+def _replaced_children(schema: Mapping[str, Any], new: Mapping[tuple[str, Any], Any]) -> Any:
+    """``schema`` with the subschemas named in ``new`` (by keyword and name/index) replaced."""
+    if not new:
+        return schema
+    out = dict(schema)
+    for (key, at), value in new.items():
+        if at is None:
+            out[key] = value
+        elif isinstance(at, int):
+            out[key] = list(out[key]) if out[key] is schema[key] else out[key]
+            out[key][at] = value
+        else:
+            out[key] = dict(out[key]) if out[key] is schema[key] else out[key]
+            out[key][at] = value
+    return out
+
+
+class _Sharing:
+    """Finds the subschemas that occur more than once (by content) and writes each once."""
+
+    def __init__(self) -> None:
+        # id(node) -> (content hash, compact JSON length); the nodes stay alive in the document
+        self._seen: dict[int, tuple[str, int]] = {}
+        self.counts: dict[str, int] = {}
+        self.shared: dict[str, Any] = {}
+        self._names: dict[str, str] = {}
+        self._done: dict[int, Any] = {}
+
+    def count(self, schema: Mapping[str, Any]) -> tuple[str, int]:
+        """The content hash of ``schema`` (children by their hashes) and its size; counts it."""
+        known = self._seen.get(id(schema))
+        if known is None:
+            children = {(k, at): self.count(v) for k, at, v in _schema_children(schema)}
+            shallow = _replaced_children(
+                schema, {at: {_SHARED: h} for at, (h, _) in children.items()}
+            )
+            text = json.dumps(shallow, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            size = len(text) + sum(n - 64 for _, n in children.values())
+            known = self._seen[id(schema)] = (hashlib.sha256(text.encode()).hexdigest(), size)
+        self.counts[known[0]] = self.counts.get(known[0], 0) + 1
+        return known
+
+    def name_repeats(self) -> None:
+        """A short name for each repeated hash (longer where two would collide)."""
+        sizes = dict(self._seen.values())
+        repeated = sorted(
+            digest
+            for digest, n in self.counts.items()
+            if n > 1 and sizes[digest] >= SHARED_MIN_BYTES
+        )
+        prefixes: dict[str, int] = {}
+        for digest in repeated:
+            prefixes[digest[:_HASH_CHARS]] = prefixes.get(digest[:_HASH_CHARS], 0) + 1
+        for digest in repeated:
+            short = digest[:_HASH_CHARS]
+            self._names[digest] = short if prefixes[short] == 1 else digest
+
+    def write(self, schema: Mapping[str, Any]) -> Any:
+        """``schema`` with its repeated subschemas (and itself, if repeated) as references."""
+        done = self._done.get(id(schema))
+        if done is not None:
+            return done
+        digest = self._seen[id(schema)][0]
+        new = {(k, at): self.write(v) for k, at, v in _schema_children(schema)}
+        written = _replaced_children(schema, new)
+        name = self._names.get(digest)
+        if name is not None:
+            self.shared.setdefault(name, written)
+            written = {_SHARED: name}
+        self._done[id(schema)] = written
+        return written
+
+
+def _schema_roots(document: Mapping[str, Any]) -> list[tuple[Mapping[str, Any], str, Any]]:
+    """(container, key, schema) for every tool schema and pooled component of a surface."""
+    roots: list[tuple[Mapping[str, Any], str, Any]] = []
+    pools = document.get("$defs")
+    if isinstance(pools, Mapping):
+        for pool in pools.values():
+            if isinstance(pool, Mapping):
+                roots.extend((pool, name, schema) for name, schema in pool.items())
+    for item in document.get("items", []):
+        if isinstance(item, Mapping) and item.get("kind") == "tool":
+            roots.extend((item, key, item[key]) for key in _DIRECTIONS if key in item)
+    return [(c, k, s) for c, k, s in roots if isinstance(s, Mapping)]
+
+
+def _share_repeats(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with each repeated subschema written once under ``$shared``."""
+    sharing = _Sharing()
+    roots = _schema_roots(document)
+    for _, _, schema in roots:
+        sharing.count(schema)
+    sharing.name_repeats()
+    for container, key, schema in roots:
+        assert isinstance(container, dict)  # built by surface(): plain dicts
+        container[key] = sharing.write(schema)
+    if sharing.shared:
+        document[_SHARED] = dict(sorted(sharing.shared.items()))
+    return document
+
+
+def _unshared(document: Mapping[str, Any]) -> dict[str, Any]:
+    """``document`` with every ``{"$shared": name}`` replaced by what it names (shared objects)."""
+    pool = document.get(_SHARED)
+    if not isinstance(pool, Mapping):
+        return dict(document)
+    restored: dict[str, Any] = {}
+
+    def restore(schema: Any, depth: int = 0) -> Any:
+        if not isinstance(schema, Mapping) or depth > 256:
+            return schema
+        name = schema.get(_SHARED)
+        if isinstance(name, str) and len(schema) == 1 and name in pool:
+            if name not in restored:
+                restored[name] = restore(pool[name], depth + 1)
+            return restored[name]
+        new = {(k, at): restore(v, depth + 1) for k, at, v in _schema_children(schema)}
+        return _replaced_children(schema, new)
+
+    out = {key: value for key, value in document.items() if key != _SHARED}
+    pools = out.get("$defs")
+    if isinstance(pools, Mapping):
+        out["$defs"] = {
+            direction: {n: restore(s) for n, s in pool_.items()}
+            if isinstance(pool_, Mapping)
+            else pool_
+            for direction, pool_ in pools.items()
+        }
+    items = []
+    for item in out.get("items", []):
+        if isinstance(item, Mapping) and item.get("kind") == "tool":
+            items.append({k: restore(v) if k in _DIRECTIONS else v for k, v in item.items()})
+        else:
+            items.append(item)
+    out["items"] = items
+    return out
 
 
 def normalise_schema(schema: Any) -> Any:

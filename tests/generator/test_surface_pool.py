@@ -95,3 +95,64 @@ def test_a_format_2_surface_is_still_read(tmp_path: Path) -> None:
     old.write_text(json.dumps({**standalone(pooled), "format": 2}), "utf-8")
     new = surface_file(tmp_path / "b", spec(NEW_PET))
     assert len(diff_sources(str(old), str(new)).breaking) == 5
+
+
+def inlined(pet: dict[str, Any]) -> dict[str, Any]:
+    """``spec(pet)`` as a dereferenced document: every schema inline, no components."""
+    document = spec(pet)
+    schemas = document.pop("components")["schemas"]
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                return resolve(schemas[ref.rsplit("/", 1)[1]])
+            return {key: resolve(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [resolve(item) for item in node]
+        return node
+
+    resolved: dict[str, Any] = resolve(document)
+    return resolved
+
+
+BIG_PET = {
+    **OLD_PET,
+    "description": "A pet of the store, with every detail the store keeps about it. " * 4,
+}
+
+
+def test_a_dereferenced_spec_writes_each_repeated_inline_schema_once(tmp_path: Path) -> None:
+    text = surface_file(tmp_path / "a", inlined(BIG_PET)).read_text("utf-8")
+    surface = json.loads(text)
+    assert surface["$defs"] == {"input": {}, "output": {}}  # no components to pool by name
+    # the pet's description would be written 10 times (5 outputs of GET, 5 of PUT) inline
+    assert text.count("every detail the store keeps") == 4  # once, in one shared schema
+    [(name, pet)] = [
+        (name, shared) for name, shared in surface["$shared"].items() if "properties" in shared
+    ]
+    assert set(pet["properties"]) == {"id", "name", "tag"}
+    tools = [item for item in surface["items"] if item["kind"] == "tool"]
+    assert {json.dumps(tool["outputSchema"]) for tool in tools} == {json.dumps({"$shared": name})}
+    whole = standalone(surface)
+    [get] = [
+        item for item in whole["items"] if item["name"] == "get_pet0" and "outputSchema" in item
+    ]
+    assert get["outputSchema"]["properties"]["tag"] == {"maxLength": 9, "type": "string"}
+    assert "$shared" not in json.dumps(whole)
+
+
+def test_a_diff_of_dereferenced_surface_files_says_what_a_diff_of_the_specs_says(
+    tmp_path: Path,
+) -> None:
+    new_pet = copy.deepcopy(BIG_PET) | {"required": ["name"]}
+    old_spec, new_spec = tmp_path / "old.json", tmp_path / "new.json"
+    old_spec.write_text(json.dumps(inlined(BIG_PET)), "utf-8")
+    new_spec.write_text(json.dumps(inlined(new_pet)), "utf-8")
+    from_specs = diff_sources(str(old_spec), str(new_spec))
+    from_files = diff_sources(
+        str(surface_file(tmp_path / "a", inlined(BIG_PET))),
+        str(surface_file(tmp_path / "b", inlined(new_pet))),
+    )
+    assert from_files.changes == from_specs.changes
+    assert len(from_specs.breaking) == 5
