@@ -255,7 +255,8 @@ def catalog_files(plan: ServerPlan, report: Report) -> dict[str, str]:
     index["toolNames"] = [tool["name"] for tool in catalog["tools"]]
     index["toolOffsets"] = offsets
     files = {
-        CATALOG_FILE: compact_json(catalog) + "\n",
+        # the tools are in their lines file only (the runtime reads them from there)
+        CATALOG_FILE: compact_json({k: v for k, v in catalog.items() if k != "tools"}) + "\n",
         INDEX_FILE: compact_json(index) + "\n",
         TOOLS_FILE: "".join(line + "\n" for line in lines),
     }

@@ -17,6 +17,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render import MARKER
 from tests.bigapi.github_like import spec
 from tests.bigapi.recording import RecordingUpstream
+from tests.catalogs import read_catalog
 
 MODULE = "github_like_mcp"
 PREFIX = "GITHUB_LIKE"
@@ -71,5 +72,5 @@ def stdio(package: Path, upstream: RecordingUpstream, **extra: str) -> StdioServ
 
 def catalog_tools(package: Path) -> dict[str, Any]:
     """The tools as catalog.json holds them (what full mode lists), by name."""
-    catalog = json.loads((package / "src" / MODULE / "catalog.json").read_text("utf-8"))
+    catalog = read_catalog(package / "src" / MODULE / "catalog.json")
     return {tool["name"]: tool for tool in catalog["tools"]}

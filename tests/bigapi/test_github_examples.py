@@ -40,6 +40,7 @@ from tests.bigapi.github_examples import (
     fetch_spec,
     loopback_overlay,
 )
+from tests.catalogs import read_catalog
 
 pytestmark = pytest.mark.slow
 
@@ -181,7 +182,7 @@ def spec_key(pointer: str) -> str:
 async def test_every_tool_accepts_the_example_github_documents(github: Generated) -> None:
     router = Router(github.spec)
     (catalog_path,) = github.package.glob(f"src/{MODULE}/catalog.json")
-    catalog = json.loads(catalog_path.read_text(encoding="utf-8"))
+    catalog = read_catalog(catalog_path)
     expected = [tool["name"] for tool in catalog["tools"]]
     cases = json.loads((github.package / "tests" / "smoke_cases.json").read_text("utf-8"))
     smoke = {case["tool"]: case["arguments"] for case in cases["tools"]}

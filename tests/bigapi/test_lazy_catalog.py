@@ -17,6 +17,7 @@ from templates.runtime.catalog import (
 )
 from templates.runtime.pagination import FileTools, tool_source
 from tests.bigapi.conftest import MODULE
+from tests.catalogs import read_catalog
 
 
 def lazy(package: Path) -> LazyCatalog:
@@ -38,7 +39,11 @@ def test_index_keys_never_load_the_rest(bigapi_package: Path) -> None:
 
 
 def test_any_other_use_reads_the_whole_catalog(bigapi_package: Path) -> None:
-    whole = json.loads((bigapi_package / "src" / MODULE / "catalog.json").read_text("utf-8"))
+    source = bigapi_package / "src" / MODULE
+    whole = json.loads((source / "catalog.json").read_text("utf-8"))
+    assert "tools" not in whole  # written once, in the lines file
+    lines = (source / "catalog.tools.jsonl").read_text("utf-8").split("\n")
+    whole["tools"] = [json.loads(line) for line in lines if line]
     assert dict(lazy(bigapi_package)) == whole
     assert {**lazy(bigapi_package)} == whole
     assert lazy(bigapi_package) == whole
@@ -53,17 +58,17 @@ def test_tool_lines_serve_any_selection(bigapi_package: Path) -> None:
     catalog = lazy(bigapi_package)
     source = tool_source(catalog)
     assert isinstance(source, FileTools)
-    whole = json.loads((bigapi_package / "src" / MODULE / "catalog.json").read_text("utf-8"))
+    whole = read_catalog(bigapi_package / "src" / MODULE / "catalog.json")
     assert source.pick([0, 1, 2, 50, 126]) == [whole["tools"][i] for i in (0, 1, 2, 50, 126)]
     assert source.pick([]) == []
     assert list(source.names) == [tool["name"] for tool in whole["tools"]]
     assert not catalog.loaded
 
 
-def test_without_companions_the_catalog_is_read_whole(bigapi_package: Path, tmp_path: Path) -> None:
-    plain = tmp_path / "catalog.json"
-    plain.write_bytes((bigapi_package / "src" / MODULE / "catalog.json").read_bytes())
-    catalog = load_catalog(plain)
+def test_without_an_index_the_catalog_is_read_whole(bigapi_package: Path, tmp_path: Path) -> None:
+    for name in ("catalog.json", "catalog.tools.jsonl"):
+        (tmp_path / name).write_bytes((bigapi_package / "src" / MODULE / name).read_bytes())
+    catalog = load_catalog(tmp_path / "catalog.json")
     assert type(catalog) is dict and len(catalog["tools"]) == 127
 
 

@@ -14,6 +14,7 @@ from mcp.client.stdio import StdioServerParameters
 from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render import MARKER
+from tests import catalogs
 
 MODERN = "2026-07-28"
 
@@ -30,8 +31,7 @@ def generate_package(where: Path, spec: Any, name: str) -> Path:
 def read_catalog(package: Path) -> dict[str, Any]:
     """The generated package's ``catalog.json``."""
     (path,) = package.glob("src/*/catalog.json")
-    found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return found
+    return catalogs.read_catalog(path)
 
 
 def server_env(package: Path, base_url: str, api_key: str | None) -> dict[str, str]:

@@ -3,7 +3,6 @@ still generates a package that passes ruff, compiles, and whose own smoke tests 
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render import MARKER
+from tests.catalogs import read_catalog
 
 SPEC = Path(__file__).with_name("specs") / "hostile.yaml"
 BIN = Path(sys.executable).parent
@@ -31,7 +31,7 @@ def test_hostile_strings_stay_data(tmp_path: Path) -> None:
     ):
         done = run(args, out)
         assert done.returncode == 0, done.stdout + done.stderr
-    catalog = json.loads(next(out.glob("src/*/catalog.json")).read_text("utf-8"))
+    catalog = read_catalog(next(out.glob("src/*/catalog.json")))
     tool = next(t for t in catalog["tools"] if t["name"] == "import")
     assert tool["title"] == 'sum"""mary\\'
     assert tool["inputSchema"]["properties"]["class"]["enum"] == ['a"b', "c'''d"]

@@ -10,7 +10,6 @@ be sent) is dropped from the tool's input with a diagnostic.
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 from textwrap import dedent
@@ -23,6 +22,7 @@ from openapi2mcp.load import load_source
 from openapi2mcp.parse import parse_api
 from openapi2mcp.render import MARKER
 from openapi2mcp.schema_utils import enum_values, json_type, resolve
+from tests.catalogs import catalog_from_files
 
 SPEC = """\
 openapi: 3.1.0
@@ -88,7 +88,7 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 def _tools(files: dict[str, str]) -> dict[str, Any]:
     catalog_path = next(p for p in files if p.endswith("/catalog.json"))
-    return {tool["name"]: tool for tool in json.loads(files[catalog_path])["tools"]}
+    return {tool["name"]: tool for tool in catalog_from_files(files, catalog_path)["tools"]}
 
 
 def test_boolean_subschemas_no_longer_crash_generation(tmp_path: Path) -> None:

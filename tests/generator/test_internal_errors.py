@@ -8,7 +8,6 @@ with exit code 3. The bugs are simulated by patching a stage to raise.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from textwrap import dedent
 from typing import Any
@@ -20,6 +19,7 @@ from openapi2mcp import classify, parse, render
 from openapi2mcp.cli import main
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.operations import response as real_response
+from tests.catalogs import catalog_from_files
 
 SPEC = """\
 openapi: 3.0.3
@@ -42,7 +42,9 @@ def spec(tmp_path: Path) -> Path:
 
 
 def _tool_names(files: dict[str, str]) -> list[str]:
-    return [tool["name"] for tool in json.loads(files["src/fragile_mcp/catalog.json"])["tools"]]
+    return [
+        tool["name"] for tool in catalog_from_files(files, "src/fragile_mcp/catalog.json")["tools"]
+    ]
 
 
 def _skips(report: Any) -> list[tuple[str, str, str, str]]:

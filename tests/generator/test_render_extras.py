@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from openapi2mcp.cli import main
 from openapi2mcp.load import parse_bytes
+from tests.catalogs import read_catalog
 from tests.conftest import PETSTORE_SPEC
 
 WORKFLOW = Path(".github/workflows/regenerate.yml")
@@ -369,7 +370,7 @@ def test_workflow_steps_regenerate_in_place_and_describe_the_change(tmp_path: Pa
     assert (repo / "LICENSE").read_text() == "MIT License\n"
     assert (repo / "src/shop_mcp/custom.py").read_text() == '"""Mine."""\n'
     assert (repo / WORKFLOW).is_file()
-    catalog = json.loads((repo / "src/shop_mcp/catalog.json").read_text())
+    catalog = read_catalog(repo / "src/shop_mcp/catalog.json")
     assert [t["name"] for t in catalog["tools"]] == ["list_items", "get_item"]
     checked = run_step(document, "Check whether the server is up to date", repo, runner_temp, repo)
     assert outputs(runner_temp) == ["changed=false"]

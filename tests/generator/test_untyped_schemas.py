@@ -11,7 +11,6 @@ constraint on its parent.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from textwrap import dedent
 from typing import Any
@@ -23,6 +22,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.load import LoadedDocument
 from openapi2mcp.refs import ROOT, Resolver
 from openapi2mcp.schemas import SchemaNormaliser
+from tests.catalogs import catalog_from_files
 
 SWAGGER = """\
 swagger: "2.0"
@@ -66,7 +66,7 @@ def _generated(tmp_path: Path) -> dict[str, str]:
 
 
 def _tools(files: dict[str, str]) -> dict[str, Any]:
-    catalog = json.loads(files["src/untyped_mcp/catalog.json"])
+    catalog = catalog_from_files(files, "src/untyped_mcp/catalog.json")
     return {tool["name"]: tool for tool in catalog["tools"]}
 
 
@@ -176,9 +176,8 @@ def test_a_nested_untyped_items_schema_is_an_array(tmp_path: Path) -> None:
             """
         )
     )
-    catalog = json.loads(
-        generate(str(spec), GenerateOptions(tool_mode="full")).files["src/lists_mcp/catalog.json"]
-    )
+    files = generate(str(spec), GenerateOptions(tool_mode="full")).files
+    catalog = catalog_from_files(files, "src/lists_mcp/catalog.json")
     assert catalog["tools"][0]["outputSchema"] == {
         "type": "array",
         "items": {"type": ["object", "null"]},

@@ -28,6 +28,7 @@ from openapi2mcp.emit import write_tree
 from openapi2mcp.filters import toml_str
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render import MARKER
+from tests.catalogs import catalog_from_files
 from tests.reliability.kit import record
 
 BIN = Path(sys.executable).parent
@@ -354,7 +355,7 @@ def test_summaries_and_titles_are_kept_verbatim(tmp_path: Path, s: int) -> None:
     path = tmp_path / "spec.json"
     path.write_text(json.dumps(spec), "utf-8")
     files = generate(str(path), GenerateOptions(name="hostile")).files
-    catalog = json.loads(next(t for p, t in files.items() if p.endswith("catalog.json")))
+    catalog = catalog_from_files(files, next(p for p in files if p.endswith("catalog.json")))
     titles = {tool.get("title") for tool in catalog["tools"]}
     for path_item in spec["paths"].values():
         summary = path_item["get"]["summary"]

@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, unquote
 import pytest
 
 from openapi2mcp.generate import GenerateOptions, generate
+from tests.catalogs import catalog_from_files
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import (
     META,
@@ -316,7 +317,7 @@ def test_server_variables_are_fixed_at_generation(tmp_path: Any) -> None:
         )
     )
     files = generate(str(spec), GenerateOptions()).files
-    cat = json.loads(next(text for path, text in files.items() if path.endswith("catalog.json")))
+    cat = catalog_from_files(files, next(path for path in files if path.endswith("catalog.json")))
     assert cat["upstream"]["baseUrl"] == "https://eu.api.example.com/v2"
     properties = {name for t in cat["tools"] for name in t["inputSchema"].get("properties", {})}
     assert properties == {"id"}

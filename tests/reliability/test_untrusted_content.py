@@ -19,6 +19,7 @@ from typing import Any
 
 from openapi2mcp.generate import GenerateOptions, generate
 from templates.runtime.server import McpServer, Settings
+from tests.catalogs import catalog_from_files
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import META
 
@@ -110,7 +111,7 @@ async def test_spec_text_in_prompts_is_literal(tmp_path: Path) -> None:
     path = tmp_path / "notes.json"
     path.write_text(json.dumps(spec))
     files = generate(str(path), GenerateOptions()).files
-    catalog = json.loads(next(t for p, t in files.items() if p.endswith("catalog.json")))
+    catalog = catalog_from_files(files, next(p for p in files if p.endswith("catalog.json")))
     server = McpServer(catalog, Settings.from_env(catalog, {}))
 
     async def no_notify(message: dict[str, Any]) -> None:
