@@ -51,6 +51,7 @@ _TITLE_NOISE = frozenset(
         *("documentation", "extension", "extensions", "for", "http", "https", "json", "of"),
         *("official", "oas", "openapi", "public", "rest", "restful", "sample", "schema", "service"),
         *("spec", "specs", "specification", "swagger", "the", "version", "web", "with", "yaml"),
+        *("odata", "namespace"),
     }
 )
 # a title with one of these describes a document rather than naming an API: prose uses its name
@@ -58,7 +59,7 @@ _TITLE_FILLER = frozenset(
     {
         *("definition", "definitions", "description", "document", "documentation", "extension"),
         *("extensions", "oas", "official", "openapi", "schema", "spec", "specs", "specification"),
-        "version",
+        *("version", "namespace"),
     }
 )
 # add-ons: dropped together with the words that only qualify them ("Octokit extension")

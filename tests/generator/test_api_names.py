@@ -72,6 +72,12 @@ def test_githubs_description_gives_the_github_package_variables_scheme_and_prose
         ("Box Platform API (v2.0)", ["Box", "Platform"], "the Box Platform API"),
         ("Octokit extension for GitHub", ["GitHub"], "the GitHub API"),
         ("GitHub\u2019s API", ["GitHub"], "the GitHub API"),
+        # Microsoft Graph's description: a protocol and a namespace are not the API's name
+        (
+            "OData Service for namespace microsoft.graph",
+            ["microsoft", "graph"],
+            "the microsoft.graph API",
+        ),
         # the bundled samples keep their names and their prose
         ("Swagger Petstore", ["Petstore"], "the Swagger Petstore API"),
         ("Bookshop API", ["Bookshop"], "the Bookshop API"),
