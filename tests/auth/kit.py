@@ -1,7 +1,8 @@
 """Test kit for inbound auth: RSA keys and JWTs signed with ``cryptography``, a JWKS server on loopback.
 
-``cryptography`` is a test-only dependency: the runtime verifies in pure Python, the tests sign with an
-independent implementation so the two can disagree.
+The tests sign with ``cryptography`` directly; the runtime verifies with it too (through the ``http``
+extra), but adds its own JWS rules on top, so the forgeries here are built by hand (raw private-key
+operations, hand-made encodings) rather than by the library that checks them.
 """
 
 from __future__ import annotations

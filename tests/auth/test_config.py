@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hmac
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from templates.runtime.auth import (
     AuthFailure,
+    CryptographyUnavailable,
     Principal,
     authenticator_from_env,
     protected_resource_metadata,
@@ -17,6 +21,7 @@ from templates.runtime.auth import (
     protected_resource_metadata_url,
 )
 
+from ..http.kit import TIMEOUT, server_env
 from .kit import (
     ISSUER,
     NOW,
@@ -45,6 +50,54 @@ def oauth_env(**values: str) -> dict[str, str]:
 
 def from_env(environ: dict[str, str]) -> Any:
     return authenticator_from_env(environ, resource_url=RESOURCE, prefix=PREFIX)
+
+
+def test_oauth_without_cryptography_stops_start_up_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # None in sys.modules is how Python marks a module as not importable
+    monkeypatch.setitem(sys.modules, "cryptography", None)
+    with pytest.raises(CryptographyUnavailable) as caught:
+        from_env(oauth_env())
+    assert isinstance(caught.value, ValueError)
+    assert str(caught.value) == (
+        "verifying OAuth access tokens (AUTH_JWKS_URL) needs the 'cryptography' package of the "
+        "'http' extra: pip install 'templates[http]'"
+    )
+    # static bearer tokens need no cryptography
+    assert from_env(env(AUTH_TOKENS=TOKEN_1)) is not None
+
+
+def test_a_server_with_oauth_but_without_cryptography_refuses_to_start(
+    petstore_package: Path,
+) -> None:
+    launch = (
+        "import sys\n"
+        "sys.modules['cryptography'] = None\n"
+        "sys.argv = ['petstore-mcp', 'http', '--port', '0']\n"
+        "from petstore_mcp.__main__ import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", launch],
+        input=b"",
+        capture_output=True,
+        timeout=TIMEOUT,
+        env=server_env(
+            petstore_package,
+            "http://127.0.0.1:9/v1",
+            None,
+            PETSTORE_AUTH_JWKS_URL=JWKS,
+            PETSTORE_AUTH_ISSUER=ISSUER,
+        ),
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (1, b"")
+    # not installed, only on PYTHONPATH: the import name stands in for the distribution
+    assert done.stderr.decode() == (
+        "petstore-mcp: verifying OAuth access tokens (AUTH_JWKS_URL) needs the 'cryptography' "
+        "package of the 'http' extra: pip install 'petstore_mcp[http]'\n"
+    )
 
 
 def test_authentication_is_off_by_default() -> None:

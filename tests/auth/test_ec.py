@@ -1,8 +1,9 @@
 """ES256 (ECDSA on P-256) tokens and hierarchical scopes, checked against ``cryptography``'s signatures.
 
-``cryptography`` signs; the runtime verifies in pure Python (``auth_ec``), so the two implementations
-can disagree and the tests would see it. Keys reach the authenticator through a real JWKS server on
-127.0.0.1, like in ``test_bearer``.
+``cryptography`` signs; the runtime verifies with OpenSSL through ``auth_ec``, which adds the JWS rules
+(raw 64-octet ``r || s``, ranges of ``r`` and ``s``, 32-octet coordinates on the curve). The RFC 6979
+vector and the hand-built bad signatures come from outside the library. Keys reach the authenticator
+through a real JWKS server on 127.0.0.1, like in ``test_bearer``.
 """
 
 from __future__ import annotations
@@ -122,6 +123,29 @@ def test_rfc6979_p256_sha256_vector_verifies() -> None:
     assert key.problem() is None
     assert verify(key, "ES256", b"sample", join(r, s))
     assert not verify(key, "ES256", b"test", join(r, s))
+
+
+def test_rfc6979_vector_through_a_jwks_entry() -> None:
+    # the same vector, from a JWK as the JWKS delivers it, through Jwk.verify (what tokens go through)
+    x = 0x60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6
+    y = 0x7903FE1008B8BC99A41AE9E95628BC64F2F1B20C2D7E9F5177A3C294D4462299
+    r = 0xEFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716
+    s = 0xF7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8
+    entry = {
+        "kty": "EC",
+        "crv": "P-256",
+        "x": b64(x.to_bytes(32, "big")),
+        "y": b64(y.to_bytes(32, "big")),
+    }
+    key = parse_jwk(entry)
+    assert key is not None
+    assert key.verify("ES256", b"sample", join(r, s))
+    assert key.verify("ES256", b"sample", join(r, N - s))
+    assert not key.verify("ES256", b"test", join(r, s))
+    assert not key.verify("ES256", b"sample", join(r, 0))
+    assert not key.verify("ES256", b"sample", join(N, s))
+    assert not key.verify("ES256", b"sample", join(r, s)[:-1])
+    assert not key.verify("RS256", b"sample", join(r, s))
 
 
 def test_a_signature_by_another_key_does_not_verify(

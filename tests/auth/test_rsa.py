@@ -1,4 +1,4 @@
-"""Pure-Python RSA verification against signatures made by ``cryptography``, and forgeries it must refuse."""
+"""RSA verification (``auth_rsa``) of signatures made by ``cryptography``, and forgeries it must refuse."""
 
 from __future__ import annotations
 
