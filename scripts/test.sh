@@ -18,5 +18,8 @@ bash scripts/install_node.sh >/dev/null
 echo "== real API servers for tests/realapis (PyPI)" >&2
 bash scripts/install_realapis.sh
 
+echo "== the official JSON-Schema-Test-Suite (PyPI: the jsonschema sdist)" >&2
+bash scripts/install_test_suites.sh
+
 echo "== tests" >&2
 exec .venv/bin/python -m pytest "$@"

@@ -35,6 +35,7 @@ from .plan import (
     ResourceTemplate,
     Tool,
 )
+from .runtime_schema import compilable
 from .schema_utils import defs_closure, enum_values, is_scalar, json_type, resolve
 
 DESCRIPTION_LIMIT = 1024
@@ -118,17 +119,13 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
     for op in api.operations:
         x_mcp = op.x_mcp if isinstance(op.x_mcp, Mapping) else {}
         placement = _placement(op, x_mcp, options.config)
-        if placement.kind == "exclude":
-            decisions.append(
-                Decision(op, ("skipped",), (), None, f"excluded by {placement.source}")
-            )
+        skipped = _skipped(op, placement, options, report)
+        built = None if skipped else _tool(api, op, x_mcp, namer, python_names, options, report)
+        if built is None:
+            why = skipped or "its input schema does not compile"
+            decisions.append(Decision(op, ("skipped",), (), None, why))
             continue
-        chosen = placement.source != "default" and not placement.inherited
-        if op.deprecated and not options.include_deprecated and not chosen:
-            report.info("op-deprecated", op.pointer, f"deprecated operation {op.key!r} not exposed")
-            decisions.append(Decision(op, ("skipped",), (), None, "deprecated"))
-            continue
-        tool, hints_rule = _tool(api, op, x_mcp, namer, python_names, options, report)
+        tool, hints_rule = built
         all_tools.append(tool)
         kinds: list[Kind] = []
         names: list[str] = []
@@ -173,6 +170,17 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
     )
 
 
+def _skipped(op: Operation, placement: Placement, options: ClassifyOptions, report: Report) -> str:
+    """Why the operation is left out by choice ("": it is not)."""
+    if placement.kind == "exclude":
+        return f"excluded by {placement.source}"
+    chosen = placement.source != "default" and not placement.inherited
+    if op.deprecated and not options.include_deprecated and not chosen:
+        report.info("op-deprecated", op.pointer, f"deprecated operation {op.key!r} not exposed")
+        return "deprecated"
+    return ""
+
+
 def _placement(op: Operation, x_mcp: Mapping[str, Any], config: Config) -> Placement:
     """Precedence: defaults < x-mcp in the spec (or an overlay) < config rules."""
     matched = config.rule_for(op.method, op.path, op.tags, op.operation_id or op.key)
@@ -213,8 +221,9 @@ def _tool(
     python_names: naming.Namer,
     options: ClassifyOptions,
     report: Report,
-) -> tuple[Tool, str]:
-    """The operation's tool, and the rule that decided its hints when one did (for ``inspect``)."""
+) -> tuple[Tool, str] | None:
+    """The operation's tool, and the rule that decided its hints when one did (for ``inspect``);
+    ``None`` when its input schema cannot be made one the server's validator compiles."""
     renamed = options.config.rename.get(op.operation_id or op.key)
     wanted = renamed or (x_mcp.get("name") if isinstance(x_mcp.get("name"), str) else None)
     source = wanted or op.operation_id or f"{op.method.lower()} {op.path}"
@@ -242,14 +251,33 @@ def _tool(
         )
     annotations = _override(Annotations(title, read_only, destructive, idempotent), *overrides)
     arguments = _arguments(api, op, report)
+    # the server refuses every call of a tool whose schema does not compile: repair it here
+    input_schema = compilable(
+        _input_schema(api, arguments, _lifted(api, op, arguments)),
+        op.pointer,
+        f"input schema of tool {name!r}",
+        report,
+        otherwise="the operation is skipped",
+    )
+    if input_schema is None:
+        return None
+    output_schema = _output_schema(api, op)
+    if output_schema is not None:
+        output_schema = compilable(
+            output_schema,
+            op.pointer,
+            f"output schema of tool {name!r}",
+            report,
+            otherwise="the tool advertises no output schema",
+        )
     tool = Tool(
         name=name,
         operation=op,
         title=title,
         description=_description(x_mcp, op, options.description_limit),
         arguments=arguments,
-        input_schema=_input_schema(api, arguments, _lifted(api, op, arguments)),
-        output_schema=_output_schema(api, op),
+        input_schema=input_schema,
+        output_schema=output_schema,
         annotations=annotations,
         python_name=python_name,
         body_requires=optional_body_requires(api, op, arguments),

@@ -5,9 +5,11 @@ responses. It prefers what the spec offers (``const``, then the first valid ``ex
 ``enum`` value) and otherwise synthesises the smallest sensible value: objects carry only their required
 properties, arrays their minimum length (one item when items are objects, to exercise them), strings and
 numbers honour their bounds, patterns are satisfied from the regex itself or a few fixed candidates.
-Every result is checked against the schema by a small validator of the common keywords (also offered as
-:func:`conforms`, which filters the spec's examples for completions); when no value can be found (or the
-check fails) :class:`NoExample` is raised, and callers skip that smoke test with a diagnostic. ``$ref``
+Every result is checked twice (also offered as :func:`conforms`, which filters the spec's examples for
+completions): by the generated server's own validator (``runtime_schema``), so that no example is one the
+server would refuse, and by a small checker of the common keywords that also holds the spec's values to
+their ``format``; when no value can be found (or a check fails) :class:`NoExample` is raised, and callers
+skip that smoke test with a diagnostic. ``$ref``
 may only point into ``#/$defs/``; a reference cycle through required properties has no finite instance
 and raises :class:`NoExample` too.
 """
@@ -24,6 +26,8 @@ from functools import lru_cache
 from typing import Any
 
 from .ir import JsonSchema
+from .runtime_schema import compiles, validates
+from .schema_utils import defs_closure
 
 __all__ = ["NoExample", "conforms", "example_instance"]
 
@@ -79,7 +83,10 @@ class _Cycle(NoExample):
 def example_instance(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> Any:
     """A small deterministic instance of ``schema``; refs ``#/$defs/X`` resolve in ``defs``."""
     value = _Builder(defs).build(schema, (), 0)
-    if not _Checker(defs).accepts(schema, value, 0):
+    rooted = _rooted(schema, defs)
+    if not compiles(rooted):
+        raise NoExample("the generated server cannot compile this schema")
+    if not _Checker(defs).accepts(schema, value, 0) or not validates(rooted, value):
         raise NoExample("the synthesised value does not satisfy every constraint of the schema")
     return value
 
@@ -91,9 +98,23 @@ def conforms(schema: JsonSchema, value: Any, defs: Mapping[str, JsonSchema]) -> 
     unresolvable reference counts as not satisfied.
     """
     try:
-        return _Checker(defs).accepts(schema, value, 0)
+        accepted = _Checker(defs).accepts(schema, value, 0)
     except (NoExample, RecursionError):
         return False
+    return accepted and validates(_rooted(schema, defs), value)
+
+
+def _rooted(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema | bool:
+    """``schema`` as a whole document: the definitions its ``#/$defs/`` references reach, at its root
+    (a tool's schema already is one: it carries its own ``$defs``)."""
+    if not isinstance(schema, Mapping):
+        return bool(schema)
+    reached = defs_closure([schema], defs)
+    if not reached or "$defs" in schema:
+        return schema
+    if "$id" in schema:
+        return {"$defs": reached, "allOf": [schema]}
+    return {**schema, "$defs": reached}
 
 
 def _types(schema: Mapping[str, Any]) -> list[str]:

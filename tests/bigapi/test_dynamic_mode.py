@@ -163,7 +163,7 @@ async def test_invalid_arguments_and_upstream_errors_are_tool_errors_naming_the_
         assert text_of(invalid) == (
             "Operation issues_create (POST /repos/{owner}/{repo}/issues):\n"
             "Invalid arguments for tool 'issues_create':\n"
-            "- (arguments): missing required property 'title'"
+            '- (arguments): "title" is a required property'
         )
         assert upstream.requests == []
 

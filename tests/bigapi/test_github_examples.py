@@ -145,11 +145,12 @@ async def call_every_tool(
 
 _GROUPS = (
     ("missing required property", re.compile(r"missing required property|is a required property")),
-    ("null where not nullable", re.compile(r"got null|None is not of type")),
+    ("null where not nullable", re.compile(r"got null|(None|null) is not of types? ")),
     (
         "object vs array",
         re.compile(
             r"expected (an )?object, got (an )?array|expected (an )?array, got (an )?object"
+            r'|\[[^\n]* is not of types? "object"|\{[^\n]* is not of types? "array"'
         ),
     ),
     ("enum", re.compile(r"is not one of")),

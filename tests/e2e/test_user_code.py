@@ -220,8 +220,8 @@ async def test_custom_items_are_listed_after_generated_ones_and_work(
         assert invalid.is_error
         assert text_of(invalid) == (
             "Invalid arguments for tool 'add_numbers':\n"
-            '- a: expected integer, got string "two"\n'
-            "- (arguments): missing required property 'b'"
+            '- (arguments): "b" is a required property\n'
+            '- a: "two" is not of type "integer"'
         )
 
         resources = [r.uri for r in (await client.list_resources()).resources]
@@ -467,7 +467,7 @@ OUTPUT_SCHEMA = "{'type': 'object', 'properties': {'sum': {'type': 'integer'}}}"
             f"@tool(output_schema={OUTPUT_SCHEMA})",
             "return {'sum': 'three'}",
             "tool 'f' returned a value that does not match its output_schema:\n"
-            '- sum: expected integer, got string "three"',
+            '- sum: "three" is not of type "integer"',
         ),
         ("@tool()", "return {1, 2}", "tool 'f' returned a set, which is not JSON data"),
         (

@@ -67,8 +67,6 @@ CASES: list[tuple[str, Any, Any]] = [
     ("code pattern", {"type": "string", "pattern": "^[A-Z]{2}-\\d{3}$"}, "AA-000"),
     ("alternation", {"type": "string", "pattern": "^(asc|desc)$"}, "asc"),
     ("negated class", {"type": "string", "pattern": "^[^a-z]+$"}, "A"),
-    ("lookahead", {"type": "string", "pattern": "^(?!foo)[a-z]+$", "minLength": 4}, "string"),
-    ("backreference", {"type": "string", "pattern": "^(ab)-\\1$"}, "ab-ab"),
     (
         "unreadable pattern uses the example",
         {"type": "string", "pattern": "^\\p{L}+$", "examples": ["abc"]},
@@ -219,6 +217,9 @@ def test_example_is_small_deterministic_and_valid(schema: Any, expected: Any) ->
     ("schema", "reason"),
     [
         ({"type": "integer", "minimum": 3, "maximum": 2}, "no number satisfies the bounds"),
+        # ECMA-262 in linear time: the server's validator refuses lookaround and backreferences
+        ({"type": "string", "pattern": "^(?!foo)[a-z]+$"}, "server cannot compile"),
+        ({"type": "string", "pattern": "^(ab)-\\1$"}, "server cannot compile"),
         ({"type": "string", "minLength": 5, "maxLength": 2}, "minLength exceeds maxLength"),
         ({"$ref": "#/$defs/Endless"}, re.escape("#/$defs/Endless refers back to itself")),
         ({"type": "object", "required": ["x"], "additionalProperties": False}, "accepts no value"),

@@ -67,7 +67,7 @@ async def test_a_created_file_whose_answer_drifts_is_a_success_not_to_repeat(
         '{"id":"f-1","name":"notes","size":null}\n'
         "The call succeeded (HTTP 201 Created): the change was made, so do not repeat it. Its "
         "response does not match the documented schema:\n"
-        '- id: expected integer or null, got string "f-1"\n'
+        '- id: "f-1" is not of types "null", "integer"\n'
         "The text above is the response as received; the structured content sets what does not "
         "match to null."
     )

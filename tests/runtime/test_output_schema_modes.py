@@ -72,8 +72,8 @@ async def test_strict_mode_checks_the_documented_schema_and_still_reports_succes
     assert result.get("isError") is None
     assert "structuredContent" not in result
     assert result["content"][1]["text"].splitlines()[1:3] == [
-        '- id: expected integer, got string "7"',
-        "- (root): missing required property 'name'",
+        '- (root): "name" is a required property',
+        '- id: "7" is not of type "integer"',
     ]
 
 

@@ -89,8 +89,8 @@ def test_a_2xx_that_breaks_a_strict_schema_is_still_a_success_with_the_data() ->
                 "type": "text",
                 "text": "The call succeeded (HTTP 200 OK). Its response does not match the "
                 "documented schema:\n"
-                '- id: expected integer, got string "one"\n'
-                "- (root): missing required property 'name'\n"
+                '- (root): "name" is a required property\n'
+                '- id: "one" is not of type "integer"\n'
                 "The text above is the response as received; there is no structured content.",
             },
         ],
@@ -110,7 +110,7 @@ def test_a_write_whose_response_drifts_says_the_change_was_made() -> None:
                 "type": "text",
                 "text": "The call succeeded (HTTP 201 Created): the change was made, so do not "
                 "repeat it. Its response does not match the documented schema:\n"
-                '- id: expected integer or null, got string "x7"\n'
+                '- id: "x7" is not of types "null", "integer"\n'
                 "The text above is the response as received; the structured content sets what "
                 "does not match to null.",
             },
