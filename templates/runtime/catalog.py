@@ -14,8 +14,9 @@ offset of every tool) and ``catalog.tools.jsonl`` (one tool per line, in catalog
 ``load_catalog`` then returns a ``LazyCatalog``: the index is in memory and the rest of
 ``catalog.json`` is read on first use of any other key; ``pagination.tool_source`` serves pages of
 tools straight from the lines file, which is the only place the tools are written (``catalog.json``
-has no ``tools`` when the lines file is there; reading the catalog whole reads them from it). Without the companions (hand-written catalogs, older packages)
-``load_catalog`` reads ``catalog.json`` whole, as before. Big APIs repeat the same component schemas
+has no ``tools`` when the lines file is there; reading the catalog whole reads them from it).
+Without the companions (hand-written catalogs, older packages) ``load_catalog`` reads
+``catalog.json`` whole, as before. Big APIs repeat the same component schemas
 in hundreds of tools, so the generator writes them once, in a third companion,
 ``catalog.defs.json`` (``schemaDefs``: one pool per direction), and ``complete_tool`` gives each tool
 schema back the ``$defs`` it reaches; that file is read only when a tool needs it.

@@ -300,7 +300,7 @@ async def test_swagger_formdata_files_become_file_parts(
     tmp_path: Path, upstream: fs.FaultServer
 ) -> None:
     package = generate_package(tmp_path, SWAGGER, "scanner-mcp")
-    catalog = json.loads((package / "src/scanner_mcp/catalog.json").read_text())
+    catalog = read_catalog(package)
     (tool,) = catalog["tools"]
     assert tool["inputSchema"]["properties"]["document"]["contentEncoding"] == "base64"
     arguments = {"document": _b64(PDF), "language": "de"}

@@ -18,6 +18,7 @@ import pytest
 
 from openapi2mcp.generate import GenerateOptions, generate
 from templates.runtime.server import McpServer, Settings
+from tests.catalogs import catalog_from_files
 from tests.reliability.kit import META
 from tests.runtime.upstream_kit import FakeApi, fake_api
 
@@ -344,7 +345,7 @@ class Probe:
         path.write_text(json.dumps(document), encoding="utf-8")
         generation = generate(str(path), GenerateOptions(tool_mode="full"))
         [name] = [f for f in generation.files if f.endswith("/catalog.json")]
-        self.catalog: dict[str, Any] = json.loads(generation.files[name])
+        self.catalog: dict[str, Any] = catalog_from_files(generation.files, name)
         self.tools = {tool["name"]: tool for tool in self.catalog["tools"]}
         prefix = self.catalog["upstream"]["baseUrlEnv"].removesuffix("_BASE_URL")
         environ = {f"{prefix}_BASE_URL": api.url, **{f"{prefix}_{k}": v for k, v in env.items()}}
