@@ -483,9 +483,21 @@ MALFORMED = {
     "garbage status line": (b"HTTP/1.1 OK\r\n\r\n", "malformed status line"),
     "HTTP/2 status line": (b"HTTP/2 200 OK\r\n\r\n", "malformed status line"),
     "space before colon": (b"HTTP/1.1 200 OK\r\nContent-Length : 2\r\n\r\nok", "malformed header"),
-    "folded header": (
-        b"HTTP/1.1 200 OK\r\nX-A: 1\r\n  2\r\nContent-Length: 0\r\n\r\n",
-        "malformed",
+    "whitespace after the status line": (
+        b"HTTP/1.1 200 OK\r\n X-A: 1\r\nContent-Length: 0\r\n\r\n",
+        "a line starting with whitespace comes before the first field",
+    ),
+    "whitespace before the first trailer": (
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n x: 1\r\n\r\n",
+        "malformed trailer section: a line starting with whitespace comes before the first field",
+    ),
+    "folded Content-Length": (
+        b"HTTP/1.1 200 OK\r\nContent-Length:\r\n 2\r\n\r\nok",
+        "folded Content-Length header",
+    ),
+    "folded Transfer-Encoding": (
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip,\r\n chunked\r\n\r\n0\r\n\r\n",
+        "folded Transfer-Encoding header",
     ),
     "bare LF line end": (b"HTTP/1.1 200 OK\nContent-Length: 2\r\n\r\nok", "malformed status"),
     "bare CR in a value": (b"HTTP/1.1 200 OK\r\nX-A: a\rb\r\nContent-Length: 0\r\n\r\n", "invalid"),
@@ -570,6 +582,93 @@ async def test_malformed_responses_are_protocol_errors(
             await fetch(transport, "GET", server.url)
         assert (await fetch(transport, "GET", server.url))[1] == b"ok"
     assert [len(peer.received) for peer in server.peers] == [1, 1]
+
+
+async def test_folded_header_lines_are_unfolded(transport: Http11Transport) -> None:
+    # RFC 9112 §5.2: a user agent replaces each obs-fold with a space; the body framing is unaffected
+    folded = (
+        b"HTTP/1.1 200 OK\r\nX-A: one  \r\n two \r\n\tthree\r\nX-Empty:\r\n  x\r\n"
+        b"X-B: b\r\nContent-Length: 2\r\n\r\nok"
+    )
+    chunked = (
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        b"2\r\nok\r\n0\r\nX-Trailer: a\r\n b\r\n\r\n"
+    )
+
+    async def script(peer: Peer) -> None:
+        await peer.request()
+        await peer.send(folded)
+        await peer.request()
+        await peer.send(chunked)
+        await answer_all(peer)
+
+    async with Server(script) as server:
+        response, body = await fetch(transport, "GET", server.url)
+        assert body == b"ok"
+        assert response.headers.raw == [
+            (b"X-A", b"one two three"),
+            (b"X-Empty", b"x"),
+            (b"X-B", b"b"),
+            (b"Content-Length", b"2"),
+        ]
+        assert (await fetch(transport, "GET", server.url))[1] == b"ok"
+        assert (await fetch(transport, "GET", server.url))[1] == b"ok"
+    assert server.connections == 1  # both folded answers were read to their end and kept alive
+
+
+# every answer stops short of ending its head or chunk line, and the server keeps the connection
+BROKEN_WHILE_OPEN = {
+    "bare LF head": (
+        b"HTTP/1.1 200 OK\nContent-Length: 2\n\nok",
+        "malformed response head: a line ends in a bare LF (no CR)",
+    ),
+    "bare LF after a CRLF status line": (
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\n\nok",
+        "malformed response head: a line ends in a bare LF (no CR)",
+    ),
+    "bare CR head": (
+        b"HTTP/1.1 200 OK\rContent-Length: 2\r\r",
+        "malformed response head: a line ends in a bare CR (no LF)",
+    ),
+    "bare LF chunk size line": (
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\nok\n0\n\n",
+        "malformed chunk size line: a line ends in a bare LF (no CR)",
+    ),
+    "not HTTP": (
+        b"SSH-2.0-OpenSSH_9.6",
+        "malformed status line: this is not an HTTP/1.x response",
+    ),
+    "bad status line": (b"HTTP/1.1 OK\r\nContent-Length: 2\r\n", "malformed status line"),
+    "whitespace after the status line": (
+        b"HTTP/1.1 200 OK\r\n X-A: 1\r\n",
+        "malformed response head: a line starting with whitespace comes before the first field",
+    ),
+    "bad field name": (b"HTTP/1.1 200 OK\r\nBad Name: x\r\n", "malformed header field"),
+    "NUL in a value": (
+        b"HTTP/1.1 200 OK\r\nX-A: a\x00b\r\n",
+        "invalid characters in header 'X-A'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_WHILE_OPEN))
+async def test_malformed_framing_fails_without_waiting_for_the_read_timeout(
+    case: str, transport: Http11Transport
+) -> None:
+    data, message = BROKEN_WHILE_OPEN[case]
+
+    async def script(peer: Peer) -> None:
+        await peer.request()
+        await peer.send(data)
+        await peer.request()  # holds the connection open until the client gives it up
+
+    async with Server(script) as server:
+        client = httpx.AsyncClient(transport=transport, timeout=30.0)
+        # a guard, not a timing assertion: with the old behaviour this waited the 30 s read timeout
+        with pytest.raises(httpx.RemoteProtocolError) as caught:
+            await asyncio.wait_for(client.get(server.url), 5)
+        assert str(caught.value) == message
+    assert server.connections == 1
 
 
 async def test_oversized_heads_are_refused(transport: Http11Transport) -> None:
