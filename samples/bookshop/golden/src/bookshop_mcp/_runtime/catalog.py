@@ -13,8 +13,10 @@ Start-up must not grow with the API, so the generator also writes two companions
 offset of every tool) and ``catalog.tools.jsonl`` (one tool per line, in catalog order).
 ``load_catalog`` then returns a ``LazyCatalog``: the index is in memory and the rest of
 ``catalog.json`` is read on first use of any other key; ``pagination.tool_source`` serves pages of
-tools straight from the lines file. Without the companions (hand-written catalogs, older packages)
-``load_catalog`` reads ``catalog.json`` whole, as before. Big APIs repeat the same component schemas
+tools straight from the lines file, which is the only place the tools are written (``catalog.json``
+has no ``tools`` when the lines file is there; reading the catalog whole reads them from it).
+Without the companions (hand-written catalogs, older packages) ``load_catalog`` reads
+``catalog.json`` whole, as before. Big APIs repeat the same component schemas
 in hundreds of tools, so the generator writes them once, in a third companion,
 ``catalog.defs.json`` (``schemaDefs``: one pool per direction), and ``complete_tool`` gives each tool
 schema back the ``$defs`` it reaches; that file is read only when a tool needs it.
@@ -416,6 +418,17 @@ class CatalogError(Exception):
     """The catalog file is missing, unreadable or of another format version."""
 
 
+def _add_tool_lines(whole: dict[str, Any], path: Path) -> None:
+    """``tools`` from ``catalog.tools.jsonl`` when ``catalog.json`` leaves them to it."""
+    lines = companion(path, TOOLS_SUFFIX)
+    if "tools" not in whole and lines.is_file():
+        try:
+            with lines.open("rb") as source:
+                whole["tools"] = [json.loads(line) for line in source if line.strip()]
+        except (OSError, ValueError) as exc:
+            raise CatalogError(f"cannot read {lines.name}: {exc}") from exc
+
+
 def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_bytes())
@@ -439,6 +452,7 @@ def load_catalog(path: Path) -> Catalog:
         lazy: object = LazyCatalog(index, path)
         return lazy  # type: ignore[return-value]
     whole = _read_json(path)
+    _add_tool_lines(whole, path)
     defs = companion(path, DEFS_SUFFIX)
     if defs.is_file() and SCHEMA_DEFS not in whole:
         whole[SCHEMA_DEFS] = _read_defs(defs)
@@ -468,7 +482,9 @@ class LazyCatalog(dict[str, Any]):
     def load(self) -> None:
         if self._loaded:
             return
-        for key, value in _read_json(self.path).items():
+        whole = _read_json(self.path)
+        _add_tool_lines(whole, self.path)
+        for key, value in whole.items():
             if not dict.__contains__(self, key):
                 dict.__setitem__(self, key, value)
         defs = companion(self.path, DEFS_SUFFIX)

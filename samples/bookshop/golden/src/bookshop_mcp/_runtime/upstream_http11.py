@@ -7,10 +7,12 @@ idle, each idle for at most ``keepalive_expiry`` seconds), speaks TLS through th
 module with certificate and host name verification (the CA bundle httpx would use), honours httpx's
 connect/read/write/pool timeouts, and reads ``Content-Length``, chunked and read-until-close bodies.
 Parsing is strict, so that no response can be read two ways (request smuggling, desynchronised
-keep-alive): a CR, LF or NUL inside a header field, a bare line ending, a folded line, a malformed
-status line, chunk size or chunk end, conflicting ``Content-Length`` values, ``Transfer-Encoding``
-other than ``chunked`` or together with ``Content-Length`` are all ``httpx.RemoteProtocolError``;
-a request header that could split the request is ``httpx.LocalProtocolError``. Header blocks, chunk
+keep-alive): a CR, LF or NUL inside a header field, a bare LF or CR line ending, a malformed status
+line, chunk size or chunk end, whitespace before the first field, a folded ``Content-Length`` or
+``Transfer-Encoding``, conflicting ``Content-Length`` values, ``Transfer-Encoding`` other than
+``chunked`` or with ``Content-Length`` are ``httpx.RemoteProtocolError`` (other obs-folds become one
+space, RFC 9112 §5.2), raised as soon as the bytes received show it, not at the read timeout; a
+request header that could split the request is ``httpx.LocalProtocolError``. Header blocks, chunk
 lines and bodies are bounded. A connection is reused only after a response that was read to its end
 and left nothing unread behind it; a reused connection that turns out closed before any byte of the
 response is retried once on a new connection for idempotent methods. ``LeanClient`` is the
@@ -19,7 +21,10 @@ transport unless event hooks, auth or redirects need httpx's own machinery. ``up
 picks it, or a plain ``httpx.AsyncClient`` when a transport is given or the environment configures
 a proxy (which this transport does not speak). Why: httpcore + anyio cost more per call than the
 rest of a ``tools/call``, and httpx's ``send`` machinery about as much as this whole transport
-(measured with ``benchmarks/compare_fastmcp.py``).
+(measured with ``benchmarks/compare_fastmcp.py``). The wire format (the connection and its receive
+buffer, response head, field, obs-fold and chunk-size parsing, the early malformed-framing checks,
+request head and body framing) lives in ``upstream_http11_parse``; this module keeps the clients,
+the response body streams and the connection pool.
 """
 
 from __future__ import annotations
@@ -27,14 +32,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import ssl
 import time
 import urllib.request
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import httpx
+
+from .upstream_http11_parse import (
+    Origin,
+    _chunk_size,
+    _Connection,
+    _describe,
+    _fields,
+    _Head,
+    _request_body,
+    _RequestHead,
+)
 
 __all__ = [
     "MAX_BODY_BYTES",
@@ -46,30 +61,14 @@ __all__ = [
 ]
 
 MAX_HEADER_BYTES = 64 * 1024
-MAX_HEADER_FIELDS = 128
 MAX_BODY_BYTES = 64 * 1024 * 1024
 # a chunk-size line (with extensions) or one trailer field
 MAX_LINE_BYTES = 8 * 1024
 KEEPALIVE_EXPIRY = 5.0
 _READ_BYTES = 64 * 1024
-# stop reading from the socket while this much is buffered and unread
-_HIGH_WATER = 256 * 1024
 _MAX_INTERIM_RESPONSES = 16
-_IDEMPOTENT = frozenset({b"GET", b"HEAD", b"OPTIONS", b"PUT", b"DELETE", b"TRACE"})
-_TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-# visible ASCII, obs-text, space and tab: no CR, LF, NUL or other control characters
-_FIELD_VALUE = re.compile(rb"[\t\x20-\x7e\x80-\xff]*")
-# what we send: no whitespace around the value either (RFC 9110 §5.5), as h11 insists
-_SENT_VALUE = re.compile(
-    rb"(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?"
-)
-_STATUS_LINE = re.compile(rb"HTTP/1\.([01]) ([1-9][0-9][0-9])(?: ([\t\x20-\x7e\x80-\xff]*))?")
-_CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,15})[ \t]*(?:;[\t\x20-\x7e\x80-\xff]*)?")
-_DIGITS = re.compile(rb"[0-9]{1,18}")
-_OWS = b" \t"
 _NO_BODY_STATUSES = frozenset({204, 304})
 
-Origin = tuple[str, str, int]
 # httpx logs each request here at INFO; LeanClient.send does the same
 _HTTPX_LOG = logging.getLogger("httpx")
 
@@ -190,264 +189,9 @@ class _Stale(Exception):
 _DISCONNECTED = "Server disconnected without sending a response."
 
 
-class _Connection(asyncio.Protocol):
-    """One TCP or TLS connection; bytes are buffered here and taken by one request at a time."""
-
-    def __init__(self, origin: Origin) -> None:
-        self.origin = origin
-        self.idle_since = 0.0
-        self.reused = False
-        self._buffer = bytearray()
-        self._waiter: asyncio.Future[None] | None = None
-        self._drained: asyncio.Future[None] | None = None
-        self._eof = False
-        self._error: BaseException | None = None
-        self._transport: asyncio.Transport | None = None
-        self._reading_paused = False
-        self._writing_paused = False
-
-    # -- asyncio.Protocol ------------------------------------------------------------------------
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self._transport = transport
-
-    def data_received(self, data: bytes) -> None:
-        self._buffer += data
-        if len(self._buffer) > _HIGH_WATER and self._transport is not None:
-            self._transport.pause_reading()
-            self._reading_paused = True
-        self._wake()
-
-    def eof_received(self) -> bool:
-        self._eof = True
-        self._wake()
-        return False
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._eof = True
-        self._error = exc
-        self._wake()
-        drained, self._drained = self._drained, None
-        if drained is not None and not drained.done():
-            drained.set_result(None)
-
-    def pause_writing(self) -> None:
-        self._writing_paused = True
-
-    def resume_writing(self) -> None:
-        self._writing_paused = False
-        drained, self._drained = self._drained, None
-        if drained is not None and not drained.done():
-            drained.set_result(None)
-
-    def _wake(self) -> None:
-        waiter, self._waiter = self._waiter, None
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    # -- used by the transport -------------------------------------------------------------------
-
-    def usable(self) -> bool:
-        """Idle and still open, with nothing unexpected received since the last response."""
-        transport = self._transport
-        return not (self._eof or self._buffer or transport is None or transport.is_closing())
-
-    def close(self) -> None:
-        if self._transport is not None:
-            self._transport.close()
-        self._eof = True
-
-    async def write(self, data: bytes, timeout: float | None) -> None:
-        if self._transport is None or self._transport.is_closing():
-            raise httpx.WriteError("the connection is closed")
-        self._transport.write(data)
-        if self._writing_paused:
-            self._drained = asyncio.get_running_loop().create_future()
-            await _within(self._drained, timeout, httpx.WriteTimeout)
-            if self._error is not None or self._transport.is_closing():
-                raise httpx.WriteError("the connection was closed while sending")
-
-    async def _more(self, timeout: float | None) -> None:
-        """Wait for more bytes (or the end); raises when the connection broke."""
-        if self._error is not None:
-            raise httpx.ReadError(_describe(self._error)) from self._error
-        if self._eof:
-            return
-        if self._reading_paused and self._transport is not None:
-            self._reading_paused = False
-            self._transport.resume_reading()
-        self._waiter = asyncio.get_running_loop().create_future()
-        await _within(self._waiter, timeout, httpx.ReadTimeout)
-        if self._error is not None:
-            raise httpx.ReadError(_describe(self._error)) from self._error
-
-    async def read_until(
-        self, separator: bytes, limit: int, timeout: float | None, what: str
-    ) -> bytes | None:
-        """Bytes up to ``separator`` (removed), at most ``limit``; ``None`` if the peer closed first."""
-        start = 0
-        while True:
-            end = self._buffer.find(separator, start)
-            if end > limit or (end < 0 and len(self._buffer) > limit):
-                raise httpx.RemoteProtocolError(f"the {what} is longer than {limit} bytes")
-            if end >= 0:
-                data = bytes(self._buffer[:end])
-                del self._buffer[: end + len(separator)]
-                return data
-            if self._eof:
-                if self._buffer:
-                    raise httpx.RemoteProtocolError(f"the connection ended inside the {what}")
-                return None
-            start = max(0, len(self._buffer) - len(separator) + 1)
-            await self._more(timeout)
-
-    async def read_line(self, limit: int, timeout: float | None, what: str) -> bytes:
-        line = await self.read_until(b"\r\n", limit, timeout, what)
-        if line is None:
-            raise httpx.RemoteProtocolError(f"the connection ended before the {what}")
-        return line
-
-    async def read_some(self, most: int, timeout: float | None) -> bytes:
-        """Up to ``most`` bytes as soon as there are any; b"" once the peer has closed."""
-        while not self._buffer:
-            if self._eof:
-                return b""
-            await self._more(timeout)
-        data = bytes(self._buffer[:most])
-        del self._buffer[:most]
-        return data
-
-
-async def _within(
-    future: asyncio.Future[None], timeout: float | None, error: type[httpx.TimeoutException]
-) -> None:
-    if timeout is None:
-        await future
-        return
-    expired: list[bool] = []
-
-    def expire() -> None:
-        expired.append(True)
-        future.cancel()
-
-    # a timer on the future is cheaper than asyncio.timeout() around every read
-    handle = asyncio.get_running_loop().call_later(timeout, expire)
-    try:
-        await future
-    except asyncio.CancelledError:
-        if expired:
-            raise error(f"no progress for {timeout:g} s") from None
-        raise
-    finally:
-        handle.cancel()
-
-
-def _describe(error: BaseException) -> str:
-    return str(error) or type(error).__name__
-
-
 def _timeouts(request: httpx.Request) -> Mapping[str, float | None]:
     timeouts = request.extensions.get("timeout")
     return timeouts if isinstance(timeouts, dict) else {}
-
-
-class _RequestHead:
-    """The request line and header block, checked; what the headers say about the body."""
-
-    __slots__ = ("chunked", "close", "data", "idempotent", "length")
-
-    def __init__(self, request: httpx.Request) -> None:
-        target = request.url.raw_path or b"/"
-        method = request.method.encode("ascii")
-        if not _TOKEN.fullmatch(method) or not _FIELD_VALUE.fullmatch(target) or b" " in target:
-            raise httpx.LocalProtocolError("the request method or target cannot be sent")
-        self.idempotent = method in _IDEMPOTENT
-        self.length: int | None = None
-        self.chunked = self.close = False
-        lines = [method + b" " + target + b" HTTP/1.1"]
-        for name, value in request.headers.raw:
-            if not _TOKEN.fullmatch(name) or not _SENT_VALUE.fullmatch(value):
-                raise httpx.LocalProtocolError(f"illegal request header {name[:40]!r}")
-            lowered = name.lower()
-            if lowered == b"content-length":
-                if not _DIGITS.fullmatch(value) or self.length not in (None, int(value)):
-                    raise httpx.LocalProtocolError("bad Content-Length in the request")
-                self.length = int(value)
-            elif lowered == b"transfer-encoding":
-                if value.lower() != b"chunked" or self.chunked:
-                    raise httpx.LocalProtocolError("only Transfer-Encoding: chunked can be sent")
-                self.chunked = True
-            elif lowered == b"connection":
-                self.close = self.close or b"close" in _items(value)
-            lines.append(name + b": " + value)
-        if self.chunked and self.length is not None:
-            raise httpx.LocalProtocolError("Content-Length and Transfer-Encoding in one request")
-        self.data = b"\r\n".join(lines) + b"\r\n\r\n"
-
-
-def _items(value: bytes) -> list[bytes]:
-    """A comma-separated header value's items, lower-cased."""
-    return [item.strip(_OWS).lower() for item in value.split(b",")]
-
-
-class _Head:
-    """A parsed response head: status, reason, raw headers and how the body is framed.
-
-    ``length`` is the ``Content-Length``; ``chunked`` or neither (then the body ends with the
-    connection); ``keep_alive`` is what the version and ``Connection`` allow.
-    """
-
-    __slots__ = ("chunked", "headers", "keep_alive", "length", "minor", "reason", "status")
-
-    def __init__(self, block: bytes) -> None:
-        lines = block.split(b"\r\n")
-        match = _STATUS_LINE.fullmatch(lines[0])
-        if match is None:
-            raise httpx.RemoteProtocolError("malformed status line")
-        self.minor = int(match.group(1))
-        self.status = int(match.group(2))
-        self.reason = match.group(3) or b""
-        if len(lines) > MAX_HEADER_FIELDS + 1:
-            raise httpx.RemoteProtocolError(f"more than {MAX_HEADER_FIELDS} header fields")
-        # each field is checked: a CR or LF left inside a line after the split is refused there
-        self.headers = [_field(line) for line in lines[1:]]
-        self.length: int | None = None
-        connection: list[bytes] = []
-        encodings: list[bytes] = []
-        for name, value in self.headers:
-            lowered = name.lower()
-            if lowered == b"content-length":
-                for item in _items(value):
-                    self._set_length(item)
-            elif lowered == b"transfer-encoding":
-                encodings += _items(value)
-            elif lowered == b"connection":
-                connection += _items(value)
-        self.chunked = bool(encodings)
-        if encodings and (encodings != [b"chunked"] or self.length is not None or not self.minor):
-            raise httpx.RemoteProtocolError("unsupported or conflicting Transfer-Encoding")
-        self.keep_alive = (
-            b"keep-alive" in connection if self.minor == 0 else b"close" not in connection
-        )
-
-    def _set_length(self, value: bytes) -> None:
-        if not _DIGITS.fullmatch(value):
-            raise httpx.RemoteProtocolError("malformed Content-Length")
-        if self.length is not None and self.length != int(value):
-            raise httpx.RemoteProtocolError("conflicting Content-Length values")
-        self.length = int(value)
-
-
-def _field(line: bytes) -> tuple[bytes, bytes]:
-    name, colon, value = line.partition(b":")
-    # a name with whitespace (or a folded continuation line) could be read two ways
-    if not colon or not _TOKEN.fullmatch(name):
-        raise httpx.RemoteProtocolError("malformed header field")
-    value = value.strip(_OWS)
-    if not _FIELD_VALUE.fullmatch(value):
-        raise httpx.RemoteProtocolError(f"invalid characters in header {name[:40].decode()!r}")
-    return name, value
 
 
 class _Body(httpx.AsyncByteStream):
@@ -512,10 +256,7 @@ class _Body(httpx.AsyncByteStream):
         connection, timeout = self._connection, self._timeout
         while True:
             line = await connection.read_line(MAX_LINE_BYTES, timeout, "chunk size line")
-            match = _CHUNK_SIZE.fullmatch(line)
-            if match is None:
-                raise httpx.RemoteProtocolError("malformed chunk size")
-            size = int(match.group(1), 16)
+            size = _chunk_size(line)
             if size == 0:
                 break
             async for chunk in self._sized(size):
@@ -523,11 +264,14 @@ class _Body(httpx.AsyncByteStream):
             if await connection.read_line(2, timeout, "chunk end") != b"":
                 raise httpx.RemoteProtocolError("malformed chunk end")
         trailer_bytes = 0
+        trailers: list[bytes] = []
         while line := await connection.read_line(MAX_LINE_BYTES, timeout, "trailer section"):
             trailer_bytes += len(line)
             if trailer_bytes > MAX_HEADER_BYTES:
                 raise httpx.RemoteProtocolError("the trailer section is too large")
-            _field(line)
+            trailers.append(line)
+        # checked, then dropped: httpx has no place for trailers
+        _fields(trailers, "trailer section")
 
     async def aclose(self) -> None:
         self._release()
@@ -630,7 +374,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
     async def _response_head(self, connection: _Connection, timeout: float | None) -> _Head:
         for _ in range(_MAX_INTERIM_RESPONSES):
             block = await connection.read_until(
-                b"\r\n\r\n", MAX_HEADER_BYTES, timeout, "response head"
+                b"\r\n\r\n", MAX_HEADER_BYTES, timeout, "response head", head=True
             )
             if block is None:
                 if connection.reused:
@@ -722,22 +466,6 @@ class Http11Transport(httpx.AsyncBaseTransport):
     def _discard(self, connection: _Connection) -> None:
         connection.close()
         self._open.discard(connection)
-
-
-async def _request_body(stream: Any, head: _RequestHead) -> list[bytes]:
-    """The body as the bytes to send (chunk framing included), checked against its length."""
-    parts: list[bytes] = []
-    if isinstance(stream, httpx.AsyncByteStream):
-        parts = [bytes(part) async for part in stream]
-    elif isinstance(stream, Iterable):
-        parts = [bytes(part) for part in stream]
-    parts = [part for part in parts if part]
-    if head.chunked:
-        framed = [b"%x\r\n%s\r\n" % (len(part), part) for part in parts]
-        return [*framed, b"0\r\n\r\n"]
-    if sum(map(len, parts)) != (head.length or 0):
-        raise httpx.LocalProtocolError("the request body does not match its Content-Length")
-    return parts
 
 
 async def _send(

@@ -4,7 +4,8 @@ Off unless configured through the environment (variable names carry the server's
 ``PETSTORE_``): ``AUTH_TOKENS`` holds static bearer tokens, compared in constant time, whose callers are
 named ``token-1``, ``token-2``… by position; ``AUTH_JWKS_URL`` + ``AUTH_ISSUER`` (+ ``AUTH_AUDIENCE``,
 ``AUTH_REQUIRED_SCOPES``, ``AUTH_AUTHORIZATION_SERVERS``) make the server an OAuth 2.1 resource server
-that accepts JWT access tokens (RS/PS 256/384/512 and ES256, verified in pure Python) issued for its
+that accepts JWT access tokens (RS/PS 256/384/512 and ES256, verified with ``cryptography``, which
+the ``http`` extra installs: a server configured for them without it refuses to start) issued for its
 canonical URL, with the scopes it requires (``AUTH_SCOPE_HIERARCHY`` lets ``repo`` cover ``repo:read``),
 and publishes RFC 9728 Protected Resource Metadata. Both may be set at once. Failures are values
 (``AuthFailure``) carrying the HTTP status and the exact ``WWW-Authenticate`` challenge of MCP
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib.metadata
+import importlib.util
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -52,6 +55,7 @@ __all__ = [
     "AuthFailure",
     "Authenticator",
     "BearerAuthenticator",
+    "CryptographyUnavailable",
     "OAuthSettings",
     "Principal",
     "authenticator_from_env",
@@ -115,6 +119,8 @@ class BearerAuthenticator:
         jwks_ttl: float = DEFAULT_TTL_SECONDS,
         jwks_min_refresh_interval: float = DEFAULT_MIN_REFRESH_SECONDS,
     ) -> None:
+        if oauth is not None:
+            _require_cryptography()
         self._static = tuple(hashlib.sha256(t.encode()).digest() for t in static_tokens)
         self._oauth = oauth
         self._clock = clock
@@ -215,6 +221,22 @@ class BearerAuthenticator:
         return AuthFailure(status, _challenge(params), message)
 
 
+class CryptographyUnavailable(ValueError):
+    """JWT verification is configured but ``cryptography`` is missing; the message says what to install."""
+
+
+def _require_cryptography() -> None:
+    # only looked up here, so a misinstalled server stops at start-up; imported on the first token
+    if importlib.util.find_spec("cryptography") is not None:
+        return
+    top = (__package__ or __name__).partition(".")[0]
+    distribution = next(iter(importlib.metadata.packages_distributions().get(top, [])), top)
+    raise CryptographyUnavailable(
+        "verifying OAuth access tokens (AUTH_JWKS_URL) needs the 'cryptography' package of the "
+        f"'http' extra: pip install '{distribution}[http]'"
+    )
+
+
 def _challenge(params: list[tuple[str, str]]) -> str:
     quoted = (f'{name}="{NOT_QUOTABLE.sub("?", value)}"' for name, value in params)
     return "Bearer " + ", ".join(quoted)
@@ -240,7 +262,8 @@ def authenticator_from_env(
 
     ``resource_url`` is this server's canonical MCP endpoint URL (e.g. ``https://mcp.example.com/mcp``);
     it is the default audience and the PRM ``resource``. Misconfiguration raises ``ValueError`` naming
-    the variable, so it surfaces at start-up rather than on the first request.
+    the variable, so it surfaces at start-up rather than on the first request; so does OAuth without
+    ``cryptography`` installed (``CryptographyUnavailable``, a ``ValueError`` naming the extra).
     """
     tokens = static_tokens_from_env(environ, f"{prefix}AUTH_TOKENS")
     oauth = oauth_settings_from_env(environ, resource_url=resource_url, prefix=prefix)

@@ -1,19 +1,20 @@
 """``tools/call`` and ``resources/read``: the two methods that reach the upstream API.
 
-Tools are looked up by name, their arguments validated against ``inputSchema`` (validators compiled
-on a tool's first call and kept), then the bound operation is called and its response mapped by
-``results``. Resources are looked up by static URI, then by matching the catalog's URI templates
-(compiled on the first read); matched template variables are converted to the argument types the
-bound tool declares. Results come back in the 2026 shape; the protocol layer adapts them per era.
-Upstream and validation failures of a tool are tool results (``isError``), not protocol errors.
-A tool call whose request carried a progress token reports ``notifications/progress`` through
-``Progress`` around its upstream call (mcp-wire §7.1): 0 of 2 naming the call when it starts, 1 of 2
-with the upstream's status when it has answered, 2 of 2 when the result is built (or at once when the
-call failed); whichever transport built the ``Progress`` delivers them. A ``RequestLog`` does the same
-for ``notifications/message`` (mcp-wire §7.4) when the client chose a log level: what is called, the
-upstream's answer and the outcome, never argument values or credentials. The catalog's tables are
-read on the first call or read, not at start-up (a lazily loaded catalog is then read whole).
-``run_tool`` runs a tool by name for the call tool of dynamic mode, exactly as ``tools/call`` does.
+Tools are looked up by name, their arguments validated against ``inputSchema`` (validators compiled on
+a tool's first call and kept; a tool whose schema does not compile refuses every call), then the bound
+operation is called and its response mapped by ``results``. Resources are looked up by static URI, then
+by matching the catalog's URI templates (compiled on the first read); matched template variables are
+converted to the argument types the bound tool declares. Results come back in the 2026 shape; the
+protocol layer adapts them per era. Upstream and validation failures of a tool are tool results
+(``isError``), not protocol errors. A tool call whose request carried a progress token reports
+``notifications/progress`` through ``Progress`` around its upstream call (mcp-wire §7.1): 0 of 2 naming
+the call when it starts, 1 of 2 with the upstream's status when it has answered, 2 of 2 when the result
+is built (or at once when the call failed); whichever transport built the ``Progress`` delivers them. A
+``RequestLog`` does the same for ``notifications/message`` (mcp-wire §7.4) when the client chose a log
+level: what is called, the upstream's answer and the outcome, never argument values or credentials. The
+catalog's tables are read on the first call or read, not at start-up (a lazily loaded catalog is then
+read whole). ``run_tool`` runs a tool by name for the call tool of dynamic mode, exactly as
+``tools/call`` does.
 """
 
 from __future__ import annotations
@@ -155,13 +156,6 @@ class ResourceNotFound(Exception):
         self.uri = uri
 
 
-class _Unset:
-    """Marks a validator that has not been compiled yet (``None`` means "no usable schema")."""
-
-
-_UNSET = _Unset()
-
-
 def _primary_type(schema: Any) -> str | None:
     kind = schema.get("type") if isinstance(schema, dict) else None
     if isinstance(kind, list):
@@ -264,8 +258,9 @@ class Calls:
         self._confirm_policy = confirm_policy
         self._targets: dict[str, Target] = {}
         self._loaded: _Tables | None = None
-        self._inputs: dict[str, Validator | _Unset | None] = {}
-        self._outputs: dict[str, Validator | _Unset | None] = {}
+        # a schema that does not compile is kept as its error: the tool then refuses every call
+        self._inputs: dict[str, Validator | SchemaError] = {}
+        self._outputs: dict[str, Validator | SchemaError] = {}
         self._templates: list[tuple[UriTemplate, JsonObject, TemplateBinding]] | None = None
 
     @property
@@ -363,9 +358,16 @@ class Calls:
         interaction: Interaction = NO_INTERACTION,
     ) -> JsonObject:
         validator = self._validator(self._inputs, name, tool.get("inputSchema"), "input")
+        if isinstance(validator, SchemaError):
+            # never pass arguments upstream unchecked: a tool we cannot check is a tool we refuse
+            await log.log("error", f"Tool {name}: unusable input schema, nothing was called")
+            return tool_error(
+                f"Tool {name!r} cannot be called: its input schema cannot be used to check "
+                f"arguments ({validator}). Nothing was sent to the API."
+            )
 
         def check(candidate: JsonObject) -> str | None:
-            issues = validator.issues(candidate) if validator is not None else []
+            issues = validator.issues(candidate)
             return _format_issues(name, issues) if issues else None
 
         outcome = await interaction.resolve(self._target(name, tool, operation), arguments, check)
@@ -381,10 +383,11 @@ class Calls:
         output: Validator | None = None
         schema = self.output_schema(name, tool)
         if schema is not None:
-            output = self._validator(self._outputs, name, schema, "output")
-            if output is None:
+            compiled = self._validator(self._outputs, name, schema, "output")
+            if isinstance(compiled, SchemaError):
                 # a declared schema we cannot check must not be answered with unchecked output
                 return tool_error(f"Tool {name!r} has an unusable output schema")
+            output = compiled
         spec = self._tables.operations.get(operation)
         label = _call_label(spec, operation)
         await progress.report(0, total=2, message=f"Calling {label}")
@@ -441,18 +444,16 @@ class Calls:
 
     @staticmethod
     def _validator(
-        cache: dict[str, Validator | _Unset | None], name: str, schema: Any, what: str
-    ) -> Validator | None:
-        cached = cache.get(name, _UNSET)
-        if not isinstance(cached, _Unset):
-            return cached
-        compiled: Validator | None = None
-        if isinstance(schema, dict | bool):
+        cache: dict[str, Validator | SchemaError], name: str, schema: Any, what: str
+    ) -> Validator | SchemaError:
+        compiled = cache.get(name)
+        if compiled is None:
             try:
                 compiled = Validator(schema)
             except SchemaError as exc:
                 logger.warning("tool %s: %s schema not usable: %s", name, what, exc)
-        cache[name] = compiled
+                compiled = exc
+            cache[name] = compiled
         return compiled
 
     # -- resources -----------------------------------------------------------------------------

@@ -209,8 +209,9 @@ def _elicit_answer(raw: JsonObject, requested: JsonObject | None) -> JsonObject:
     if requested is not None:
         try:
             issues = Validator(requested).issues(content, limit=3)
-        except SchemaError:
-            issues = []
+        except SchemaError as exc:
+            # an answer we cannot check is not taken as valid
+            raise AnswerError(f"the requested form cannot be checked ({exc})") from None
         if issues:
             problems = "; ".join(f"{i.path or 'content'}: {i.message}" for i in issues)
             raise AnswerError(f"content does not match the requested form ({problems})")
