@@ -272,8 +272,11 @@ def generate(spec: Path, out: Path, row: Row, verbose: bool) -> bool:
         tail = (stderr.strip().splitlines() or ["?"])[-1]
         row.problem = f"generate exit {code}: {tail[:120]}"
         return False
-    catalog = json.loads(next(out.glob("src/*/catalog.json")).read_text(encoding="utf-8"))
-    row.tools = len(catalog["tools"])
+    catalog_path = next(out.glob("src/*/catalog.json"))
+    catalog = json.loads(catalog_path.read_text(encoding="utf-8"))
+    # the tools are in their lines file, one per line; the index counts them
+    index = json.loads(catalog_path.with_name("catalog.index.json").read_text(encoding="utf-8"))
+    row.tools = index["counts"]["tools"]
     row.mode = catalog.get("toolMode", {}).get("mode", "full")
     measure(out, row)
     return True
