@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from .ir import JsonSchema
-from .runtime_schema import compiles, validates
+from .runtime_schema import validates, validator
 from .schema_utils import defs_closure
 
 __all__ = ["NoExample", "conforms", "example_instance"]
@@ -83,10 +83,11 @@ class _Cycle(NoExample):
 def example_instance(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> Any:
     """A small deterministic instance of ``schema``; refs ``#/$defs/X`` resolve in ``defs``."""
     value = _Builder(defs).build(schema, (), 0)
-    rooted = _rooted(schema, defs)
-    if not compiles(rooted):
+    # compiled once, here: a tool's schema with its $defs runs to hundreds of kilobytes
+    checker = validator(_rooted(schema, defs))
+    if checker is None:
         raise NoExample("the generated server cannot compile this schema")
-    if not _Checker(defs).accepts(schema, value, 0) or not validates(rooted, value):
+    if not _Checker(defs).accepts(schema, value, 0) or not checker.is_valid(value):
         raise NoExample("the synthesised value does not satisfy every constraint of the schema")
     return value
 
@@ -109,8 +110,10 @@ def _rooted(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema | 
     (a tool's schema already is one: it carries its own ``$defs``)."""
     if not isinstance(schema, Mapping):
         return bool(schema)
+    if "$defs" in schema:
+        return schema
     reached = defs_closure([schema], defs)
-    if not reached or "$defs" in schema:
+    if not reached:
         return schema
     if "$id" in schema:
         return {"$defs": reached, "allOf": [schema]}

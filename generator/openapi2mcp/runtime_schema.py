@@ -7,6 +7,12 @@ it). :func:`compilable` makes a tool's schema one the runtime can compile, since
 every call of a tool whose schema does not compile: each keyword the validator refuses is dropped (a
 subschema that is no schema at all becomes ``true``), with a ``schema-uncompilable`` warning saying
 where; when the fault cannot be located it returns ``None`` and the caller skips the operation.
+
+Big APIs give hundreds of tools the same component schemas (Stripe's closures run to hundreds of
+kilobytes per tool), so :func:`compilable` first checks the parts separately: each ``$defs`` member
+once per generation (by identity: the normaliser shares them between tools), and the tool's own part
+with its references to members answered by ``true``. Only when that fast check fails is the whole
+schema compiled, and repaired, as the server would compile it.
 """
 
 from __future__ import annotations
@@ -22,8 +28,9 @@ from typing import Any
 from .diagnostics import Report
 from .ir import JsonSchema
 from .resources import templates_root
+from .schema_utils import def_name, iter_refs
 
-__all__ = ["compilable", "compiles", "validates"]
+__all__ = ["compilable", "compiles", "validates", "validator"]
 
 # every uncompilable keyword costs one compile; a schema needing more repairs than this is skipped
 _MAX_REPAIRS = 50
@@ -68,6 +75,16 @@ def _validator_for(schema: JsonSchema | bool) -> Any:
     return _validator(text)
 
 
+def validator(schema: JsonSchema | bool) -> Any:
+    """The runtime's validator for ``schema``, compiled now and not cached (``None``: it does not
+    compile); for a big schema checked once, where :func:`validates`'s cache key would cost more."""
+    runtime = _runtime()
+    try:
+        return runtime.Validator(schema)
+    except runtime.SchemaError:
+        return None
+
+
 def compiles(schema: JsonSchema | bool) -> bool:
     """Whether the generated server can compile ``schema``."""
     return _validator_for(schema) is not None
@@ -86,6 +103,8 @@ def compilable(
     """``schema`` with what the runtime cannot compile dropped and reported (see the module);
     ``None`` when that is not possible. ``what`` names the schema in messages (``input schema of
     tool 'x'``), ``otherwise`` says what then happens; ``pointer`` is the operation's, in the spec."""
+    if _compiles_in_parts(schema):
+        return schema
     runtime = _runtime()
     current: Any = schema
     for _ in range(_MAX_REPAIRS):
@@ -116,6 +135,50 @@ def compilable(
         f"the {what} needs more than {_MAX_REPAIRS} repairs to compile; {otherwise}",
     )
     return None
+
+
+# id(definition) -> (the definition, kept alive so its id stays its own; whether it compiles)
+_DEFINITIONS: dict[int, tuple[Any, bool]] = {}
+_KEPT_DEFINITIONS = 50_000
+
+
+def _compiles_in_parts(schema: JsonSchema) -> bool:
+    """Whether ``schema`` compiles, checked part by part (see the module docstring); ``False`` also
+    when the parts cannot be told apart (a reference into a member, not to one)."""
+    defs = schema.get("$defs")
+    if defs is None:
+        return _compiles_with_stubs(schema)
+    if not isinstance(defs, Mapping):
+        return False
+    if len(_DEFINITIONS) > _KEPT_DEFINITIONS:
+        _DEFINITIONS.clear()
+    for definition in defs.values():
+        known = _DEFINITIONS.get(id(definition))
+        if known is None or known[0] is not definition:
+            known = _DEFINITIONS[id(definition)] = (definition, _compiles_with_stubs(definition))
+        if not known[1]:
+            return False
+    return _compiles_with_stubs({key: value for key, value in schema.items() if key != "$defs"})
+
+
+def _compiles_with_stubs(schema: Any) -> bool:
+    """Whether ``schema`` compiles with each ``#/$defs/<Name>`` it refers to standing for ``true``."""
+    if not isinstance(schema, Mapping):
+        return isinstance(schema, bool)
+    stubs: dict[str, Any] = {}
+    for ref in iter_refs(schema):
+        name = def_name(ref)
+        if name is None:
+            return False  # a reference the stubs cannot answer: compile the whole schema
+        stubs[name] = True
+    if "$defs" in schema:
+        return False
+    runtime = _runtime()
+    try:
+        runtime.Validator({**schema, "$defs": stubs} if stubs else schema)
+    except runtime.SchemaError:
+        return False
+    return True
 
 
 def _without(schema: Any, location: tuple[str | int, ...]) -> tuple[Any, str] | None:
