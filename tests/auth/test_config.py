@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import importlib.metadata
 import subprocess
 import sys
 from pathlib import Path
@@ -93,10 +94,13 @@ def test_a_server_with_oauth_but_without_cryptography_refuses_to_start(
         check=False,
     )
     assert (done.returncode, done.stdout) == (1, b"")
-    # not installed, only on PYTHONPATH: the import name stands in for the distribution
+    # the installed distribution's name; when it is only on PYTHONPATH (another test may have
+    # installed it), the import name stands in for it
+    installed = importlib.metadata.packages_distributions().get("petstore_mcp")
+    name = installed[0] if installed else "petstore_mcp"
     assert done.stderr.decode() == (
         "petstore-mcp: verifying OAuth access tokens (AUTH_JWKS_URL) needs the 'cryptography' "
-        "package of the 'http' extra: pip install 'petstore_mcp[http]'\n"
+        f"package of the 'http' extra: pip install '{name}[http]'\n"
     )
 
 
