@@ -4,7 +4,9 @@ The catalog's format is owned by ``templates/runtime/catalog.py``; this module o
 objects are stored exactly as the 2026-07-28 list methods return them, in plan order, with compact
 schemas (``compact.py``). ``catalog_files`` adds the two companions that keep start-up independent of
 the API's size: ``catalog.index.json`` (what start-up reads) and ``catalog.tools.jsonl`` (one tool per
-line, read a page at a time). ``mode_sizes`` tells ``inspect`` what ``tools/list`` costs in each tool
+line, read a page at a time), the tool schemas' components written once (``catalog.defs.json``) and
+every value that repeats across those files written once (``catalog.pool.jsonl``, ``pooling.py``).
+``mode_sizes`` tells ``inspect`` what ``tools/list`` costs in each tool
 mode: bytes exactly, tokens as an estimate (``estimate_tokens``; no tokenizer is involved).
 """
 
@@ -32,6 +34,7 @@ from .plan import (
     Toolset,
 )
 from .planning import server_variable_env
+from .pooling import POOL_FILE, pool_values
 
 CATALOG_FORMAT = 1
 DEFAULT_TIMEOUT_SECONDS = 30.0
@@ -235,13 +238,9 @@ def compact_json(value: Any) -> str:
 
 
 def catalog_files(plan: ServerPlan, report: Report) -> dict[str, str]:
-    """``catalog.json`` and its two companions, by file name (each text ends with a newline)."""
+    """``catalog.json`` and its companions, by file name (each text ends with a newline)."""
     catalog = build_catalog(plan, report)
     catalog["tools"], pools = _pooled_defs(catalog["tools"])
-    lines = [compact_json(tool) for tool in catalog["tools"]]
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line.encode("utf-8")) + 1)
     completions = catalog["completions"]
     index = {key: catalog[key] for key in _INDEX_KEYS if key in catalog}
     index["counts"] = {
@@ -253,15 +252,28 @@ def catalog_files(plan: ServerPlan, report: Report) -> dict[str, str]:
         or any(completions["resourceTemplates"].values()),
     }
     index["toolNames"] = [tool["name"] for tool in catalog["tools"]]
+    # the tools are in their lines file only (the runtime reads them from there)
+    rest: Any = {k: v for k, v in catalog.items() if k != "tools"}
+    defs: Any = {"format": CATALOG_FORMAT, **pools} if any(pools.values()) else None
+    tools: list[Any] = catalog["tools"]
+    pool: list[Any] = []
+    pooled = pool_values([rest, defs, *tools])
+    if pooled is not None:
+        (rest, defs, *tools), pool = pooled
+    lines = [compact_json(tool) for tool in tools]
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line.encode("utf-8")) + 1)
     index["toolOffsets"] = offsets
     files = {
-        # the tools are in their lines file only (the runtime reads them from there)
-        CATALOG_FILE: compact_json({k: v for k, v in catalog.items() if k != "tools"}) + "\n",
+        CATALOG_FILE: compact_json(rest) + "\n",
         INDEX_FILE: compact_json(index) + "\n",
         TOOLS_FILE: "".join(line + "\n" for line in lines),
     }
-    if any(pools.values()):
-        files[DEFS_FILE] = compact_json({"format": CATALOG_FORMAT, **pools}) + "\n"
+    if defs is not None:
+        files[DEFS_FILE] = compact_json(defs) + "\n"
+    if pool:
+        files[POOL_FILE] = "".join(compact_json(value) + "\n" for value in pool)
     return files
 
 
@@ -348,8 +360,9 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
         "parameters": [_parameter(param, by_wire) for param in op.parameters],
         "security": _security(plan.api, op, report),
         "responseMediaType": op.response.content_type if op.response else "",
-        "pointer": op.pointer,
     }
+    if op.pointer != _path_pointer(op):
+        spec["pointer"] = op.pointer
     accept = _accept(op)
     if accept and accept != spec["responseMediaType"]:
         spec["accept"] = accept
@@ -369,6 +382,12 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
     if op.body is not None:
         spec["body"] = _body(tool)
     return spec
+
+
+def _path_pointer(op: Operation) -> str:
+    """Where an operation of ``paths`` is in the spec (the catalog leaves this pointer out)."""
+    escaped = op.path.replace("~", "~0").replace("/", "~1")
+    return f"#/paths/{escaped}/{op.method.lower()}"
 
 
 def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> dict[str, Any]:

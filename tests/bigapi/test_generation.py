@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from openapi2mcp.cli import main
 from openapi2mcp.generate import GenerateOptions, generate
 from templates.runtime.jsonschema import Validator
-from tests.catalogs import catalog_from_files
+from tests.catalogs import catalog_from_files, pool_from_files
 
 SPEC: dict[str, Any] = {
     "openapi": "3.1.0",
@@ -213,8 +213,9 @@ def test_companions_index_every_tool_line(spec_path: Path) -> None:
     }
     offsets = index["toolOffsets"]
     assert offsets[-1] == len(lines)
+    pool = pool_from_files(files, "src/zoo_mcp/catalog.json")
     for position, tool in enumerate(catalog["tools"]):
-        assert json.loads(lines[offsets[position] : offsets[position + 1]]) == tool
+        assert pool.loads(lines[offsets[position] : offsets[position + 1]]) == tool
     for key in ("server", "upstream", "instructions", "toolMode", "toolsets", "dynamicTools"):
         assert index[key] == catalog[key]
 

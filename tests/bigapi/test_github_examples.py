@@ -174,8 +174,12 @@ def headline(text: str) -> str:
     return lines[0]
 
 
-def spec_key(pointer: str) -> str:
-    """``#/paths/~1repos~1{owner}/get`` -> ``GET /repos/{owner}`` (the fake's operation key)."""
+def spec_key(operation: dict[str, Any]) -> str:
+    """``GET /repos/{owner}``, the fake's operation key: from the operation's pointer into the spec
+    (``#/paths/~1repos~1{owner}/get``), which the catalog leaves out when it is the method and path."""
+    pointer = operation.get("pointer")
+    if pointer is None:
+        return f"{operation['method']} {operation['path']}"
     path, _, method = pointer.removeprefix("#/paths/").rpartition("/")
     return f"{method.upper()} {path.replace('~1', '/').replace('~0', '~')}"
 
@@ -203,7 +207,7 @@ async def test_every_tool_accepts_the_example_github_documents(github: Generated
 
     # each tool's operation, as the fake names it ("GET /repos/{owner}/{repo}")
     operation_of = {
-        name: spec_key(catalog["operations"][binding["operation"]]["pointer"])
+        name: spec_key(catalog["operations"][binding["operation"]])
         for name, binding in catalog["toolBindings"].items()
     }
     kind_of = {route.key: route.answer.kind for route in router.routes}

@@ -15,6 +15,7 @@ from templates.runtime.catalog import (
     catalog_part,
     load_catalog,
 )
+from templates.runtime.catalog_pool import read_pool
 from templates.runtime.pagination import FileTools, tool_source
 from tests.bigapi.conftest import MODULE
 from tests.catalogs import read_catalog
@@ -40,10 +41,12 @@ def test_index_keys_never_load_the_rest(bigapi_package: Path) -> None:
 
 def test_any_other_use_reads_the_whole_catalog(bigapi_package: Path) -> None:
     source = bigapi_package / "src" / MODULE
-    whole = json.loads((source / "catalog.json").read_text("utf-8"))
+    pool = read_pool(source / "catalog.json")
+    assert pool.values  # big APIs repeat values: each is written once
+    whole = pool.loads((source / "catalog.json").read_text("utf-8"))
     assert "tools" not in whole  # written once, in the lines file
     lines = (source / "catalog.tools.jsonl").read_text("utf-8").split("\n")
-    whole["tools"] = [json.loads(line) for line in lines if line]
+    whole["tools"] = [pool.loads(line) for line in lines if line]
     assert dict(lazy(bigapi_package)) == whole
     assert {**lazy(bigapi_package)} == whole
     assert lazy(bigapi_package) == whole
@@ -66,15 +69,16 @@ def test_tool_lines_serve_any_selection(bigapi_package: Path) -> None:
 
 
 def test_without_an_index_the_catalog_is_read_whole(bigapi_package: Path, tmp_path: Path) -> None:
-    for name in ("catalog.json", "catalog.tools.jsonl"):
+    for name in ("catalog.json", "catalog.tools.jsonl", "catalog.pool.jsonl"):
         (tmp_path / name).write_bytes((bigapi_package / "src" / MODULE / name).read_bytes())
     catalog = load_catalog(tmp_path / "catalog.json")
     assert type(catalog) is dict and len(catalog["tools"]) == 127
+    assert catalog == read_catalog(bigapi_package / "src" / MODULE / "catalog.json")
 
 
 def test_a_truncated_tool_file_is_a_catalog_error(bigapi_package: Path, tmp_path: Path) -> None:
     source = bigapi_package / "src" / MODULE
-    for name in ("catalog.json", "catalog.index.json", "catalog.tools.jsonl"):
+    for name in ("catalog.json", "catalog.index.json", "catalog.tools.jsonl", "catalog.pool.jsonl"):
         (tmp_path / name).write_bytes((source / name).read_bytes())
     lines = tmp_path / "catalog.tools.jsonl"
     lines.write_bytes(lines.read_bytes()[:1000])

@@ -7,7 +7,6 @@ pages, where the tests can also see that listing reads only the catalog's index 
 from __future__ import annotations
 
 import base64
-import json
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from templates.runtime.protocol import LegacySession
 from templates.runtime.server import McpServer, Settings
 from tests.bigapi.conftest import MODULE, PREFIX, catalog_tools, stdio
 from tests.bigapi.recording import RecordingUpstream
+from tests.catalogs import read_catalog
 
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -125,7 +125,7 @@ async def test_start_up_and_listing_read_only_the_index_and_tool_lines(
 
 async def test_lists_read_lazily_match_the_catalog(bigapi_package: Path) -> None:
     server = in_process(bigapi_package, page_size=20)
-    full = json.loads((bigapi_package / "src" / MODULE / "catalog.json").read_text("utf-8"))
+    full = read_catalog(bigapi_package / "src" / MODULE / "catalog.json")
     templates = await pages(server, "resources/templates/list", "resourceTemplates")
     assert [name for page in templates for name in page] == [
         item["name"] for item in full["resourceTemplates"]
