@@ -450,7 +450,8 @@ def diff_command(
     max_length: int,
     full_report: str,
 ) -> None:
-    """Compare the MCP surfaces of OLD and NEW (OpenAPI documents or mcp-surface.json files)."""
+    """Compare the MCP surfaces of OLD and NEW (OpenAPI documents, mcp-surface.json files, plain or
+    .gz, or generated package directories)."""
     if old == new == "-":
         _fail("only one side can be read from standard input")
     try:

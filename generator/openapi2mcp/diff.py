@@ -1,16 +1,18 @@
 """``openapi2mcp diff``: what changed in the MCP surface between two versions, and does it break clients.
 
-This module owns reading either side (an OpenAPI document, planned in memory with default options, or
-an ``mcp-surface.json``, told apart by content), matching items (by kind and name; a removed and an
-added item of one kind behind the same operationId, or failing that the same ``METHOD /path``, is a
-rename), and judging each difference as breaking or compatible (schema rules live in ``schemadiff.py``);
-``diffreport.py`` renders the result. It never prints.
+This module owns reading either side (an OpenAPI document, planned in memory with default options;
+an ``mcp-surface.json``, told apart by content, plain or gzip-compressed; or a generated package),
+matching items (by kind and name; a removed and an added item of one kind behind the same
+operationId, or failing that the same ``METHOD /path``, is a rename), and judging each difference
+as breaking or compatible (schema rules live in ``schemadiff.py``); ``diffreport.py`` renders the
+result. It never prints.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +32,12 @@ _RISKIER = (
     ("idempotentHint", False),
     ("openWorldHint", True),
 )
+
+
+SURFACE_FILE = "mcp-surface.json"
+_GZIP_MAGIC = b"\x1f\x8b"
+# a surface bigger than this is not one we wrote (Microsoft Graph's, 11,412 tools: 22 MB)
+_MAX_SURFACE_BYTES = 1 << 30
 
 
 class DiffInputError(Exception):
@@ -82,21 +90,56 @@ class SurfaceDiff:
 
 
 def load_surface(source: str, *, name: str | None = None, stdin: bytes | None = None) -> Any:
-    """``source`` (a path, or "-" for ``stdin``) as a surface document: read, or planned from a spec."""
+    """``source`` (a path, or "-" for ``stdin``) as a surface document: read, or planned from a spec.
+
+    A directory stands for the generated package in it (its ``mcp-surface.json``, or the
+    ``mcp-surface.json.gz`` a big API gets); a gzip-compressed file reads as its content.
+    """
     if source == "-":
         raw = stdin if stdin is not None else sys.stdin.buffer.read()
         label = "<stdin>"
     else:
+        path = Path(source)
+        if path.is_dir():
+            path = _surface_in(path)
         try:
-            raw = Path(source).read_bytes()
+            raw = path.read_bytes()
         except OSError as exc:
             raise DiffInputError(f"cannot read {source}: {exc.strerror or exc}") from exc
-        label = Path(source).name
+        label = path.name
+    if raw.startswith(_GZIP_MAGIC):
+        raw = _gunzipped(raw, label)
+        label = label.removesuffix(".gz")
     data = parse_bytes(raw, label)
     if isinstance(data, dict) and "items" in data and not {"openapi", "swagger"} & data.keys():
         return _checked_surface(data, label)
     plan, _ = plan_source(source, GenerateOptions(name=name), stdin=raw)
     return standalone(surface(plan))
+
+
+def _surface_in(directory: Path) -> Path:
+    for candidate in (SURFACE_FILE, SURFACE_FILE + ".gz"):
+        if (directory / candidate).is_file():
+            return directory / candidate
+    raise DiffInputError(
+        f"{directory} has no {SURFACE_FILE} (nor {SURFACE_FILE}.gz): is it a generated package?"
+    )
+
+
+def _gunzipped(raw: bytes, label: str) -> bytes:
+    """``raw`` decompressed, refusing more than :data:`_MAX_SURFACE_BYTES` (a decompression bomb)."""
+    inflater = zlib.decompressobj(wbits=31)  # gzip framing
+    try:
+        data = inflater.decompress(raw, _MAX_SURFACE_BYTES)
+        if inflater.unconsumed_tail:
+            raise DiffInputError(
+                f"{label} decompresses to more than {_MAX_SURFACE_BYTES:,} bytes; not a surface"
+            )
+        if not inflater.eof:
+            raise DiffInputError(f"{label} is a truncated gzip file")
+    except zlib.error as exc:
+        raise DiffInputError(f"{label} is not a valid gzip file: {exc}") from exc
+    return data
 
 
 def _checked_surface(data: dict[str, Any], label: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Formatting, writing and checking the generated tree (``{relative posix path: text}``).
+"""Formatting, writing and checking the generated tree (``{relative posix path: text or bytes}``).
 
 :func:`format_tree` runs one batched, isolated ``ruff check --fix`` and one ``ruff format`` over every
 ``.py`` file in a private temporary directory, so the output never depends on the user's ruff
@@ -115,11 +115,11 @@ def _run_ruff(args: list[str], cwd: Path) -> None:
 
 
 def format_tree(
-    files: Mapping[str, str], *, line_length: int = 100, target: str = "py311"
-) -> dict[str, str]:
+    files: Mapping[str, str | bytes], *, line_length: int = 100, target: str = "py311"
+) -> dict[str, str | bytes]:
     """Return ``files`` with every ``.py`` file fixed and formatted by ruff; other files unchanged."""
     result = dict(files)
-    python = sorted(p for p in files if p.endswith(".py"))
+    python = sorted(p for p, text in files.items() if p.endswith(".py") and isinstance(text, str))
     if not python:
         return result
     with tempfile.TemporaryDirectory(prefix="openapi2mcp-format-") as tmp:
@@ -128,7 +128,7 @@ def format_tree(
         for rel in python:
             target_path = root / _checked_path(rel)
             target_path.parent.mkdir(parents=True, exist_ok=True)
-            target_path.write_bytes(_lf(files[rel]).encode("utf-8"))
+            target_path.write_bytes(_encoded(files[rel]))
         common = ["--isolated", "--no-cache", "--target-version", target]
         _run_ruff(
             [
@@ -154,7 +154,12 @@ def _is_generated_dir(out: Path, marker: str) -> bool:
     return not any(out.iterdir()) or (out / marker).is_file()
 
 
-def _write_files(root: Path, files: Mapping[str, str]) -> None:
+def _encoded(content: str | bytes) -> bytes:
+    """A file's bytes: text with LF line ends in UTF-8, binary (compressed data) as it is."""
+    return content if isinstance(content, bytes) else _lf(content).encode("utf-8")
+
+
+def _write_files(root: Path, files: Mapping[str, str | bytes]) -> None:
     root.chmod(DIR_MODE)
     for rel in sorted(files):
         path = root / _checked_path(rel)
@@ -163,7 +168,7 @@ def _write_files(root: Path, files: Mapping[str, str]) -> None:
             if not directory.is_dir():
                 directory.mkdir()
                 directory.chmod(DIR_MODE)
-        path.write_bytes(_lf(files[rel]).encode("utf-8"))
+        path.write_bytes(_encoded(files[rel]))
         path.chmod(FILE_MODE)
 
 
@@ -202,7 +207,7 @@ def _swap(staging: Path, out: Path) -> None:
 
 
 def write_tree(
-    files: Mapping[str, str],
+    files: Mapping[str, str | bytes],
     out: Path,
     *,
     force: bool,
@@ -238,6 +243,10 @@ def write_tree(
         raise
 
 
+def _normalised(content: str | bytes) -> str | bytes:
+    return content if isinstance(content, bytes) else _lf(content)
+
+
 def _ignored(rel: str) -> bool:
     parts = rel.split("/")
     return rel.endswith(IGNORED_SUFFIXES) or any(p in IGNORED_DIRS for p in parts[:-1])
@@ -258,11 +267,16 @@ def _disk_files(out: Path) -> list[str]:
     return sorted(rel for rel in found if not _ignored(rel))
 
 
-def _changed(rel: str, expected: str, path: Path) -> Drift | None:
+def _changed(rel: str, expected: str | bytes, path: Path) -> Drift | None:
     try:
-        actual = path.read_bytes().decode("utf-8", errors="replace")
+        raw = path.read_bytes()
     except OSError:
         return Drift(rel, "changed", f"{rel} is not a readable file\n")
+    if isinstance(expected, bytes):
+        return (
+            None if raw == expected else Drift(rel, "changed", f"{rel}: compressed data differs\n")
+        )
+    actual = raw.decode("utf-8", errors="replace")
     if actual == expected:
         return None
     diff = difflib.unified_diff(
@@ -276,7 +290,9 @@ def _changed(rel: str, expected: str, path: Path) -> Drift | None:
     )
 
 
-def check_tree(files: Mapping[str, str], out: Path, *, keep: Iterable[str] = ()) -> list[Drift]:
+def check_tree(
+    files: Mapping[str, str | bytes], out: Path, *, keep: Iterable[str] = ()
+) -> list[Drift]:
     """Differences between ``files`` and ``out``, sorted by path; empty when the disk is up to date.
 
     ``added``: the generator would create it; ``removed``: on disk but no longer generated; ``changed``:
@@ -293,6 +309,6 @@ def check_tree(files: Mapping[str, str], out: Path, *, keep: Iterable[str] = ())
             drifts.append(Drift(_checked_path(rel).as_posix(), "added"))
         elif rel not in files:
             drifts.append(Drift(rel, "removed"))
-        elif (drift := _changed(rel, _lf(files[rel]), out / rel)) is not None:
+        elif (drift := _changed(rel, _normalised(files[rel]), out / rel)) is not None:
             drifts.append(drift)
     return drifts

@@ -158,7 +158,8 @@ class GenerateOptions:
 
 @dataclass(frozen=True, slots=True)
 class Generation:
-    files: dict[str, str]
+    # text, or bytes for a data file written compressed (render.COMPRESS_OVER)
+    files: dict[str, str | bytes]
     plan: ServerPlan
     report: Report
 

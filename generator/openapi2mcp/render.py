@@ -11,11 +11,13 @@ writing and ``--check`` leave alone.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shlex
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -51,6 +53,12 @@ _SPEC_URL = re.compile(
 # not a URL, so the workflow stops with a message until the user sets it
 SPEC_URL_PLACEHOLDER = "set-me-to-the-url-of-the-openapi-document"
 WORKFLOW_PATH = ".github/workflows/regenerate.yml"
+# the README lists up to this many tools (and resources, templates, prompts); a bigger API gets a
+# table of its tags instead: the list itself is what tools/list and `openapi2mcp inspect` are for
+README_LISTED = 100
+# a data file only programs read (the catalog, the surface, the smoke cases) is written
+# gzip-compressed, as <name>.gz, above this many bytes: the biggest APIs stay committable
+COMPRESS_OVER = 5_000_000
 # a container is reached through its network interface; the README asks for origins and auth
 CONTAINER_HOST = "0.0.0.0"  # noqa: S104
 # besides the custom module: what a repository holding the package keeps across regenerations
@@ -121,11 +129,44 @@ class Function:
     doc: str
     params: tuple[FunctionParam, ...]
     returns: str
+    # the module constant mapping its keywords to the API's argument names where they differ
+    renames: str = ""
+
+
+def _with_renames(functions: list[Function]) -> tuple[list[Function], dict[str, dict[str, str]]]:
+    """``functions`` naming the map of their keywords to the API's argument names, and the maps.
+
+    APIs name many arguments alike (Microsoft Graph: ``$select``, ``$top`` in thousands of
+    operations), so one module map, ``_NAMES``, holds each keyword's most common argument name; only a
+    function it would get wrong has a map of its own (shared by the functions that need the same).
+    """
+    targets: dict[str, Counter[str]] = {}
+    for function in functions:
+        for p in function.params:
+            targets.setdefault(p.name, Counter())[p.argument] += 1
+    common = {
+        name: argument
+        for name, counter in sorted(targets.items())
+        if (argument := counter.most_common(1)[0][0]) != name
+    }
+    tables: dict[tuple[tuple[str, str], ...], str] = {}
+    named: list[Function] = []
+    for function in functions:
+        if not function.params:
+            named.append(function)
+        elif all(common.get(p.name, p.name) == p.argument for p in function.params):
+            named.append(replace(function, renames="_NAMES" if common else ""))
+        else:
+            own = tuple((p.name, p.argument) for p in function.params if p.name != p.argument)
+            table = tables.setdefault(own, f"_NAMES_{len(tables) + 1}")
+            named.append(replace(function, renames=table))
+    maps = {"_NAMES": common} if common else {}
+    return named, maps | {name: dict(renames) for renames, name in tables.items()}
 
 
 def render_package(
     plan: ServerPlan, report: Report, publish: PublishOptions | None = None
-) -> dict[str, str]:
+) -> dict[str, str | bytes]:
     publish = publish or PublishOptions()
     root = templates_root()
     env = jinja2.Environment(
@@ -143,12 +184,18 @@ def render_package(
     annotated = [a.schema for t in plan.callable_tools for a in t.arguments]
     annotated += [t.output_schema for t in plan.callable_tools if t.output_schema is not None]
     models = render_models(schemas_for(annotated, plan.api.output_schemas), report)
+    functions, renames = _with_renames(
+        [_function(t, models.class_names, plan.api) for t in plan.callable_tools]
+    )
     context: dict[str, Any] = {
         "plan": plan,
         "header": f"# {header_text}",
         "header_text": header_text.replace("\n# ", " "),
-        "functions": [_function(t, models.class_names, plan.api) for t in plan.callable_tools],
-        "hints": {t.name: _hints(t) for t in plan.tools},
+        "functions": functions,
+        "renames": renames,
+        "hints": {t.name: _hints(t) for t in plan.tools[:README_LISTED]},
+        "readme_listed": README_LISTED,
+        "toolset_rows": _toolset_rows(plan) if len(plan.tools) > README_LISTED else [],
         "client_config": _client_config(plan),
         "registry_name": _registry_name(plan, publish),
         "registry_name_placeholder": publish.registry_name is None,
@@ -187,7 +234,23 @@ def render_package(
         files[WORKFLOW_PATH] = env.get_template("github/regenerate.yml.j2").render(context)
     for source in sorted((root / "runtime").glob("*.py")):
         files[f"{pkg}/_runtime/{source.name}"] = source.read_text("utf-8")
-    return files
+    return _compressed(files, ("mcp-surface.json", f"{pkg}/catalog.json", "tests/smoke_cases.json"))
+
+
+def _compressed(files: dict[str, str], names: tuple[str, ...]) -> dict[str, str | bytes]:
+    """``files`` with each of ``names`` over :data:`COMPRESS_OVER` bytes as ``<name>.gz``.
+
+    Deterministic (no timestamp, no file name), so regenerating an unchanged API changes nothing;
+    the readers (the runtime, the smoke tests, ``openapi2mcp diff``) take either form.
+    """
+    tree: dict[str, str | bytes] = {}
+    for path, text in files.items():
+        data = text.encode("utf-8")
+        if path in names and len(data) > COMPRESS_OVER:
+            tree[path + ".gz"] = gzip.compress(data, compresslevel=9, mtime=0)
+        else:
+            tree[path] = text
+    return tree
 
 
 def _generate_args(plan: ServerPlan, publish: PublishOptions) -> list[str]:
@@ -219,6 +282,20 @@ def _function(tool: Tool, class_names: Mapping[str, str], api: Api) -> Function:
     doc = "\n\n".join(p for i, p in enumerate(paragraphs) if p and p not in paragraphs[:i])
     returns = python_type(tool.output_schema, class_names) if tool.output_schema else "Any"
     return Function(tool.python_name, op.key, doc, tuple(params), returns)
+
+
+def _toolset_rows(plan: ServerPlan) -> list[dict[str, Any]]:
+    """One README row per tag (toolset): its name, how many tools, how many of them read-only."""
+    read_only = {tool.name for tool in plan.tools if tool.annotations.read_only}
+    return [
+        {
+            "tag": toolset.tag,
+            "name": toolset.name,
+            "tools": len(toolset.tools),
+            "read_only": sum(1 for name in toolset.tools if name in read_only),
+        }
+        for toolset in plan.exposure.toolsets
+    ]
 
 
 def _hints(tool: Tool) -> str:

@@ -98,11 +98,15 @@ def test_installs_into_a_fresh_venv_and_runs_as_a_command(
     lines = served.stdout.splitlines()
     assert len(lines) == 1, served.stdout
     assert '"supportedVersions"' in lines[0] and '"petstore-mcp"' in lines[0]
-    # the typed client imports the pydantic models without extra dependencies
-    typed = run(
-        [str(python), "-c", "import petstore_mcp.operations as o; print(len(o.__all__))"], tmp_path
+    # the typed client imports the pydantic models without extra dependencies, and not the server
+    probe = (
+        "import sys, inspect, petstore_mcp.operations as o; "
+        "print(sorted(n for n, f in vars(o).items() if inspect.iscoroutinefunction(f))[:3], "
+        "o.ApiError.__name__, 'petstore_mcp.server' in sys.modules)"
     )
+    typed = run([str(python), "-c", probe], tmp_path)
     assert typed.returncode == 0, typed.stderr
+    assert typed.stdout == "['approve_order', 'create_pet', 'create_user'] ApiError False\n"
 
 
 @pytest.mark.parametrize("seed", ["1", "12345"])

@@ -8,9 +8,11 @@ pull-request body stays under GitHub's 65,536 characters, breaking rows first, n
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,10 +22,10 @@ import pytest
 from click.testing import CliRunner
 
 from openapi2mcp.cli import main
-from openapi2mcp.diff import diff_surfaces
+from openapi2mcp.diff import diff_surfaces, load_surface
 from openapi2mcp.diffreport import render_json, render_markdown
 from openapi2mcp.load import parse_bytes
-from openapi2mcp.surface import SURFACE_FORMAT
+from openapi2mcp.surface import SURFACE_FORMAT, standalone
 
 SPEC = """\
 openapi: 3.1.0
@@ -83,8 +85,11 @@ def step(document: dict[str, Any], name: str) -> dict[str, Any]:
     return found
 
 
-def run_step(document: dict[str, Any], name: str, repo: Path, runner_temp: Path) -> str:
-    """Run one ``run:`` step as GitHub Actions does; its standard output."""
+def run_step(
+    document: dict[str, Any], name: str, repo: Path, runner_temp: Path, cwd: Path | None = None
+) -> str:
+    """Run one ``run:`` step as GitHub Actions does (in ``cwd``, by default the checkout); its
+    standard output."""
     script = runner_temp / "step.sh"
     script.write_text(step(document, name)["run"])
     env = {
@@ -98,7 +103,7 @@ def run_step(document: dict[str, Any], name: str, repo: Path, runner_temp: Path)
     }
     done = subprocess.run(
         ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-        cwd=repo,
+        cwd=cwd or repo,
         env=env,
         capture_output=True,
         text=True,
@@ -125,7 +130,8 @@ def test_a_big_change_keeps_the_full_report_and_a_pull_request_body_that_fits(
     old, new = surface("1.0"), surface("1.1")
     runner_temp = tmp_path / "runner-temp"
     runner_temp.mkdir()
-    (runner_temp / "old-surface.json").write_text(json.dumps(old))
+    (runner_temp / "old-surface").mkdir()
+    (runner_temp / "old-surface" / "mcp-surface.json").write_text(json.dumps(old))
     (package / "mcp-surface.json").write_text(json.dumps(new))
     document = workflow(package)
     assert run_step(document, "Describe the changes", package, runner_temp) == ""
@@ -169,9 +175,41 @@ def test_without_an_old_surface_there_is_nothing_to_compare_or_keep(
 def test_a_surface_that_cannot_be_compared_is_said_so(package: Path, tmp_path: Path) -> None:
     runner_temp = tmp_path / "runner-temp"
     runner_temp.mkdir()
-    (runner_temp / "old-surface.json").write_text('{"items": "not a list", "format": 2}')
+    (runner_temp / "old-surface").mkdir()
+    (runner_temp / "old-surface" / "mcp-surface.json").write_text(
+        '{"items": "not a list", "format": 2}'
+    )
     document = workflow(package)
     assert run_step(document, "Describe the changes", package, runner_temp) == ""
     assert uploaded(document, runner_temp) == []
     body = (runner_temp / "pull-request.md").read_text()
     assert body.endswith("\n\nopenapi2mcp diff could not compare the old and new MCP surfaces.\n")
+
+
+def test_a_compressed_old_surface_is_carried_over_and_compared(
+    package: Path, tmp_path: Path
+) -> None:
+    """A big API's package has ``mcp-surface.json.gz``: the regenerate step keeps it, the report
+    compares it with the new package's surface as it would a plain one."""
+    repo = tmp_path / "repo"
+    shutil.copytree(package, repo)
+    (repo / "mcp-surface.json").unlink()
+    old = surface("1.0")
+    (repo / "mcp-surface.json.gz").write_bytes(gzip.compress(json.dumps(old).encode(), mtime=0))
+    runner_temp = tmp_path / "runner-temp"
+    runner_temp.mkdir()
+    (runner_temp / "openapi-document").write_text(SPEC)
+    document = workflow(repo)
+
+    run_step(document, "Regenerate", repo, runner_temp, cwd=runner_temp)
+    assert sorted(p.name for p in (runner_temp / "old-surface").iterdir()) == [
+        "mcp-surface.json.gz"
+    ]
+    assert (repo / "mcp-surface.json").is_file() and not (repo / "mcp-surface.json.gz").exists()
+    assert run_step(document, "Describe the changes", repo, runner_temp) == ""
+
+    new = load_surface(str(repo / "mcp-surface.json"))
+    result = diff_surfaces(standalone(old), new)
+    assert result.counts()["removed"] == TOOLS and result.counts()["added"] == len(new["items"])
+    report = runner_temp / "mcp-surface-diff"
+    assert (report / "mcp-surface-diff.json").read_text() == render_json(result)

@@ -161,8 +161,8 @@ def test_workflow_is_valid_yaml_with_the_expected_steps(petstore_with_workflow: 
         assert step(document, name)["if"] == changed
     assert "python -m pytest" in step(document, "Run the generated tests")["run"]
     describe = step(document, "Describe the changes")["run"]
-    assert 'old="$RUNNER_TEMP/old-surface.json"' in describe
-    assert 'openapi2mcp diff "$old" mcp-surface.json --format markdown --fail-on never' in describe
+    assert 'old="$RUNNER_TEMP/old-surface"' in describe
+    assert 'openapi2mcp diff "$old" . --format markdown --fail-on never' in describe
     pull = step(document, "Open a pull request")
     assert pull["uses"] == "peter-evans/create-pull-request@v7"
     assert pull["if"] == changed

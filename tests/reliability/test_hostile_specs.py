@@ -12,7 +12,6 @@ typed client's argument keys equal to the schemas' properties, titles and summar
 
 from __future__ import annotations
 
-import ast
 import compileall
 import json
 import subprocess
@@ -190,7 +189,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 IMPORT_PROBE = textwrap.dedent(
     """
-    import asyncio, importlib, io, json, os, socket, sys
+    import asyncio, importlib, inspect, io, json, os, socket, sys
     attempts = []
     def refuse(*args, **kwargs):
         attempts.append(args[1:2])
@@ -201,6 +200,7 @@ IMPORT_PROBE = textwrap.dedent(
     captured = io.StringIO()
     real_stdout, real_stderr = sys.stdout, sys.stderr
     results = {}
+    sent = {}
     for root in sys.argv[1:]:
         src = os.path.join(root, "src")
         package = next(n for n in os.listdir(src) if n.endswith("_mcp"))
@@ -220,11 +220,32 @@ IMPORT_PROBE = textwrap.dedent(
                 await server.aclose()
                 return reply["result"]["tools"]
             results[root] = asyncio.run(names())
+            # every typed-client function, called with each keyword: the arguments it sends
+            operations = importlib.import_module(package + ".operations")
+            sent[root] = []
+            class Recorder(importlib.import_module(package + "._runtime.client").ApiClient):
+                def __init__(self):
+                    pass
+                async def call(self, operation, arguments):
+                    sent[root].append(sorted(arguments))
+                    raise LookupError(operation)
+            async def calls():
+                for function in vars(operations).values():
+                    if not (inspect.iscoroutinefunction(function)
+                            and function.__module__ == operations.__name__):
+                        continue
+                    keywords = [p.name for p in inspect.signature(function).parameters.values()
+                                if p.kind is p.KEYWORD_ONLY]
+                    try:
+                        await function(Recorder(), **{k: "x" for k in keywords})
+                    except LookupError:
+                        pass
+            asyncio.run(calls())
         finally:
             sys.stdout, sys.stderr = real_stdout, real_stderr
             sys.path.remove(src)
     real_stdout.write(json.dumps({"output": captured.getvalue(), "network": len(attempts),
-                                  "tools": results}))
+                                  "tools": results, "sent": sent}))
     """
 )
 
@@ -284,9 +305,10 @@ def test_hostile_spec_corpus(tmp_path: Path) -> None:
     if probe.returncode != 0 or probe.stderr:
         failures.append(f"import probe failed: {probe.stderr[-3000:]}")
         listed: dict[str, Any] = {}
+        sent: dict[str, Any] = {}
     else:
         report = json.loads(probe.stdout)
-        listed = report["tools"]
+        listed, sent = report["tools"], report["sent"]
         if report["output"]:
             failures.append(f"imports printed: {report['output'][:500]!r}")
         if report["network"]:
@@ -295,7 +317,7 @@ def test_hostile_spec_corpus(tmp_path: Path) -> None:
         failures.append("imports wrote files")
 
     for spec, root in zip(specs, roots, strict=True):
-        failures += _carried_as_data(spec, root, listed.get(str(root)))
+        failures += _carried_as_data(spec, root, listed.get(str(root)), sent.get(str(root)))
 
     record(
         "hostile specs",
@@ -305,7 +327,7 @@ def test_hostile_spec_corpus(tmp_path: Path) -> None:
     assert failures == [], "\n".join(failures)
 
 
-def _carried_as_data(spec: dict[str, Any], root: Path, tools: Any) -> list[str]:
+def _carried_as_data(spec: dict[str, Any], root: Path, tools: Any, sent: Any) -> list[str]:
     """The spec's enum values and defaults reach the listed tools unchanged.
 
     (Examples and nested titles are documentation the catalog may compact away; enum values and
@@ -330,21 +352,14 @@ def _carried_as_data(spec: dict[str, Any], root: Path, tools: Any) -> list[str]:
                 for value in wanted
                 if value not in values
             ]
-    operations = (next(root.glob("src/*/operations.py"))).read_text("utf-8")
-    problems += _client_keys_match(root.name, operations, tools)
+    problems += _client_keys_match(root.name, sent or [], tools)
     return problems
 
 
-def _client_keys_match(name: str, operations: str, tools: list[dict[str, Any]]) -> list[str]:
-    """Each typed-client function sends exactly its tool's argument names (as string data)."""
-    sent: list[set[str]] = []
-    for node in ast.walk(ast.parse(operations)):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "call":
-            arguments = node.args[1]
-            assert isinstance(arguments, ast.Dict)
-            sent.append({k.value for k in arguments.keys if isinstance(k, ast.Constant)})
-    expected = [set(t["inputSchema"].get("properties", {})) for t in tools]
-    if sorted(map(sorted, sent)) != sorted(map(sorted, expected)):
+def _client_keys_match(name: str, sent: list[list[str]], tools: list[dict[str, Any]]) -> list[str]:
+    """Each typed-client function, given every keyword, sends exactly its tool's argument names."""
+    expected = [sorted(t["inputSchema"].get("properties", {})) for t in tools]
+    if sorted(sent) != sorted(expected):
         return [f"{name}: typed client argument keys differ from the tools' properties"]
     return []
 
