@@ -8,35 +8,27 @@ Use them as an ordinary client::
     async with client_from_env() as client:
         ...
 
-Each function sends one HTTP request through the same request building as the MCP server.
+Each function sends one HTTP request through the same request building as the MCP server: its keyword
+arguments (``locals()``, read before anything else is assigned) are the operation's arguments, named as
+the API names them where a ``_NAMES`` map says so; ``None`` leaves an argument out.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from . import models
-from ._runtime.client import ApiClient, ApiError
-from .server import load
+from ._runtime.client import ApiClient, parsed
+from ._runtime.client import ApiError as ApiError
 
-__all__ = [
-    "ApiClient",
-    "ApiError",
-    "client_from_env",
-    "book_reviews",
-    "cancel_order",
-    "get_book",
-    "list_books",
-    "purchase_book",
-]
-
-_ = models  # referenced by annotations
+# keyword -> the API's name for the argument, where they differ
+_NAMES = {"format_": "format", "order_id": "orderId"}
 
 
 def client_from_env() -> ApiClient:
     """A client configured like the server: base URL and credentials from the environment."""
+    from .server import load  # the server's settings, imported only when asked for
+
     return ApiClient.from_catalog(load())
 
 
@@ -49,14 +41,8 @@ async def list_books(
     """List books
 
     GET /books"""
-    data = await client.call(
-        "listBooks",
-        {
-            "genre": genre,
-            "limit": limit,
-        },
-    )
-    result: list[models.Book] = TypeAdapter(list[models.Book]).validate_python(data)
+    data = await client.call_keywords("listBooks", locals(), _NAMES)
+    result: list[models.Book] = parsed(list[models.Book], data)
     return result
 
 
@@ -69,14 +55,8 @@ async def get_book(
     """Get a book
 
     GET /books/{isbn}"""
-    data = await client.call(
-        "getBook",
-        {
-            "isbn": isbn,
-            "format": format_,
-        },
-    )
-    result: models.Book = TypeAdapter(models.Book).validate_python(data)
+    data = await client.call_keywords("getBook", locals(), _NAMES)
+    result: models.Book = parsed(models.Book, data)
     return result
 
 
@@ -88,13 +68,8 @@ async def book_reviews(
     """Reviews of a book
 
     GET /books/{isbn}/reviews"""
-    data = await client.call(
-        "listReviews",
-        {
-            "isbn": isbn,
-        },
-    )
-    result: list[dict[str, Any]] = TypeAdapter(list[dict[str, Any]]).validate_python(data)
+    data = await client.call_keywords("listReviews", locals(), _NAMES)
+    result: list[dict[str, Any]] = parsed(list[dict[str, Any]], data)
     return result
 
 
@@ -107,14 +82,8 @@ async def purchase_book(
     """Place an order
 
     POST /orders"""
-    data = await client.call(
-        "placeOrder",
-        {
-            "isbn": isbn,
-            "quantity": quantity,
-        },
-    )
-    result: dict[str, Any] = TypeAdapter(dict[str, Any]).validate_python(data)
+    data = await client.call_keywords("placeOrder", locals(), _NAMES)
+    result: dict[str, Any] = parsed(dict[str, Any], data)
     return result
 
 
@@ -126,10 +95,5 @@ async def cancel_order(
     """Cancel an order
 
     POST /orders/{orderId}/cancel"""
-    data = await client.call(
-        "cancelOrder",
-        {
-            "orderId": order_id,
-        },
-    )
+    data = await client.call_keywords("cancelOrder", locals(), _NAMES)
     return data

@@ -8,50 +8,38 @@ Use them as an ordinary client::
     async with client_from_env() as client:
         ...
 
-Each function sends one HTTP request through the same request building as the MCP server.
+Each function sends one HTTP request through the same request building as the MCP server: its keyword
+arguments (``locals()``, read before anything else is assigned) are the operation's arguments, named as
+the API names them where a ``_NAMES`` map says so; ``None`` leaves an argument out.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from . import models
-from ._runtime.client import ApiClient, ApiError
-from .server import load
+from ._runtime.client import ApiClient, parsed
+from ._runtime.client import ApiError as ApiError
 
-__all__ = [
-    "ApiClient",
-    "ApiError",
-    "client_from_env",
-    "approve_order",
-    "create_pet",
-    "create_user",
-    "create_users_with_list",
-    "delete_order",
-    "delete_pet",
-    "delete_user",
-    "find_pets_by_status",
-    "find_pets_by_tags",
-    "get_inventory",
-    "get_order_by_id",
-    "get_pet_by_id",
-    "get_user_by_name",
-    "list_orders",
-    "list_pet_orders",
-    "list_pets",
-    "patch_pet",
-    "place_order",
-    "update_pet",
-    "update_user",
-]
-
-_ = models  # referenced by annotations
+# keyword -> the API's name for the argument, where they differ
+_NAMES = {
+    "birth_date": "birthDate",
+    "first_name": "firstName",
+    "last_name": "lastName",
+    "match_all": "matchAll",
+    "order_id": "orderId",
+    "pet_id": "petId",
+    "photo_urls": "photoUrls",
+    "ship_date": "shipDate",
+    "user_status": "userStatus",
+    "x_request_id": "X-Request-ID",
+}
 
 
 def client_from_env() -> ApiClient:
     """A client configured like the server: base URL and credentials from the environment."""
+    from .server import load  # the server's settings, imported only when asked for
+
     return ApiClient.from_catalog(load())
 
 
@@ -67,15 +55,8 @@ async def list_pets(
     Returns the pets in the catalogue, newest last. Filter by one or more statuses and cap the number of results with `limit`.
 
     GET /pets"""
-    data = await client.call(
-        "listPets",
-        {
-            "limit": limit,
-            "status": status,
-            "X-Request-ID": x_request_id,
-        },
-    )
-    result: list[models.Pet] = TypeAdapter(list[models.Pet]).validate_python(data)
+    data = await client.call_keywords("listPets", locals(), _NAMES)
+    result: list[models.Pet] = parsed(list[models.Pet], data)
     return result
 
 
@@ -96,20 +77,8 @@ async def create_pet(
     Adds a new pet to the catalogue and returns it with its assigned id.
 
     POST /pets"""
-    data = await client.call(
-        "createPet",
-        {
-            "name": name,
-            "X-Request-ID": x_request_id,
-            "category": category,
-            "tags": tags,
-            "status": status,
-            "birthDate": birth_date,
-            "notes": notes,
-            "photoUrls": photo_urls,
-        },
-    )
-    result: models.Pet = TypeAdapter(models.Pet).validate_python(data)
+    data = await client.call_keywords("createPet", locals(), _NAMES)
+    result: models.Pet = parsed(models.Pet, data)
     return result
 
 
@@ -123,13 +92,8 @@ async def find_pets_by_status(
     Returns every pet whose status is one of the given values.
 
     GET /pets/findByStatus"""
-    data = await client.call(
-        "findPetsByStatus",
-        {
-            "status": status,
-        },
-    )
-    result: list[models.Pet] = TypeAdapter(list[models.Pet]).validate_python(data)
+    data = await client.call_keywords("findPetsByStatus", locals(), _NAMES)
+    result: list[models.Pet] = parsed(list[models.Pet], data)
     return result
 
 
@@ -144,14 +108,8 @@ async def find_pets_by_tags(
     Returns the pets carrying any of the given tags, or all of them when `matchAll` is true.
 
     GET /pets/findByTags"""
-    data = await client.call(
-        "findPetsByTags",
-        {
-            "tags": tags,
-            "matchAll": match_all,
-        },
-    )
-    result: list[models.Pet] = TypeAdapter(list[models.Pet]).validate_python(data)
+    data = await client.call_keywords("findPetsByTags", locals(), _NAMES)
+    result: list[models.Pet] = parsed(list[models.Pet], data)
     return result
 
 
@@ -165,13 +123,8 @@ async def get_pet_by_id(
     Returns a single pet by its id.
 
     GET /pets/{petId}"""
-    data = await client.call(
-        "getPetById",
-        {
-            "petId": pet_id,
-        },
-    )
-    result: models.Pet = TypeAdapter(models.Pet).validate_python(data)
+    data = await client.call_keywords("getPetById", locals(), _NAMES)
+    result: models.Pet = parsed(models.Pet, data)
     return result
 
 
@@ -192,20 +145,8 @@ async def update_pet(
     Replaces every field of an existing pet; fields left out are reset to their defaults.
 
     PUT /pets/{petId}"""
-    data = await client.call(
-        "updatePet",
-        {
-            "petId": pet_id,
-            "name": name,
-            "category": category,
-            "tags": tags,
-            "status": status,
-            "birthDate": birth_date,
-            "notes": notes,
-            "photoUrls": photo_urls,
-        },
-    )
-    result: models.Pet = TypeAdapter(models.Pet).validate_python(data)
+    data = await client.call_keywords("updatePet", locals(), _NAMES)
+    result: models.Pet = parsed(models.Pet, data)
     return result
 
 
@@ -220,13 +161,7 @@ async def delete_pet(
     Removes a pet from the catalogue. Its orders are kept.
 
     DELETE /pets/{petId}"""
-    data = await client.call(
-        "deletePet",
-        {
-            "petId": pet_id,
-            "X-Request-ID": x_request_id,
-        },
-    )
+    data = await client.call_keywords("deletePet", locals(), _NAMES)
     return data
 
 
@@ -244,17 +179,8 @@ async def patch_pet(
     Changes only the fields present in the request; the others keep their value.
 
     PATCH /pets/{petId}"""
-    data = await client.call(
-        "patchPet",
-        {
-            "petId": pet_id,
-            "name": name,
-            "status": status,
-            "tags": tags,
-            "notes": notes,
-        },
-    )
-    result: models.Pet = TypeAdapter(models.Pet).validate_python(data)
+    data = await client.call_keywords("patchPet", locals(), _NAMES)
+    result: models.Pet = parsed(models.Pet, data)
     return result
 
 
@@ -269,14 +195,8 @@ async def list_pet_orders(
     Returns the orders placed for one pet, oldest first.
 
     GET /pets/{petId}/orders"""
-    data = await client.call(
-        "listPetOrders",
-        {
-            "petId": pet_id,
-            "limit": limit,
-        },
-    )
-    result: list[models.Order] = TypeAdapter(list[models.Order]).validate_python(data)
+    data = await client.call_keywords("listPetOrders", locals(), _NAMES)
+    result: list[models.Order] = parsed(list[models.Order], data)
     return result
 
 
@@ -288,11 +208,8 @@ async def get_inventory(
     Returns how many pets there are in each status. This endpoint is public.
 
     GET /store/inventory"""
-    data = await client.call(
-        "getInventory",
-        {},
-    )
-    result: models.Inventory = TypeAdapter(models.Inventory).validate_python(data)
+    data = await client.call_keywords("getInventory", locals())
+    result: models.Inventory = parsed(models.Inventory, data)
     return result
 
 
@@ -307,14 +224,8 @@ async def list_orders(
     Returns the store's orders, oldest first, optionally filtered by status.
 
     GET /store/orders"""
-    data = await client.call(
-        "listOrders",
-        {
-            "limit": limit,
-            "status": status,
-        },
-    )
-    result: list[models.Order] = TypeAdapter(list[models.Order]).validate_python(data)
+    data = await client.call_keywords("listOrders", locals(), _NAMES)
+    result: list[models.Order] = parsed(list[models.Order], data)
     return result
 
 
@@ -333,18 +244,8 @@ async def place_order(
     Orders a pet. The pet must exist; the new order starts in status `placed`.
 
     POST /store/orders"""
-    data = await client.call(
-        "placeOrder",
-        {
-            "petId": pet_id,
-            "X-Request-ID": x_request_id,
-            "quantity": quantity,
-            "shipDate": ship_date,
-            "status": status,
-            "complete": complete,
-        },
-    )
-    result: models.Order = TypeAdapter(models.Order).validate_python(data)
+    data = await client.call_keywords("placeOrder", locals(), _NAMES)
+    result: models.Order = parsed(models.Order, data)
     return result
 
 
@@ -358,13 +259,8 @@ async def get_order_by_id(
     Returns a single order by its id.
 
     GET /store/orders/{orderId}"""
-    data = await client.call(
-        "getOrderById",
-        {
-            "orderId": order_id,
-        },
-    )
-    result: models.Order = TypeAdapter(models.Order).validate_python(data)
+    data = await client.call_keywords("getOrderById", locals(), _NAMES)
+    result: models.Order = parsed(models.Order, data)
     return result
 
 
@@ -378,12 +274,7 @@ async def delete_order(
     Deletes an order. Delivered orders can still be deleted from the history.
 
     DELETE /store/orders/{orderId}"""
-    data = await client.call(
-        "deleteOrder",
-        {
-            "orderId": order_id,
-        },
-    )
+    data = await client.call_keywords("deleteOrder", locals(), _NAMES)
     return data
 
 
@@ -397,13 +288,8 @@ async def approve_order(
     Moves a placed order to status `approved`. Orders in any other status are refused.
 
     POST /store/orders/{orderId}/approve"""
-    data = await client.call(
-        "approveOrder",
-        {
-            "orderId": order_id,
-        },
-    )
-    result: models.Order = TypeAdapter(models.Order).validate_python(data)
+    data = await client.call_keywords("approveOrder", locals(), _NAMES)
+    result: models.Order = parsed(models.Order, data)
     return result
 
 
@@ -422,18 +308,8 @@ async def create_user(
     Creates a customer account. User names are unique.
 
     POST /users"""
-    data = await client.call(
-        "createUser",
-        {
-            "username": username,
-            "email": email,
-            "firstName": first_name,
-            "lastName": last_name,
-            "phone": phone,
-            "userStatus": user_status,
-        },
-    )
-    result: models.User = TypeAdapter(models.User).validate_python(data)
+    data = await client.call_keywords("createUser", locals(), _NAMES)
+    result: models.User = parsed(models.User, data)
     return result
 
 
@@ -447,13 +323,8 @@ async def create_users_with_list(
     Creates every account of the list, or none of them if one is invalid or taken.
 
     POST /users/createWithList"""
-    data = await client.call(
-        "createUsersWithList",
-        {
-            "body": body,
-        },
-    )
-    result: list[models.User] = TypeAdapter(list[models.User]).validate_python(data)
+    data = await client.call_keywords("createUsersWithList", locals(), _NAMES)
+    result: list[models.User] = parsed(list[models.User], data)
     return result
 
 
@@ -467,13 +338,8 @@ async def get_user_by_name(
     Returns a customer account by its user name.
 
     GET /users/{username}"""
-    data = await client.call(
-        "getUserByName",
-        {
-            "username": username,
-        },
-    )
-    result: models.User = TypeAdapter(models.User).validate_python(data)
+    data = await client.call_keywords("getUserByName", locals(), _NAMES)
+    result: models.User = parsed(models.User, data)
     return result
 
 
@@ -488,14 +354,8 @@ async def update_user(
     Replaces the account's details. The user name in the body must match the path.
 
     PUT /users/{username}"""
-    data = await client.call(
-        "updateUser",
-        {
-            "username": username,
-            "body": body,
-        },
-    )
-    result: models.User = TypeAdapter(models.User).validate_python(data)
+    data = await client.call_keywords("updateUser", locals(), _NAMES)
+    result: models.User = parsed(models.User, data)
     return result
 
 
@@ -509,10 +369,5 @@ async def delete_user(
     Deletes a customer account.
 
     DELETE /users/{username}"""
-    data = await client.call(
-        "deleteUser",
-        {
-            "username": username,
-        },
-    )
+    data = await client.call_keywords("deleteUser", locals(), _NAMES)
     return data

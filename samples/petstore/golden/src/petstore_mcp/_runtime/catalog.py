@@ -10,7 +10,9 @@ three tool modes need (one tool per operation, a selection of tags, or three met
 
 Start-up must not grow with the API, so the generator also writes two companions:
 ``catalog.index.json`` (the small part: server, upstream, tool modes, counts, tool names and the byte
-offset of every tool) and ``catalog.tools.jsonl`` (one tool per line, in catalog order).
+offset of every tool) and ``catalog.tools.jsonl`` (one tool per line, in catalog order). A big
+``catalog.json`` is written
+gzip-compressed instead, as ``catalog.json.gz``; it reads the same.
 ``load_catalog`` then returns a ``LazyCatalog``: the index is in memory and the rest of
 ``catalog.json`` is read on first use of any other key; ``pagination.tool_source`` serves pages of
 tools straight from the lines file, which is the only place the tools are written (``catalog.json``
@@ -19,7 +21,9 @@ Without the companions (hand-written catalogs, older packages) ``load_catalog`` 
 ``catalog.json`` whole, as before. Big APIs repeat the same component schemas
 in hundreds of tools, so the generator writes them once, in a third companion,
 ``catalog.defs.json`` (``schemaDefs``: one pool per direction), and ``complete_tool`` gives each tool
-schema back the ``$defs`` it reaches; that file is read only when a tool needs it.
+schema back the ``$defs`` it reaches; that file is read only when a tool needs it. Any value repeated
+across these files is written once, in ``catalog.pool.jsonl`` (``catalog_pool.py``), and every file
+but the index is read through that pool.
 
 This module owns the format (``CATALOG_FORMAT``) and its typed view. It is copied verbatim into every
 generated package, so it must stay stdlib-only.
@@ -28,11 +32,15 @@ generated package, so it must stay stdlib-only.
 from __future__ import annotations
 
 import copy
+import gzip
 import json
+import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 from urllib.parse import unquote
+
+from .catalog_pool import POOL_SUFFIX, Pool, read_pool
 
 CATALOG_FORMAT = 1
 # the companions of catalog.json (see the module docstring), named after it
@@ -204,8 +212,9 @@ class OperationSpec(TypedDict):
     accept: NotRequired[str]
     # arrays inside deepObject values, when the operation's x-mcp sets it (see UpstreamInfo)
     deepObjectArrays: NotRequired[str]
-    # JSON pointer of the operation in the spec, for error messages
-    pointer: str
+    # JSON pointer of the operation in the spec, for people tracing it back; left out when it is
+    # "#/paths/<path, pointer-escaped>/<method in lower case>"
+    pointer: NotRequired[str]
     # OAuth2 scopes to ask for, per client-credentials scheme (none: the token URL's default)
     scopes: NotRequired[dict[str, list[str]]]
     # the operation's own server (OpenAPI path-item or operation ``servers``); a relative URL is
@@ -409,34 +418,55 @@ INDEX_KEYS = (
 )
 
 
-def _read_defs(path: Path) -> dict[str, Any]:
+def _read_defs(path: Path, pool: Pool) -> dict[str, Any]:
     """``catalog.defs.json``: the pools by direction (and the format, which is not a pool)."""
-    return {key: value for key, value in _read_json(path).items() if key != "format"}
+    return {key: value for key, value in _read_json(path, pool).items() if key != "format"}
 
 
 class CatalogError(Exception):
     """The catalog file is missing, unreadable or of another format version."""
 
 
-def _add_tool_lines(whole: dict[str, Any], path: Path) -> None:
+def _add_tool_lines(whole: dict[str, Any], path: Path, pool: Pool) -> None:
     """``tools`` from ``catalog.tools.jsonl`` when ``catalog.json`` leaves them to it."""
     lines = companion(path, TOOLS_SUFFIX)
     if "tools" not in whole and lines.is_file():
         try:
             with lines.open("rb") as source:
-                whole["tools"] = [json.loads(line) for line in source if line.strip()]
+                whole["tools"] = [pool.loads(line) for line in source if line.strip()]
         except (OSError, ValueError) as exc:
             raise CatalogError(f"cannot read {lines.name}: {exc}") from exc
 
 
-def _read_json(path: Path) -> dict[str, Any]:
+def _read_bytes(path: Path) -> bytes:
+    """The file at ``path``, or the gzip-compressed ``<path>.gz`` the generator writes instead of
+    a big ``catalog.json``."""
     try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError) as exc:
+        return path.read_bytes()
+    except FileNotFoundError:
+        packed = path.with_name(path.name + ".gz")
+        if not packed.is_file():
+            raise
+        return gzip.decompress(packed.read_bytes())
+
+
+def _read_json(path: Path, pool: Pool | None = None) -> dict[str, Any]:
+    try:
+        raw = _read_bytes(path)
+        data = json.loads(raw) if pool is None else pool.loads(raw)
+    except (OSError, ValueError, EOFError, zlib.error) as exc:
         raise CatalogError(f"cannot read catalog {path.name}: {exc}") from exc
     if not isinstance(data, dict) or data.get("format") != CATALOG_FORMAT:
         raise CatalogError(f"{path.name} is not a catalog of format {CATALOG_FORMAT}")
     return data
+
+
+def catalog_pool(path: Path) -> Pool:
+    """The pool of the catalog at ``path`` (``catalog.pool.jsonl``; empty without one)."""
+    try:
+        return read_pool(path)
+    except (OSError, ValueError) as exc:
+        raise CatalogError(f"cannot read {path.stem}{POOL_SUFFIX}: {exc}") from exc
 
 
 def companion(path: Path, suffix: str) -> Path:
@@ -451,11 +481,12 @@ def load_catalog(path: Path) -> Catalog:
         index: CatalogIndex = _read_json(index_path)  # type: ignore[assignment]
         lazy: object = LazyCatalog(index, path)
         return lazy  # type: ignore[return-value]
-    whole = _read_json(path)
-    _add_tool_lines(whole, path)
+    pool = catalog_pool(path)
+    whole = _read_json(path, pool)
+    _add_tool_lines(whole, path, pool)
     defs = companion(path, DEFS_SUFFIX)
     if defs.is_file() and SCHEMA_DEFS not in whole:
-        whole[SCHEMA_DEFS] = _read_defs(defs)
+        whole[SCHEMA_DEFS] = _read_defs(defs, pool)
     return whole  # type: ignore[return-value]
 
 
@@ -467,13 +498,21 @@ class LazyCatalog(dict[str, Any]):
     as read-only, like every catalog.
     """
 
-    __slots__ = ("_loaded", "index", "path")
+    __slots__ = ("_loaded", "_pool", "index", "path")
 
     def __init__(self, index: CatalogIndex, path: Path) -> None:
         super().__init__((key, value) for key, value in index.items() if key in INDEX_KEYS)
         self.index = index
         self.path = path
         self._loaded = False
+        self._pool: Pool | None = None
+
+    @property
+    def pool(self) -> Pool:
+        """The catalog's pool, read on first use (every file but the index goes through it)."""
+        if self._pool is None:
+            self._pool = catalog_pool(self.path)
+        return self._pool
 
     @property
     def loaded(self) -> bool:
@@ -482,14 +521,14 @@ class LazyCatalog(dict[str, Any]):
     def load(self) -> None:
         if self._loaded:
             return
-        whole = _read_json(self.path)
-        _add_tool_lines(whole, self.path)
+        whole = _read_json(self.path, self.pool)
+        _add_tool_lines(whole, self.path, self.pool)
         for key, value in whole.items():
             if not dict.__contains__(self, key):
                 dict.__setitem__(self, key, value)
         defs = companion(self.path, DEFS_SUFFIX)
         if not dict.__contains__(self, SCHEMA_DEFS) and defs.is_file():
-            dict.__setitem__(self, SCHEMA_DEFS, _read_defs(defs))
+            dict.__setitem__(self, SCHEMA_DEFS, _read_defs(defs, self.pool))
         self._loaded = True
 
     def __missing__(self, key: str) -> Any:
@@ -498,7 +537,7 @@ class LazyCatalog(dict[str, Any]):
             defs = companion(self.path, DEFS_SUFFIX)
             if not defs.is_file():
                 raise KeyError(key)
-            value = _read_defs(defs)
+            value = _read_defs(defs, self.pool)
             dict.__setitem__(self, key, value)
             return value
         if self._loaded or key in INDEX_KEYS:

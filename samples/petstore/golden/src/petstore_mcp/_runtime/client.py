@@ -9,6 +9,7 @@ back as a list, and a body that is not the JSON its content type says as text.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Mapping
@@ -21,6 +22,19 @@ from .catalog import Catalog
 from .upstream import Upstream, UpstreamResponse
 
 _NOT_MODIFIED = 304
+
+
+def parsed(kind: Any, data: Any) -> Any:
+    """``data`` validated as ``kind`` (a model class, or a type such as ``list[Model]``)."""
+    return _adapter(kind).validate_python(data)
+
+
+@functools.lru_cache(maxsize=1024)
+def _adapter(kind: Any) -> Any:
+    """One pydantic ``TypeAdapter`` per type (building one costs far more than validating)."""
+    from pydantic import TypeAdapter  # noqa: PLC0415 - only the typed client needs pydantic
+
+    return TypeAdapter(kind)
 
 
 class ApiError(Exception):
@@ -56,6 +70,15 @@ class ApiClient:
             transport=transport,
         )
         return cls(upstream)
+
+    async def call_keywords(
+        self, operation: str, keywords: Mapping[str, Any], renames: Mapping[str, str] | None = None
+    ) -> Any:
+        """``call`` with a typed function's keyword arguments (its ``locals()``: ``client`` is the
+        client itself), named as the API names them where ``renames`` says so."""
+        renames = renames or {}
+        arguments = {renames.get(k, k): v for k, v in keywords.items() if k != "client"}
+        return await self.call(operation, arguments)
 
     async def call(self, operation: str, arguments: Mapping[str, Any]) -> Any:
         plain = {k: _plain(v) for k, v in arguments.items() if v is not None}

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from .catalog import TOOLS_SUFFIX, Catalog, CatalogError, as_lazy, companion
+from .catalog_pool import Pool
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError, PreparedResult
 
 DEFAULT_PAGE_SIZE = 100
@@ -72,12 +72,15 @@ class MemoryTools:
 class FileTools:
     """Tools read from ``catalog.tools.jsonl`` a line at a time: only what a page shows."""
 
-    def __init__(self, path: Path, names: Sequence[str], offsets: Sequence[int]) -> None:
+    def __init__(
+        self, path: Path, names: Sequence[str], offsets: Sequence[int], pool: Callable[[], Pool]
+    ) -> None:
         if len(offsets) != len(names) + 1:
             raise CatalogError(f"{path.name} does not match its index")
         self._path = path
         self.names = names
         self._offsets = offsets
+        self._pool = pool  # the catalog's pool, read when a page is first read
 
     def pick(self, positions: Sequence[int]) -> list[JsonObject]:
         tools: list[JsonObject] = []
@@ -87,7 +90,7 @@ class FileTools:
                     start = self._offsets[run_start]
                     lines.seek(start)
                     chunk = lines.read(self._offsets[run_end] - start)
-                    tools.extend(json.loads(line) for line in chunk.splitlines())
+                    tools.extend(self._pool().loads(line) for line in chunk.splitlines())
         except (OSError, ValueError) as exc:
             raise CatalogError(f"cannot read {self._path.name}: {exc}") from exc
         if len(tools) != len(positions):
@@ -114,7 +117,10 @@ def tool_source(catalog: Catalog) -> ToolSource:
     if lazy is not None:
         index = lazy.index
         return FileTools(
-            companion(lazy.path, TOOLS_SUFFIX), index["toolNames"], index["toolOffsets"]
+            companion(lazy.path, TOOLS_SUFFIX),
+            index["toolNames"],
+            index["toolOffsets"],
+            lambda: lazy.pool,
         )
     return MemoryTools(catalog["tools"])
 
