@@ -116,13 +116,21 @@ class Row:
     package_bytes: int = 0
     largest: tuple[str, int] = ("-", 0)
     ruff_clean: bool | None = None
+    # --smoke: the package's own tests run offline (a network namespace with loopback only):
+    # "1187 passed", or what failed; "" when not run
+    smoke: str = ""
     exit_code: int = 0
     warnings: collections.Counter[str] = field(default_factory=collections.Counter)
     problem: str = ""
 
     @property
     def ok(self) -> bool:
-        return not self.problem and self.listed == self.tools and self.ruff_clean is True
+        return (
+            not self.problem
+            and self.listed == self.tools
+            and self.ruff_clean is True
+            and (not self.smoke or self.smoke.endswith(" passed"))
+        )
 
 
 def install(cache: Path) -> None:
@@ -272,12 +280,11 @@ def generate(spec: Path, out: Path, row: Row, verbose: bool) -> bool:
         tail = (stderr.strip().splitlines() or ["?"])[-1]
         row.problem = f"generate exit {code}: {tail[:120]}"
         return False
-    catalog_path = next(out.glob("src/*/catalog.json"))
-    catalog = json.loads(catalog_path.read_text(encoding="utf-8"))
-    # the tools are in their lines file, one per line; the index counts them
-    index = json.loads(catalog_path.with_name("catalog.index.json").read_text(encoding="utf-8"))
+    # the tools are in their lines file, one per line; the index counts them and has the mode
+    index_path = next(out.glob("src/*/catalog.index.json"))
+    index = json.loads(index_path.read_text(encoding="utf-8"))
     row.tools = index["counts"]["tools"]
-    row.mode = catalog.get("toolMode", {}).get("mode", "full")
+    row.mode = index.get("toolMode", {}).get("mode", "full")
     measure(out, row)
     return True
 
@@ -361,7 +368,7 @@ def _mib(size: int) -> str:
 def print_table(rows: list[Row]) -> None:
     header = (
         "spec", "format", "ops", "tools", "listed (full)", "mode", "listed", "cpu s", "rss MiB",
-        "pkg MiB", "largest file (MiB)", "ruff", "ok", "warnings by code",
+        "pkg MiB", "largest file (MiB)", "ruff", "smoke", "ok", "warnings by code",
     )  # fmt: skip
     lines = [header]
     for row in rows:
@@ -383,6 +390,7 @@ def print_table(rows: list[Row]) -> None:
                 _mib(row.package_bytes),
                 f"{name.rsplit('/', 1)[-1]} ({_mib(size)})",
                 {True: "clean", False: "NO", None: "-"}[row.ruff_clean],
+                row.smoke or "-",
                 "yes" if row.ok else "NO",
                 warnings,
             )
@@ -412,17 +420,50 @@ def summary(rows: list[Row]) -> str:
         f"{largest.largest[0]} {_mib(largest.largest[1])} MiB; most CPU {slowest.label} "
         f"{slowest.cpu_seconds:.1f} s; peak RSS {hungriest.label} {hungriest.peak_rss_mib:.0f} MiB; "
         f"over the size budget (package 25 MB, file 10 MB): "
-        f"{', '.join(oversized) or 'none'}"
+        f"{', '.join(oversized) or 'none'}{_smoke_summary(rows)}"
     )
 
 
-def run(label: str, spec: Path, tmp: Path, verbose: bool) -> Row:
+def _smoke_summary(rows: list[Row]) -> str:
+    ran = [row for row in rows if row.smoke]
+    if not ran:
+        return ""
+    failed = [row.label for row in ran if not row.smoke.endswith(" passed")]
+    calls = sum(int(row.smoke.split()[0]) for row in ran if row.smoke.endswith(" passed"))
+    return (
+        f"; own tests offline: {len(ran) - len(failed)} of {len(ran)} packages pass ({calls} tests)"
+        + (f", failing: {', '.join(failed)}" if failed else "")
+    )
+
+
+def run(label: str, spec: Path, tmp: Path, verbose: bool, smoke: bool) -> Row:
     row = Row(label)
     row.spec_format, row.operations = describe(spec)
     out = tmp / "out"
     if generate(spec, out, row, verbose):
         list_tools(out, row)
+        if smoke:
+            row.smoke = smoke_tests(out)
     return row
+
+
+def smoke_tests(package: Path) -> str:
+    """Run the package's generated tests as its CI workflow does, inside a network namespace
+    whose only interface is loopback (nothing can reach the API or anything else)."""
+    script = 'ip link set lo up && exec "$0" -m pytest -q -p no:cacheprovider tests'
+    done = subprocess.run(
+        ["unshare", "--map-root-user", "--net", "sh", "-c", script, sys.executable],
+        cwd=package,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PATH": "/usr/sbin:/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    last = (done.stdout.strip().splitlines() or ["no output"])[-1]
+    counts = re.findall(r"(\d+) (passed|failed|errors?|skipped)", last)
+    if done.returncode == 0 and len(counts) == 1:
+        return f"{counts[0][0]} passed"
+    return ", ".join(f"{n} {what}" for n, what in counts) or f"exit {done.returncode}"
 
 
 def main() -> None:
@@ -430,6 +471,11 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated labels to run")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the npm packages go")
     parser.add_argument("-v", "--verbose", action="store_true", help="show generator output")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="also run each package's own tests, offline (needs unshare and ip)",
+    )
     args = parser.parse_args()
     global LAUNCHER  # noqa: PLW0603 - started first, while this process is small
     LAUNCHER = Launcher()
@@ -443,10 +489,14 @@ def main() -> None:
             spec = spec_file(args.cache, relative, Path(tmp))
             if label.endswith("-multifile"):
                 spec_format, operations = describe(spec)
-                rows.append(run(label, split(spec, Path(tmp) / "split"), Path(tmp), args.verbose))
+                rows.append(
+                    run(
+                        label, split(spec, Path(tmp) / "split"), Path(tmp), args.verbose, args.smoke
+                    )
+                )
                 rows[-1].spec_format, rows[-1].operations = f"{spec_format} split", operations
             else:
-                rows.append(run(label, spec, Path(tmp), args.verbose))
+                rows.append(run(label, spec, Path(tmp), args.verbose, args.smoke))
         print(f"{label}: done", file=sys.stderr)
     LAUNCHER.close()
     print_table(rows)
