@@ -19,6 +19,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar, cast
 import click
 
 from . import __version__
+from .actions import DEFAULT_GENERATOR_REQUIREMENT, generator_requirement_problem
 from .catalog import build_catalog, mode_sizes
 from .diagnostics import GenerationError, Report
 from .diff import DiffInputError, FailOn, diff_sources
@@ -37,6 +38,7 @@ from .generate import (
 from .plan import OutputSchemas, ServerPlan
 from .planning import AUTO_THRESHOLD, OUTPUT_SCHEMAS, TOOL_MODES, pep440_version
 from .progress import NO_PROGRESS, ProgressSink, StageLog
+from .publishing import PYPI_URL, MetadataError, author, license_expression, pypi_name_problem
 from .render import MARKER, PublishOptions, kept_paths, registry_name_problem, spec_url_problem
 
 T = TypeVar("T")
@@ -134,6 +136,23 @@ def _options(f: click.decorators.FC) -> click.decorators.FC:
     )(f)
 
 
+def _metadata_args(package_license: str | None, authors: tuple[str, ...]) -> list[str]:
+    """``--license``/``--author`` checked (exit 2 naming the value), as the workflow repeats them."""
+    args: list[str] = []
+    if package_license is not None:
+        try:
+            args += ["--license", license_expression(package_license)]
+        except MetadataError as exc:
+            _fail(f"--license: {exc}")
+    for text in authors:
+        try:
+            author(text)
+        except MetadataError as exc:
+            _fail(f"--author: {exc}")
+        args += ["--author", text]
+    return args
+
+
 def _toolsets(raw: str | None) -> tuple[str, ...]:
     return tuple(name.strip() for name in (raw or "").split(",") if name.strip())
 
@@ -177,6 +196,38 @@ _remote_refs = click.option(
 )
 @click.option("--spec-url", metavar="URL", help="Where the CI workflow downloads the spec.")
 @click.option(
+    "--generator-requirement",
+    metavar="TEXT",
+    help="What the CI workflow installs openapi2mcp from: a pip requirement, a git+https:// URL "
+    f"or a path (default: {DEFAULT_GENERATOR_REQUIREMENT}).",
+)
+@click.option(
+    "--publish-workflow",
+    is_flag=True,
+    help="Also write .github/workflows/publish.yml: PyPI, GHCR and the MCP registry on a v* tag "
+    "(created once, then yours).",
+)
+@click.option(
+    "--license",
+    "package_license",
+    metavar="SPDX",
+    help="The package's license, an SPDX expression such as MIT or Apache-2.0 (default: the config "
+    "file's [package] license). Not the API's: that one is recorded as the API's.",
+)
+@click.option(
+    "--author",
+    "authors",
+    metavar="'NAME <EMAIL>'",
+    multiple=True,
+    help="A package author (repeatable; default: the config file's [package] authors).",
+)
+@click.option(
+    "--check-name",
+    is_flag=True,
+    help="Ask PyPI whether the package name is free (a warning when it is taken; the only network "
+    "use of generate). OPENAPI2MCP_PYPI_URL names another index.",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="Show progress on stderr (default: on a terminal, or for specs over 1 MB).",
@@ -199,14 +250,20 @@ def generate_command(
     registry_name: str | None,
     ci_workflow: bool,
     spec_url: str | None,
+    generator_requirement: str | None,
+    publish_workflow: bool,
     tool_mode: str | None,
     toolsets: str | None,
     output_schemas: str,
     description_limit: int | None,
+    package_license: str | None,
+    authors: tuple[str, ...],
+    check_name: bool,
     progress: bool | None,
 ) -> None:
     """Generate an MCP server package from SPEC (a YAML/JSON file, or - for stdin)."""
     exposure_args = _exposure_args(tool_mode, toolsets, output_schemas, description_limit)
+    exposure_args += _metadata_args(package_license, authors)
     options = GenerateOptions(
         name,
         max_name_length,
@@ -219,6 +276,8 @@ def generate_command(
             registry_name,
             ci_workflow,
             spec_url,
+            generator_requirement=generator_requirement,
+            publish_workflow=publish_workflow,
             max_name_length=max_name_length,
             include_deprecated=include_deprecated,
             allow_remote_refs=allow_remote_refs,
@@ -228,6 +287,8 @@ def generate_command(
         toolsets=_toolsets(toolsets),
         output_schemas=cast(OutputSchemas, output_schemas),  # click.Choice admits only these
         description_limit=description_limit,
+        license=package_license,
+        authors=authors,
     )
     stages = _progress(spec, progress)
     try:
@@ -247,6 +308,8 @@ def generate_command(
     finally:
         if isinstance(stages, StageLog):
             stages.close()
+    if check_name:
+        _check_name(result)
     _print_report(result.report, verbose=verbose)
     if check:
         drift = check_tree(result.files, out, keep=keep)
@@ -264,11 +327,20 @@ def generate_command(
         sys.exit(EXIT_DRIFT)
 
 
+def _check_name(result: Generation) -> None:
+    """``--check-name``: a warning when the package's name is taken on PyPI (or cannot be checked)."""
+    index = os.environ.get("OPENAPI2MCP_PYPI_URL") or PYPI_URL
+    if problem := pypi_name_problem(result.plan.distribution, index):
+        result.report.warn("pypi-name", "", problem)
+
+
 def _publish_options(
     registry_name: str | None,
     ci_workflow: bool,
     spec_url: str | None,
     *,
+    generator_requirement: str | None,
+    publish_workflow: bool,
     max_name_length: int | None,
     include_deprecated: bool | None,
     allow_remote_refs: bool,
@@ -281,6 +353,11 @@ def _publish_options(
             _fail("--spec-url is for the CI workflow: add --ci-workflow")
         if problem := spec_url_problem(spec_url):
             _fail(f"--spec-url {problem}")
+    if generator_requirement is not None:
+        if not ci_workflow:
+            _fail("--generator-requirement is for the CI workflow: add --ci-workflow")
+        if problem := generator_requirement_problem(generator_requirement):
+            _fail(f"--generator-requirement {problem}")
     # the options a regeneration in CI must repeat to produce the same package
     args: list[str] = []
     if max_name_length is not None:
@@ -289,7 +366,17 @@ def _publish_options(
         args.append("--include-deprecated" if include_deprecated else "--exclude-deprecated")
     if allow_remote_refs:
         args.append("--allow-remote-refs")
-    return PublishOptions(registry_name, ci_workflow, spec_url, tuple(args + extra))
+    if publish_workflow:
+        # the README describes the publish workflow only while generation is asked for it
+        args.append("--publish-workflow")
+    return PublishOptions(
+        registry_name,
+        ci_workflow,
+        spec_url,
+        tuple(args + extra),
+        generator_requirement=generator_requirement or DEFAULT_GENERATOR_REQUIREMENT,
+        publish_workflow=publish_workflow,
+    )
 
 
 def _exposure_args(
@@ -462,6 +549,43 @@ def diff_command(
     click.echo(report, nl=False)
     if result.fails(cast(FailOn, fail_on)):  # click.Choice admits only these values
         sys.exit(EXIT_DRIFT)
+
+
+@main.command("bundle")
+@click.argument("package_dir", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="The .mcpb file to write (default: <name>-<version>.mcpb in the current directory).",
+)
+@click.option(
+    "--author",
+    metavar="'NAME [<EMAIL>]'",
+    help="The bundle's author (default: the first of the package's authors).",
+)
+@_no_traceback
+def bundle_command(package_dir: Path, output: Path | None, author: str | None) -> None:
+    """Pack the generated package in PACKAGE_DIR into an MCPB desktop bundle (.mcpb), with the
+    dependencies installed next to openapi2mcp."""
+    from .bundle import BundleError, build_bundle, write_bundle  # noqa: PLC0415 - this command only
+
+    try:
+        bundle = build_bundle(package_dir, author=author)
+        out = output or Path(bundle.file_name)
+        size = write_bundle(bundle, out)
+    except BundleError as exc:
+        _fail(str(exc))
+    for warning in bundle.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    runtime = bundle.manifest.get("compatibility", {})
+    pythons = [f"Python {v}" for v in runtime.get("runtimes", {}).values()]
+    where = ", ".join([*runtime.get("platforms", []), *pythons])
+    click.echo(
+        f"Bundled {bundle.name} {bundle.version} into {out} ({len(bundle.files) + 1} files, "
+        f"{size:,} bytes{'; for ' + where if where else ''})",
+        err=True,
+    )
 
 
 def _catalog_json(plan: ServerPlan) -> bytes:

@@ -24,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .diagnostics import Diagnostic, GenerationError
+from .publishing import author, classifier, license_expression
 
 CONFIG_NAME = "openapi2mcp.toml"
 RuleKind = Literal["tool", "resource", "resource_template", "exclude"]
@@ -176,6 +177,35 @@ class UpstreamConfig(_Strict):
         return value
 
 
+class PackageConfig(_Strict):
+    """``[package]``: what the publisher declares about the generated package (``--license`` and
+    ``--author`` override ``license`` and ``authors``)."""
+
+    # an SPDX expression for the generated code and runtime (not the API's own license)
+    license: str | None = None
+    # "Name <email>", "Name" or "<email>"
+    authors: tuple[str, ...] = ()
+    # added to the generated ones, e.g. "Development Status :: 4 - Beta"
+    classifiers: tuple[str, ...] = ()
+
+    @field_validator("license")
+    @classmethod
+    def _spdx(cls, value: str | None) -> str | None:
+        return None if value is None else license_expression(value)
+
+    @field_validator("authors")
+    @classmethod
+    def _authors(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for text in value:
+            author(text)
+        return value
+
+    @field_validator("classifiers")
+    @classmethod
+    def _classifiers(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(classifier(text) for text in value)
+
+
 class Config(_Strict):
     name: str | None = None
     max_name_length: int = Field(default=64, ge=8, le=128)
@@ -199,6 +229,7 @@ class Config(_Strict):
     prompts: tuple[PromptConfig, ...] = ()
     upstream: UpstreamConfig = Field(default_factory=UpstreamConfig)
     elicitation: ElicitationConfig = Field(default_factory=ElicitationConfig)
+    package: PackageConfig = Field(default_factory=PackageConfig)
 
     def rule_for(
         self, method: str, path: str, tags: tuple[str, ...], operation_id: str

@@ -154,6 +154,9 @@ class GenerateOptions:
     output_schemas: OutputSchemas = "compact"
     # longest tool or schema description; None = the config file's description_limit
     description_limit: int | None = None
+    # the package's SPDX license and authors; None / () = the config file's [package]
+    license: str | None = None
+    authors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +204,8 @@ def _planner(
         tool_mode=tool_mode,
         toolsets=toolsets,
         output_schemas=options.output_schemas,
+        license=options.license,
+        authors=options.authors,
     )
 
     def planner(api: Api, report: Report) -> ServerPlan:

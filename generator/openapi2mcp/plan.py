@@ -185,7 +185,14 @@ class PackageMetadata:
     """What the generated ``pyproject.toml`` tells a package index about the server."""
 
     summary: str = ""  # one line, bounded
-    license: str = ""  # an SPDX license expression, "" when the spec names none we can vouch for
+    # the package's SPDX license expression, the publisher's choice ("" when none was given)
+    license: str = ""
+    # the API's own license as its description declares it (name, SPDX id or both), for the README
+    api_license: str = ""
+    # (name, email) pairs, either may be ""
+    authors: tuple[tuple[str, str], ...] = ()
+    # besides the generated ones
+    classifiers: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     # (label, absolute http(s) URL) for [project.urls], in display order
     urls: tuple[tuple[str, str], ...] = ()

@@ -44,6 +44,7 @@ from .plan import (
     Toolset,
 )
 from .prompting import delimited, tag_prompts
+from .publishing import author, license_expression
 from .user_prompts import configured_prompts, spec_prompts
 from .workflows import link_prompts
 
@@ -105,6 +106,9 @@ class PlanOptions:
     # toolset names exposed in toolsets mode (given alone, they ask for toolsets mode)
     toolsets: tuple[str, ...] = ()
     output_schemas: OutputSchemas = "compact"
+    # the package's SPDX license and authors ("Name <email>"); None / () = the config file's
+    license: str | None = None
+    authors: tuple[str, ...] = ()
 
 
 def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
@@ -168,7 +172,7 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         timeout_env=timeout_env,
         security=security,
         template_completions=surface.template_completions,
-        metadata=_package_metadata(api, distribution, base_url, report),
+        metadata=_package_metadata(api, distribution, base_url, options, report),
         operation_tools=surface.all_tools,
         http_env_vars=_http_env_vars(prefix),
         tuning_env_vars=_tuning_env_vars(prefix),
@@ -494,6 +498,15 @@ def _server_env_vars(api: Api, prefix: str) -> tuple[EnvVar, ...]:
                 f" (default: {default}{allowed}{scope})",
                 required=variable.default is None and server is api.server,
             )
+    own = sorted({op.server.url for op in api.operations if op.server is not None})
+    if own:
+        listed = ", ".join(own[:3]) + (f" and {len(own) - 3} more" if len(own) > 3 else "")
+        found[f"{prefix}_SERVER_URLS"] = EnvVar(
+            f"{prefix}_SERVER_URLS",
+            "Where the operations with a server of their own send their requests instead, as a "
+            f"JSON object of the server URL as the spec declares it to a URL ({listed}); e.g. "
+            '{"https://uploads.example.com": "http://127.0.0.1:8080"}',
+        )
     return tuple(found.values())
 
 
@@ -534,12 +547,17 @@ def _first_paragraph(text: str) -> str:
 
 
 def _package_metadata(
-    api: Api, distribution: str, base_url: str, report: Report
+    api: Api, distribution: str, base_url: str, options: PlanOptions, report: Report
 ) -> PackageMetadata:
     name = distribution.removesuffix("-mcp")
+    declared = options.classify.config.package
+    license_ = license_expression(options.license) if options.license else declared.license or ""
     return PackageMetadata(
         summary=_summary(api),
-        license=_license(api, report),
+        license=license_,
+        api_license=_api_license(api),
+        authors=tuple(author(text) for text in options.authors or declared.authors),
+        classifiers=declared.classifiers,
         keywords=tuple(dict.fromkeys(("mcp", "openapi", name))),
         urls=_urls(api, base_url),
     )
@@ -560,21 +578,14 @@ def _summary(api: Api) -> str:
     return line
 
 
-def _license(api: Api, report: Report) -> str:
-    """An SPDX expression from ``info.license`` (``identifier``, else ``name``), or ""."""
+def _api_license(api: Api) -> str:
+    """The API's license as ``info.license`` declares it: the SPDX expression when it is one, else
+    the name as written (the README records it; the package's license is the publisher's)."""
     for declared in (api.license_identifier, api.license_name):
         expression = _spdx_expression(declared)
         if expression:
             return expression
-    declared = api.license_identifier or api.license_name
-    if declared.strip():
-        report.info(
-            "license-omitted",
-            "#/info/license",
-            f"{declared.strip()[:80]!r} is not an SPDX license identifier; the package declares "
-            "no license",
-        )
-    return ""
+    return " ".join((api.license_name or api.license_identifier).split())[:120]
 
 
 def _spdx_expression(declared: str) -> str:
@@ -607,7 +618,7 @@ def _urls(api: Api, base_url: str) -> tuple[tuple[str, str], ...]:
         ("Contact", api.contact_url),
         ("API", base_url),
         ("Terms of Service", api.terms_of_service),
-        ("License", api.license_url),
+        ("API License", api.license_url),
     )
     urls: dict[str, str] = {}
     for label, declared in candidates:

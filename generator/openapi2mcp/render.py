@@ -19,16 +19,17 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 import jinja2
 
 from . import __version__
+from .actions import DEFAULT_GENERATOR_REQUIREMENT, MCP_PUBLISHER, workflow_pins
 from .catalog import catalog_files
 from .diagnostics import Report
 from .examples import NoExample, example_instance
 from .filters import FILTERS
-from .ir import Api
+from .ir import Api, Server
 from .models import render_models, schemas_for
 from .plan import ServerPlan, Tool
 from .pytypes import python_type
@@ -53,9 +54,14 @@ _SPEC_URL = re.compile(
 # not a URL, so the workflow stops with a message until the user sets it
 SPEC_URL_PLACEHOLDER = "set-me-to-the-url-of-the-openapi-document"
 WORKFLOW_PATH = ".github/workflows/regenerate.yml"
+PUBLISH_WORKFLOW_PATH = ".github/workflows/publish.yml"
 # the README lists up to this many tools (and resources, templates, prompts); a bigger API gets a
 # table of its tags instead: the list itself is what tools/list and `openapi2mcp inspect` are for
 README_LISTED = 100
+# warnings about what publishing needs (a license, a registry name), not about the spec
+PUBLISHING_WARNINGS = frozenset(
+    {"registry-name-placeholder", "package-license-missing", "license-text-missing"}
+)
 # a data file only programs read (the catalog, the surface, the smoke cases) is written
 # gzip-compressed, as <name>.gz, above this many bytes: the biggest APIs stay committable
 COMPRESS_OVER = 5_000_000
@@ -85,6 +91,10 @@ class PublishOptions:
     spec_url: str | None = None
     # further `openapi2mcp generate` options the workflow repeats (--name is always added)
     generate_args: tuple[str, ...] = ()
+    # what the CI workflow installs openapi2mcp from (`pip install` of it; see actions.py)
+    generator_requirement: str = DEFAULT_GENERATOR_REQUIREMENT
+    # also write .github/workflows/publish.yml (created once, then the user's)
+    publish_workflow: bool = False
 
 
 def registry_name_problem(name: str) -> str | None:
@@ -197,7 +207,7 @@ def render_package(
         "readme_listed": README_LISTED,
         "toolset_rows": _toolset_rows(plan) if len(plan.tools) > README_LISTED else [],
         "client_config": _client_config(plan),
-        "registry_name": _registry_name(plan, publish),
+        "registry_name": _registry_name(plan, publish, report),
         "registry_name_placeholder": publish.registry_name is None,
         "generator_version": __version__,
         "env_prefix": plan.base_url_env.removesuffix("_BASE_URL"),
@@ -208,6 +218,10 @@ def render_package(
         "spec_url": publish.spec_url or SPEC_URL_PLACEHOLDER,
         "spec_url_placeholder": publish.spec_url is None,
         "generate_args": shlex.join(_generate_args(plan, publish)),
+        "generator_requirement": publish.generator_requirement,
+        "publish_workflow": publish.publish_workflow,
+        "uses": workflow_pins(),
+        "mcp_publisher": MCP_PUBLISHER,
         "kept_paths_md": ", ".join(f"`{p}`" for p in kept_paths(plan)),
     }
     pkg = f"src/{plan.package}"
@@ -222,7 +236,7 @@ def render_package(
         f"{pkg}/py.typed": "",
         **{f"{pkg}/{name}": text for name, text in catalog_files(plan, report).items()},
         "mcp-surface.json": _json(surface(plan), indent=2),
-        "server.json": _json(_registry_entry(plan, publish), indent=2),
+        "server.json": _json(_registry_entry(plan, context["registry_name"]), indent=2),
         "Dockerfile": env.get_template("Dockerfile.j2").render(context),
         custom_module_path(plan): env.get_template("src/custom.py.j2").render(context),
         "tests/test_smoke.py": env.get_template("tests/test_smoke.py.j2").render(context),
@@ -232,8 +246,15 @@ def render_package(
     }
     if publish.ci_workflow:
         files[WORKFLOW_PATH] = env.get_template("github/regenerate.yml.j2").render(context)
+    if publish.publish_workflow:
+        files[PUBLISH_WORKFLOW_PATH] = env.get_template("github/publish.yml.j2").render(context)
     for source in sorted((root / "runtime").glob("*.py")):
         files[f"{pkg}/_runtime/{source.name}"] = source.read_text("utf-8")
+    # the runtime's own license travels with it (the package's license is the publisher's)
+    files[f"{pkg}/_runtime/LICENSE"] = (root / "runtime" / "LICENSE").read_text("utf-8")
+    license_text = _license_text(plan, env, report)
+    if license_text is not None:
+        files["LICENSE"] = license_text  # created once: a LICENSE file of yours is kept
     return _compressed(files, ("mcp-surface.json", f"{pkg}/catalog.json", "tests/smoke_cases.json"))
 
 
@@ -251,6 +272,35 @@ def _compressed(files: dict[str, str], names: tuple[str, ...]) -> dict[str, str 
         else:
             tree[path] = text
     return tree
+
+
+def _license_text(plan: ServerPlan, env: jinja2.Environment, report: Report) -> str | None:
+    """The text of the package's license for the generated code, when we carry it (MIT with the
+    authors as holders, Apache-2.0); for any other license the publisher adds the file."""
+    license_ = plan.metadata.license
+    if license_ == "MIT":
+        names = [name or email for name, email in plan.metadata.authors]
+        holders = ", ".join(names) if names else f"the {plan.distribution} authors"
+        return env.get_template("licenses/MIT.txt.j2").render(holders=holders)
+    if license_ == "Apache-2.0":
+        return (templates_root() / "package" / "licenses" / "Apache-2.0.txt").read_text("utf-8")
+    if not license_:
+        report.warn(
+            "package-license-missing",
+            "",
+            "the package declares no license: set --license (an SPDX expression such as MIT) or "
+            "[package] license in the config file before publishing; the API's own license, if its "
+            "description names one, is not the package's",
+        )
+    else:
+        report.warn(
+            "license-text-missing",
+            "",
+            f"add the text of {license_} as LICENSE next to pyproject.toml: it is kept across "
+            "regenerations and ships in the sdist and the wheel (openapi2mcp writes it only for "
+            "MIT and Apache-2.0)",
+        )
+    return None
 
 
 def _generate_args(plan: ServerPlan, publish: PublishOptions) -> list[str]:
@@ -316,11 +366,11 @@ def _client_config(plan: ServerPlan) -> str:
     return json.dumps({"mcpServers": {plan.distribution: entry}}, indent=2, ensure_ascii=False)
 
 
-def _registry_entry(plan: ServerPlan, publish: PublishOptions) -> dict[str, Any]:
+def _registry_entry(plan: ServerPlan, name: str) -> dict[str, Any]:
     """MCP registry metadata (server.json, schema 2025-12-11) for the package on PyPI."""
     entry: dict[str, Any] = {
         "$schema": REGISTRY_SCHEMA,
-        "name": _registry_name(plan, publish),
+        "name": name,
         "title": _bounded_text(plan.title, REGISTRY_TEXT_MAX) or plan.distribution,
         "description": _bounded_text(plan.metadata.summary, REGISTRY_TEXT_MAX)
         or _bounded_text(f"MCP server for {plan.api_name}", REGISTRY_TEXT_MAX),
@@ -357,11 +407,20 @@ def _bounded_text(text: str, limit: int) -> str:
     return cut.rstrip(" .,;:") + "…"
 
 
-def _registry_name(plan: ServerPlan, publish: PublishOptions) -> str:
+def _registry_name(plan: ServerPlan, publish: PublishOptions, report: Report) -> str:
     if publish.registry_name is not None:
         return publish.registry_name
-    # a placeholder namespace the publisher replaces (`--registry-name`), within the name limit
-    return f"io.github.your-org/{plan.distribution}"[:REGISTRY_NAME_MAX]
+    # a placeholder namespace the publisher replaces (`--registry-name`), within the name limit;
+    # it passes the registry's schema, so it is said out loud
+    placeholder = f"io.github.your-org/{plan.distribution}"[:REGISTRY_NAME_MAX]
+    report.warn(
+        "registry-name-placeholder",
+        "",
+        f"server.json and the README's mcp-name marker say {placeholder!r}, a placeholder: "
+        f"generate with --registry-name io.github.<your GitHub user or organisation>/"
+        f"{plan.distribution} before publishing to the MCP registry",
+    )
+    return placeholder
 
 
 def _smoke_cases(plan: ServerPlan, report: Report) -> dict[str, Any]:
@@ -380,9 +439,43 @@ def _smoke_cases(plan: ServerPlan, report: Report) -> dict[str, Any]:
             continue
         cases.append(case)
     base_path = urlsplit(plan.base_url).path.rstrip("/") if plan.base_url else ""
-    # as it travels on the wire (the fake upstream records the raw path)
-    base_path = quote(base_path, safe="/%!$&'()*+,;=:@-._~")
-    return {"basePath": base_path, "credentials": credentials, "tools": cases}
+    # operations with an absolute server of their own: the tests send them to the fake as well
+    servers = sorted(
+        {
+            t.operation.server.url: _server_path(t.operation.server)
+            for t in plan.tools
+            if t.operation.server is not None and "://" in t.operation.server.url
+        }.items()
+    )
+    return {
+        "basePath": _wire_path(base_path),
+        "servers": dict(servers),
+        # the limits of a server in production would refuse a test calling every tool at once
+        "environment": {f"{_env_prefix(plan)}_{name}": "0" for name in _UNLIMITED},
+        "credentials": credentials,
+        "tools": cases,
+    }
+
+
+# <PREFIX>_... limits the smoke tests switch off (0: no limit)
+_UNLIMITED = ("RATE_LIMIT", "MAX_CONCURRENCY", "CIRCUIT_THRESHOLD", "RETRIES")
+
+
+def _env_prefix(plan: ServerPlan) -> str:
+    return plan.base_url_env.removesuffix("_BASE_URL")
+
+
+def _wire_path(path: str) -> str:
+    """``path`` as it travels on the wire (the fake upstream records the raw path)."""
+    return quote(path, safe="/%!$&'()*+,;=:@-._~")
+
+
+def _server_path(server: Server) -> str:
+    """The path of an operation's own server, its variables at their defaults."""
+    url = server.url
+    for variable in server.variables:
+        url = url.replace("{" + variable.name + "}", variable.default or variable.name)
+    return _wire_path(urlsplit(url).path.rstrip("/"))
 
 
 def _smoke_case(plan: ServerPlan, tool: Tool) -> dict[str, Any] | None:
@@ -403,11 +496,22 @@ def _smoke_case(plan: ServerPlan, tool: Tool) -> dict[str, Any] | None:
         text = "" if status == 204 or not content_type else "{}" if "json" in content_type else "ok"
     else:
         text = json.dumps(body)
+    path = _expected_path(tool, arguments)
+    server = tool.operation.server
+    if path is not None and server is not None:
+        if "://" in server.url:
+            path = _server_path(server) + path
+        else:  # relative to the base URL, as a URL reference
+            base = urlsplit(plan.base_url).path.rstrip("/") + "/" if plan.base_url else "/"
+            path = _wire_path(urlsplit(urljoin(base, server.url)).path.rstrip("/")) + path
+    elif path is not None:
+        path = _wire_path(urlsplit(plan.base_url).path.rstrip("/") if plan.base_url else "") + path
     return {
         "tool": tool.name,
         "arguments": arguments,
         "response": {"status": status, "contentType": content_type or "text/plain", "body": text},
-        "expect": {"method": tool.operation.method, "path": _expected_path(tool, arguments)},
+        # the path as the upstream receives it, base or server path included
+        "expect": {"method": tool.operation.method, "path": path},
     }
 
 

@@ -267,12 +267,14 @@ def test_unusable_mode_options_exit_2(
 def test_progress_lines_when_asked_and_silence_for_a_small_spec(
     spec_path: Path, tmp_path: Path
 ) -> None:
-    quiet = invoke("generate", str(spec_path), "-o", str(tmp_path / "a"))
+    # ready to publish (license, registry name): nothing to warn about
+    publishing = ("--license", "MIT", "--registry-name", "io.github.acme/zoo-mcp")
+    quiet = invoke("generate", str(spec_path), "-o", str(tmp_path / "a"), *publishing)
     assert quiet.exit_code == 0
     assert quiet.output.splitlines() == [
         f"Generated zoo-mcp (2 tools, 0 resources, 1 resource templates, 2 prompts) in {tmp_path / 'a'}"
     ]
-    shown = invoke("generate", str(spec_path), "-o", str(tmp_path / "b"), "--progress")
+    shown = invoke("generate", str(spec_path), "-o", str(tmp_path / "b"), "--progress", *publishing)
     assert shown.exit_code == 0
     stages = [
         line.split("] ")[1].split(":")[0] for line in shown.output.splitlines() if "] " in line

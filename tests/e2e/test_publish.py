@@ -8,11 +8,13 @@ to its console script over stdio with the official MCP client.
 from __future__ import annotations
 
 import email.parser
+import http.server
 import json
 import subprocess
 import sys
 import sysconfig
 import tarfile
+import threading
 import tomllib
 import venv
 import zipfile
@@ -148,7 +150,10 @@ def test_metadata_from_the_spec(tmp_path: Path) -> None:
         'MCP server for the Weather API. Forecasts and "observations" for any place on Earth, '
         "updated hourly."
     )
-    assert project["license"] == "MIT"
+    # the spec's license (MIT) is the API's, not the package's: no --license, no license
+    assert "license" not in project
+    readme = " ".join((out / "README.md").read_text().split())
+    assert "under MIT: that is the API's license, not this package's." in readme
     assert project["readme"] == "README.md"
     assert project["requires-python"] == ">=3.11"
     assert project["keywords"] == ["mcp", "openapi", "weather"]
@@ -163,38 +168,103 @@ def test_metadata_from_the_spec(tmp_path: Path) -> None:
     }
 
 
+def test_license_and_authors_are_the_publishers(tmp_path: Path) -> None:
+    spec = tmp_path / "weather.yaml"
+    spec.write_text(SPEC)
+    out = tmp_path / "out"
+    code, output = invoke(
+        "generate", str(spec), "-o", str(out), "--license", "apache-2.0 or mit",
+        "--author", "Jane Doe <jane@example.com>", "--author", "ACME",
+    )  # fmt: skip
+    assert code == 0, output
+    project = pyproject(out)["project"]
+    assert project["license"] == "Apache-2.0 OR MIT"
+    assert project["license-files"] == ["LICEN[CS]E*", "src/weather_mcp/_runtime/LICENSE"]
+    assert project["authors"] == [
+        {"name": "Jane Doe", "email": "jane@example.com"},
+        {"name": "ACME"},
+    ]
+    # a license whose text openapi2mcp does not carry: the publisher adds the file
+    assert not (out / "LICENSE").exists()
+    assert "warning[license-text-missing]: add the text of Apache-2.0 OR MIT as LICENSE" in output
+    assert (out / "src/weather_mcp/_runtime/LICENSE").read_text().startswith("MIT License\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--license", "Proprietary"], "error: --license: 'Proprietary' is not an SPDX license"),
+        (["--author", "a <b>"], "error: --author: 'a <b>' is not an author"),
+    ],
+)
+def test_bad_license_or_author_is_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    code, output = invoke("generate", str(PETSTORE_SPEC), "-o", str(tmp_path / "out"), *args)
+    assert code == 2 and output.startswith(message), output
+    assert not (tmp_path / "out").exists()
+
+
+def test_without_license_or_registry_name_generation_says_so(tmp_path: Path) -> None:
+    spec = tmp_path / "weather.yaml"
+    spec.write_text(SPEC)
+    code, output = invoke("generate", str(spec), "-o", str(tmp_path / "out"), "--strict")
+    assert code == 1
+    assert "warning[package-license-missing]: the package declares no license" in output
+    assert (
+        "warning[registry-name-placeholder]: server.json and the README's mcp-name marker say "
+        "'io.github.your-org/weather-mcp', a placeholder" in output
+    )
+    code, output = invoke(
+        "generate", str(spec), "-o", str(tmp_path / "again"), "--strict", "--license", "MIT",
+        "--registry-name", "io.github.acme/weather-mcp",
+    )  # fmt: skip
+    assert code == 0, output
+    assert (
+        (tmp_path / "again" / "LICENSE")
+        .read_text()
+        .startswith("MIT License\n\nCopyright (c) the weather-mcp authors\n")
+    )
+
+
 def test_petstore_metadata(petstore_package: Path) -> None:
     project = pyproject(petstore_package)["project"]
     assert project["name"] == "petstore-mcp" and project["version"] == "1.0.0"
-    # "Apache 2.0" is not an SPDX identifier, but it names exactly one license
-    assert project["license"] == "Apache-2.0"
+    # the sample's openapi2mcp.toml: [package] license, authors, classifiers
+    assert project["license"] == "MIT"
+    assert project["authors"] == [
+        {"name": "The openapi2mcp authors", "email": "maintainers@openapi2mcp.example"}
+    ]
+    assert project["classifiers"][-1] == "Development Status :: 4 - Beta"
     assert project["urls"] == {
         "API": "https://petstore.example.com/v1",
-        "License": "https://www.apache.org/licenses/LICENSE-2.0.html",
+        "API License": "https://www.apache.org/licenses/LICENSE-2.0.html",
     }
+    # "Apache 2.0" is not an SPDX identifier, but it names exactly one license: the API's
+    assert (
+        "The API itself, as its description declares, is under Apache-2.0"
+        in (petstore_package / "README.md").read_text()
+    )
 
 
 @pytest.mark.parametrize(
     ("license_yaml", "expected"),
     [
-        ("{name: Proprietary}", None),
+        ("{name: Proprietary}", "Proprietary"),
         ("{name: MIT}", "MIT"),
         ("{name: x, identifier: apache-2.0 OR mit}", "Apache-2.0 OR MIT"),
-        ("{name: x, identifier: Not-A-License}", None),
+        ("{name: x, identifier: Not-A-License}", "x"),
         ("{name: x, identifier: LicenseRef-Acme-1}", "LicenseRef-Acme-1"),
-        ('{name: "MIT OR"}', None),
-        ("just text", None),
+        ('{name: "MIT OR"}', "MIT OR"),
+        ("just text", ""),
     ],
 )
-def test_license_only_when_it_is_spdx(
-    tmp_path: Path, license_yaml: str, expected: str | None
+def test_the_apis_license_is_recorded_as_the_apis(
+    tmp_path: Path, license_yaml: str, expected: str
 ) -> None:
     spec = tmp_path / "s.yaml"
     spec.write_text(SPEC.replace("{name: Custom, identifier: mit}", license_yaml))
-    plan, report = plan_source(str(spec), GenerateOptions())
-    assert (plan.metadata.license or None) == expected
-    omitted = [d for d in report.diagnostics if d.code == "license-omitted"]
-    assert len(omitted) == (1 if expected is None and license_yaml != "just text" else 0)
+    plan, _ = plan_source(str(spec), GenerateOptions())
+    assert plan.metadata.api_license == expected
+    assert plan.metadata.license == ""
 
 
 def test_hostile_description_is_one_bounded_line_of_valid_toml(tmp_path: Path) -> None:
@@ -243,12 +313,34 @@ async def test_built_wheel_installs_and_serves_over_stdio(
     assert wheel.name == "petstore_mcp-1.0.0-py3-none-any.whl"
     with tarfile.open(sdist) as archive:
         names = set(archive.getnames())
-    assert {"petstore_mcp-1.0.0/pyproject.toml", "petstore_mcp-1.0.0/README.md"} <= names
+    # only what building and installing need: no tests, MCP surface, server.json or Dockerfile
+    top = {name.split("/", 2)[1] for name in names if name.count("/") >= 1}
+    assert top == {"pyproject.toml", "README.md", "LICENSE", "src", "PKG-INFO"}
     assert "petstore_mcp-1.0.0/src/petstore_mcp/catalog.json" in names
+    assert "petstore_mcp-1.0.0/src/petstore_mcp/_runtime/LICENSE" in names
+    with zipfile.ZipFile(wheel) as archive:
+        licenses = sorted(n for n in archive.namelist() if "LICENSE" in n)
+    assert licenses == [
+        "petstore_mcp-1.0.0.dist-info/licenses/LICENSE",
+        "petstore_mcp-1.0.0.dist-info/licenses/src/petstore_mcp/_runtime/LICENSE",
+    ]
+    for tool in (["twine", "check", "--strict"], ["check_wheel_contents"], ["pyroma", "-n", "10"]):
+        target = (
+            [str(wheel), str(sdist)]
+            if tool[0] == "twine"
+            else [str(wheel if tool[0] != "pyroma" else out)]
+        )
+        judged = subprocess.run(
+            [sys.executable, "-m", *tool, *target], capture_output=True, text=True, check=False
+        )
+        assert judged.returncode == 0, (tool, judged.stdout + judged.stderr)
 
     metadata = wheel_metadata(wheel)
     assert metadata["Name"] == "petstore-mcp" and metadata["Version"] == "1.0.0"
-    assert metadata["License-Expression"] == "Apache-2.0"
+    # the sample's config: the publisher's license and author, a development status
+    assert metadata["License-Expression"] == "MIT"
+    assert metadata["Author-email"] == ("The openapi2mcp authors <maintainers@openapi2mcp.example>")
+    assert "Development Status :: 4 - Beta" in metadata.get_all("Classifier", [])
     assert metadata["Requires-Python"] == ">=3.11"
     assert metadata["Keywords"] == "mcp,openapi,petstore"
     assert "Typing :: Typed" in metadata.get_all("Classifier", [])
@@ -303,3 +395,43 @@ async def test_built_wheel_installs_and_serves_over_stdio(
         (sent,) = fake_petstore.requests
         assert (sent.method, sent.raw_path, sent.query) == ("GET", "/v1/pets", "limit=1")
         assert sent.headers["x-api-key"] == fake_petstore.api_key
+
+
+class _Index(http.server.BaseHTTPRequestHandler):
+    """PyPI's JSON API for one existing project, ``taken-mcp``."""
+
+    def do_GET(self) -> None:
+        status = 200 if self.path == "/pypi/taken-mcp/json" else 404
+        body = b'{"info": {"name": "taken-mcp"}}' if status == 200 else b'{"message": "Not Found"}'
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("name", "taken"), [("taken", True), ("free", False)])
+def test_check_name_asks_the_index_whether_the_name_is_free(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, taken: bool
+) -> None:
+    index = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Index)
+    thread = threading.Thread(target=index.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{index.server_address[1]}"
+        monkeypatch.setenv("OPENAPI2MCP_PYPI_URL", url)
+        code, output = invoke(
+            "generate", str(PETSTORE_SPEC), "-o", str(tmp_path / "out"), "--name", name,
+            "--registry-name", f"io.github.acme/{name}-mcp", "--check-name", "--strict",
+        )  # fmt: skip
+    finally:
+        index.shutdown()
+        index.server_close()
+    expected = (
+        f"warning[pypi-name]: 'taken-mcp' is already a project on {url} ({url}/pypi/taken-mcp): "
+        "choose another name with --name before publishing\n"
+    )
+    assert (expected in output, code) == ((True, 1) if taken else (False, 0)), output

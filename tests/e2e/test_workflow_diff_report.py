@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from openapi2mcp import __version__
+from openapi2mcp.actions import ACTIONS
 from openapi2mcp.cli import main
 from openapi2mcp.diff import diff_surfaces, load_surface
 from openapi2mcp.diffreport import render_json, render_markdown
@@ -39,9 +41,10 @@ paths:
 """
 SPEC_URL = "https://shop.example.com/openapi.yaml"
 RUN_URL = "https://github.com/alice/shop-mcp/actions/runs/42"
+# names the openapi2mcp that was installed (the one these steps run)
 PREAMBLE = (
     f"The OpenAPI document at {SPEC_URL} changed: this pull request regenerates the MCP server "
-    "with openapi2mcp "
+    f"with openapi2mcp {__version__}, and the generated tests pass.\n"
 )
 TOOLS = 1500
 GITHUB_BODY_LIMIT = 65_536
@@ -117,7 +120,7 @@ def run_step(
 def uploaded(document: dict[str, Any], runner_temp: Path) -> list[str]:
     """The files the upload step would find, after checking what it is told."""
     upload = step(document, "Keep the full report")
-    assert upload["uses"] == "actions/upload-artifact@v4"
+    assert upload["uses"] == f"actions/upload-artifact@{ACTIONS['actions/upload-artifact'].sha}"
     assert upload["with"]["name"] == "mcp-surface-diff"
     assert upload["with"]["if-no-files-found"] == "ignore"
     path = upload["with"]["path"].replace("${{ runner.temp }}", str(runner_temp))
@@ -169,7 +172,7 @@ def test_without_an_old_surface_there_is_nothing_to_compare_or_keep(
     assert run_step(document, "Describe the changes", package, runner_temp) == ""
     assert uploaded(document, runner_temp) == []
     body = (runner_temp / "pull-request.md").read_text()
-    assert body.startswith(PREAMBLE) and body.endswith(", and the generated tests pass.\n\n")
+    assert body == PREAMBLE + "\n"
 
 
 def test_a_surface_that_cannot_be_compared_is_said_so(package: Path, tmp_path: Path) -> None:

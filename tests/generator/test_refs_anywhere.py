@@ -105,8 +105,10 @@ def test_the_split_swagger_document_generates_two_tools_from_the_command_line(
     tmp_path: Path,
 ) -> None:
     _files(tmp_path, SWAGGER_LAYOUT)
+    # ready to publish (license, registry name): no warning, the summary is the last line
+    publishing = ["--license", "MIT", "--registry-name", "io.github.acme/multi-file-pets-mcp"]
     result = CliRunner().invoke(
-        main, ["generate", str(tmp_path / "swagger.yaml"), "-o", str(tmp_path / "out")]
+        main, ["generate", str(tmp_path / "swagger.yaml"), "-o", str(tmp_path / "out"), *publishing]
     )
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == (

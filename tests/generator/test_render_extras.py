@@ -9,6 +9,7 @@ is regenerated in place with ``.git`` and the user's files intact and described 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -21,12 +22,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from openapi2mcp import __version__
+from openapi2mcp.actions import ACTIONS, MCP_PUBLISHER
 from openapi2mcp.cli import main
 from openapi2mcp.load import parse_bytes
 from tests.catalogs import read_catalog
 from tests.conftest import PETSTORE_SPEC
 
 WORKFLOW = Path(".github/workflows/regenerate.yml")
+PUBLISH = Path(".github/workflows/publish.yml")
 SPEC_URL = "https://api.example.com/v1/openapi.yaml"
 SHOP_V1 = """\
 openapi: 3.1.0
@@ -77,8 +81,8 @@ def instructions(dockerfile: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def workflow(out: Path) -> dict[str, Any]:
-    document: dict[str, Any] = parse_bytes((out / WORKFLOW).read_bytes(), WORKFLOW.name)
+def workflow(out: Path, path: Path = WORKFLOW) -> dict[str, Any]:
+    document: dict[str, Any] = parse_bytes((out / path).read_bytes(), path.name)
     return document
 
 
@@ -131,10 +135,14 @@ def test_readme_explains_the_container_and_its_security_settings(
 def test_workflow_is_valid_yaml_with_the_expected_steps(petstore_with_workflow: Path) -> None:
     document = workflow(petstore_with_workflow)
     assert document["on"] == {"schedule": [{"cron": "23 5 * * 1"}], "workflow_dispatch": None}
-    assert document["permissions"] == {"contents": "write", "pull-requests": "write"}
+    # nothing for the workflow as a whole; the one job may push a branch and open a pull request
+    assert document["permissions"] == {}
+    job = document["jobs"]["regenerate"]
+    assert job["permissions"] == {"contents": "write", "pull-requests": "write"}
     assert document["env"]["SPEC_URL"] == SPEC_URL
     assert document["env"]["GENERATE_ARGS"] == "--name petstore"
-    steps = document["jobs"]["regenerate"]["steps"]
+    assert document["env"]["OPENAPI2MCP_REQUIREMENT"] == f"openapi2mcp-gen=={__version__}"
+    steps = job["steps"]
     assert [s["name"] for s in steps] == [
         "Check out the repository",
         "Set up Python",
@@ -147,7 +155,14 @@ def test_workflow_is_valid_yaml_with_the_expected_steps(petstore_with_workflow: 
         "Keep the full report",
         "Open a pull request",
     ]
-    assert steps[0]["uses"] == "actions/checkout@v4"
+    assert steps[0]["uses"] == f"actions/checkout@{ACTIONS['actions/checkout'].sha}"
+    # no token left in .git while generated code runs
+    assert steps[0]["with"] == {"persist-credentials": False}
+    install = step(document, "Install openapi2mcp")
+    assert install == {
+        "name": "Install openapi2mcp",
+        "run": 'python -m pip install "$OPENAPI2MCP_REQUIREMENT"',
+    }
     assert "curl --fail" in step(document, "Download the OpenAPI document")["run"]
     check = step(document, "Check whether the server is up to date")
     assert 'openapi2mcp generate "$RUNNER_TEMP/openapi-document" -o . --check' in check["run"]
@@ -164,16 +179,24 @@ def test_workflow_is_valid_yaml_with_the_expected_steps(petstore_with_workflow: 
     assert 'old="$RUNNER_TEMP/old-surface"' in describe
     assert 'openapi2mcp diff "$old" . --format markdown --fail-on never' in describe
     pull = step(document, "Open a pull request")
-    assert pull["uses"] == "peter-evans/create-pull-request@v7"
+    assert pull["uses"] == (
+        f"peter-evans/create-pull-request@{ACTIONS['peter-evans/create-pull-request'].sha}"
+    )
     assert pull["if"] == changed
     assert pull["with"]["body-path"] == "${{ runner.temp }}/pull-request.md"
     assert pull["with"]["branch"] == "openapi2mcp/regenerate"
 
 
-def test_every_workflow_script_is_valid_bash(petstore_with_workflow: Path, tmp_path: Path) -> None:
-    for item in workflow(petstore_with_workflow)["jobs"]["regenerate"]["steps"]:
-        if "run" not in item:
-            continue
+def test_every_workflow_script_is_valid_bash(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, output = invoke(
+        "generate", str(PETSTORE_SPEC), "-o", str(out), "--ci-workflow", "--publish-workflow"
+    )
+    assert code == 0, output
+    documents = [workflow(out), workflow(out, PUBLISH)]
+    items = [s for d in documents for job in d["jobs"].values() for s in job["steps"] if "run" in s]
+    assert len(items) == 12
+    for item in items:
         script = tmp_path / "step.sh"
         script.write_text(item["run"])
         checked = subprocess.run(
@@ -186,7 +209,9 @@ def test_workflow_and_its_readme_section_appear_only_when_asked(tmp_path: Path) 
     out = tmp_path / "plain"
     assert invoke("generate", str(PETSTORE_SPEC), "-o", str(out))[0] == 0
     assert not (out / ".github").exists()
-    assert "## Keeping the server up to date" not in (out / "README.md").read_text()
+    readme = " ".join((out / "README.md").read_text().split())
+    assert "## Keeping the server up to date" not in readme
+    assert "Regenerate with `--publish-workflow` for a GitHub Actions workflow" in readme
 
     out = tmp_path / "placeholder"
     assert invoke("generate", str(PETSTORE_SPEC), "-o", str(out), "--ci-workflow")[0] == 0
@@ -239,6 +264,70 @@ def test_bad_spec_url_options_exit_2(tmp_path: Path, args: list[str], message: s
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--generator-requirement", "openapi2mcp-gen==0.1.0"],
+            "error: --generator-requirement is for the CI workflow: add --ci-workflow\n",
+        ),
+        (
+            ["--ci-workflow", "--generator-requirement", "openapi2mcp-gen\nFOO: bar"],
+            "error: --generator-requirement 'openapi2mcp-gen\\nFOO: bar' contains a control "
+            "character or '${{'\n",
+        ),
+        (
+            ["--ci-workflow", "--generator-requirement", "git+https://x/${{ secrets.TOKEN }}"],
+            "error: --generator-requirement 'git+https://x/${{ secrets.TOKEN }}' contains a "
+            "control character or '${{'\n",
+        ),
+        (
+            ["--ci-workflow", "--generator-requirement", "--index-url=https://x.example"],
+            "error: --generator-requirement '--index-url=https://x.example' starts with '-': pip "
+            "would take it for an option\n",
+        ),
+        (
+            ["--ci-workflow", "--generator-requirement", " "],
+            "error: --generator-requirement is empty: give a pip requirement, a git+https:// URL "
+            "or a path\n",
+        ),
+    ],
+    ids=["without-ci-workflow", "newline", "expression", "option", "empty"],
+)
+def test_bad_generator_requirements_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    out = tmp_path / "out"
+    assert invoke("generate", str(PETSTORE_SPEC), "-o", str(out), *args) == (2, message)
+    assert not out.exists()
+
+
+def test_the_generator_requirement_reaches_pip_as_one_argument(tmp_path: Path) -> None:
+    """The install step hands the requirement to pip whole, from the environment, never expanded."""
+    requirement = "openapi2mcp-gen[extra] >= 0.1, < 1 ; python_version >= '3.11'"
+    out = tmp_path / "out"
+    code, output = invoke(
+        "generate", str(PETSTORE_SPEC), "-o", str(out), "--ci-workflow",
+        "--generator-requirement", requirement,
+    )  # fmt: skip
+    assert code == 0, output
+    document = workflow(out)
+    assert document["env"]["OPENAPI2MCP_REQUIREMENT"] == requirement
+    # a `python` that records what it was asked to run
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    (shims / "python").write_text('#!/bin/sh\nprintf \'%s\\n\' "$@" > "$RUNNER_TEMP/argv"\n')
+    (shims / "python").chmod(0o755)
+    script = tmp_path / "step.sh"
+    script.write_text(step(document, "Install openapi2mcp")["run"])
+    env = {k: str(v) for k, v in document["env"].items()}
+    env |= {"PATH": f"{shims}{os.pathsep}{os.environ['PATH']}", "RUNNER_TEMP": str(tmp_path)}
+    done = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+        cwd=out, env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "argv").read_text().splitlines() == ["-m", "pip", "install", requirement]
+
+
 def test_workflow_records_the_options_a_regeneration_must_repeat(tmp_path: Path) -> None:
     out = tmp_path / "out"
     code, output = invoke(
@@ -256,10 +345,12 @@ def test_workflow_records_the_options_a_regeneration_must_repeat(tmp_path: Path)
         "--ci-workflow",
         "--spec-url",
         SPEC_URL,
+        "--publish-workflow",
     )
     assert code == 0, output
     assert workflow(out)["env"]["GENERATE_ARGS"] == (
         "--name pets --registry-name io.github.alice/pets --max-name-length 40 --include-deprecated"
+        " --publish-workflow"
     )
 
 
@@ -273,6 +364,7 @@ def test_users_paths_survive_regeneration_and_are_no_drift(
     shutil.copytree(petstore_with_workflow, out)
     mine = {
         WORKFLOW: "name: my own workflow\n",
+        PUBLISH: "name: my own publishing\n",
         Path(".github/workflows/tests.yml"): "name: tests\n",
         Path(".git/HEAD"): "ref: refs/heads/main\n",
         Path(".gitignore"): "*.pyc\n",
@@ -284,7 +376,7 @@ def test_users_paths_survive_regeneration_and_are_no_drift(
         (out / rel).write_text(text)
 
     base = ["generate", str(PETSTORE_SPEC), "-o", str(out)]
-    with_workflow = [*base, "--ci-workflow", "--spec-url", SPEC_URL]
+    with_workflow = [*base, "--ci-workflow", "--spec-url", SPEC_URL, "--publish-workflow"]
     for args in (with_workflow, base, [*base, "--force"]):
         code, output = invoke(*args)
         assert code == 0, output
@@ -385,3 +477,180 @@ def test_workflow_steps_regenerate_in_place_and_describe_the_change(tmp_path: Pa
     assert "### MCP surface: `shop-mcp` 1.0 → 1.1" in body
     assert "#### Breaking changes" in body and "`delete_item`" in body
     assert "#### Compatible changes" in body and "`get_item`" in body
+
+
+def test_a_regeneration_in_ci_repeats_the_requirement_and_the_publish_workflow(
+    tmp_path: Path,
+) -> None:
+    """The regenerate step passes on what the package was generated with: with the workflows gone,
+    it writes them again as they were, and the README keeps its publishing section."""
+    (tmp_path / "shop.yaml").write_text(SHOP_V1)
+    repo = tmp_path / "work" / "shop-mcp"
+    requirement = "openapi2mcp-gen @ git+https://git.example.com/openapi2mcp.git@main"
+    code, output = invoke(
+        "generate", str(tmp_path / "shop.yaml"), "-o", str(repo), "--ci-workflow",
+        "--spec-url", "https://shop.example.com/openapi.yaml",
+        "--generator-requirement", requirement, "--publish-workflow",
+    )  # fmt: skip
+    assert code == 0, output
+    before = {path: (repo / path).read_text() for path in (WORKFLOW, PUBLISH, Path("README.md"))}
+    document = workflow(repo)
+    assert document["env"]["OPENAPI2MCP_REQUIREMENT"] == requirement
+    assert document["env"]["GENERATE_ARGS"] == "--name shop --publish-workflow"
+    shutil.rmtree(repo / ".github")
+    runner_temp = tmp_path / "runner-temp"
+    runner_temp.mkdir()
+    (runner_temp / "openapi-document").write_text(SHOP_V1)
+
+    regenerated = run_step(document, "Regenerate", runner_temp, runner_temp, repo)
+    assert regenerated.returncode == 0, regenerated.stderr
+    assert {path: (repo / path).read_text() for path in before} == before
+    assert "`.github/workflows/publish.yml` publishes a release" in before[Path("README.md")]
+
+
+# -- the publish workflow ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def petstore_with_publishing(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("publish") / "petstore-mcp"
+    code, output = invoke(
+        "generate", str(PETSTORE_SPEC), "-o", str(out), "--publish-workflow",
+        "--registry-name", "io.github.alice/petstore-mcp",
+    )  # fmt: skip
+    assert code == 0, output
+    return out
+
+
+def pinned(action: str) -> str:
+    return f"{action}@{ACTIONS[action].sha}"
+
+
+def run_script(
+    script: str, cwd: Path, env: dict[str, str], shims: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``script`` run as a step's ``run:`` is (``bash -eo pipefail``), ``shims`` first on PATH."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    file = cwd.parent / f"{cwd.name}-step.sh"
+    file.write_text(script)
+    return subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(file)],
+        cwd=cwd,
+        env={**env, "PATH": f"{shims}{os.pathsep}{path}" if shims else path},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_publish_workflow_jobs_each_hold_only_what_they_need(
+    petstore_with_publishing: Path,
+) -> None:
+    document = workflow(petstore_with_publishing, PUBLISH)
+    assert not (petstore_with_publishing / WORKFLOW).exists()
+    assert document["on"] == {"push": {"tags": ["v*"]}}
+    assert document["permissions"] == {}
+    jobs = document["jobs"]
+    assert {name: (job.get("needs"), job["permissions"]) for name, job in jobs.items()} == {
+        "build": (None, {"contents": "read"}),
+        "pypi": ("build", {"id-token": "write"}),
+        "image": ("build", {"contents": "read", "packages": "write"}),
+        # the registry looks the release up on PyPI
+        "registry": ("pypi", {"contents": "read", "id-token": "write"}),
+    }
+    build = jobs["build"]["steps"]
+    assert build[0] == {
+        "name": "Check out the repository",
+        "uses": pinned("actions/checkout"),
+        "with": {"persist-credentials": False},
+    }
+    assert "python -m build" in build[4]["run"]
+    assert build[5]["uses"] == pinned("actions/upload-artifact")
+    # trusted publishing: an environment PyPI's publisher names, no password or token input
+    pypi = jobs["pypi"]
+    assert pypi["environment"] == {"name": "pypi", "url": "https://pypi.org/p/petstore-mcp"}
+    assert [s["uses"] for s in pypi["steps"]] == [
+        pinned("actions/download-artifact"),
+        pinned("pypa/gh-action-pypi-publish"),
+    ]
+    assert "with" not in pypi["steps"][1]
+    image = {s["name"]: s for s in jobs["image"]["steps"]}
+    assert image["Name and label the image"]["with"]["images"] == "ghcr.io/${{ github.repository }}"
+    assert image["Log in to the GitHub Container Registry"]["with"] == {
+        "registry": "ghcr.io",
+        "username": "${{ github.actor }}",
+        "password": "${{ github.token }}",
+    }
+    assert image["Build and push the image"]["uses"] == pinned("docker/build-push-action")
+    assert image["Build and push the image"]["with"]["push"] is True
+    registry = [s.get("run") for s in jobs["registry"]["steps"]]
+    assert registry[2:] == [
+        '"$RUNNER_TEMP/mcp-publisher" login github-oidc',
+        '"$RUNNER_TEMP/mcp-publisher" publish',
+    ]
+    readme = " ".join((petstore_with_publishing / "README.md").read_text().split())
+    assert "git tag v1.0.0 && git push origin v1.0.0" in readme
+    assert "the workflow `publish.yml` and the environment `pypi`" in readme
+
+
+@pytest.mark.parametrize(
+    ("tag", "error"),
+    [
+        ("v1.0.0", ""),
+        (
+            "v1.0.1",
+            "::error::Tag v1.0.1 does not name this package's version: pyproject.toml says 1.0.0, "
+            "server.json says 1.0.0 (tag v1.0.0 to publish it)\n",
+        ),
+        (
+            "1.0.0",
+            "::error::Tag 1.0.0 does not name this package's version: pyproject.toml says 1.0.0, "
+            "server.json says 1.0.0 (tag v1.0.0 to publish it)\n",
+        ),
+    ],
+)
+def test_publishing_stops_unless_the_tag_names_the_package_version(
+    petstore_with_publishing: Path, tag: str, error: str
+) -> None:
+    build = workflow(petstore_with_publishing, PUBLISH)["jobs"]["build"]["steps"]
+    assert build[2]["name"] == "Check that the tag names the package's version"
+    done = run_script(build[2]["run"], petstore_with_publishing, {"GITHUB_REF_NAME": tag})
+    assert (done.returncode, done.stdout) == ((1, error) if error else (0, ""))
+
+
+def test_mcp_publisher_runs_only_when_its_checksum_matches(
+    petstore_with_publishing: Path, tmp_path: Path
+) -> None:
+    job = workflow(petstore_with_publishing, PUBLISH)["jobs"]["registry"]
+    assert job["env"] == {
+        "MCP_PUBLISHER_URL": MCP_PUBLISHER.url,
+        "MCP_PUBLISHER_SHA256": MCP_PUBLISHER.sha256,
+    }
+    install = job["steps"][1]
+    assert install["name"] == "Install mcp-publisher"
+    # a `curl` that serves a stand-in archive, recording the URL it was asked for
+    archive = tmp_path / "served.tar.gz"
+    (tmp_path / "mcp-publisher").write_text("#!/bin/sh\n")
+    subprocess.run(["tar", "-czf", str(archive), "-C", str(tmp_path), "mcp-publisher"], check=True)
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    (shims / "curl").write_text(
+        '#!/bin/bash\nfor a in "$@"; do [ "$prev" = --output ] && out="$a"; prev="$a"; done\n'
+        f'echo "${{@: -1}}" > "$RUNNER_TEMP/url"; cp {archive} "$out"\n'
+    )
+    (shims / "curl").chmod(0o755)
+    runner_temp = tmp_path / "runner-temp"
+    runner_temp.mkdir()
+    env = {**job["env"], "RUNNER_TEMP": str(runner_temp)}
+
+    done = run_script(install["run"], tmp_path, env, shims)
+    assert done.returncode == 1
+    assert "FAILED" in done.stdout and "WARNING: 1 computed checksum did NOT match" in done.stderr
+    assert (runner_temp / "url").read_text() == MCP_PUBLISHER.url + "\n"
+    assert not (runner_temp / "mcp-publisher").exists()
+
+    served = hashlib.sha256(archive.read_bytes()).hexdigest()
+    done = run_script(install["run"], tmp_path, {**env, "MCP_PUBLISHER_SHA256": served}, shims)
+    assert done.returncode == 0, done.stderr
+    assert (runner_temp / "mcp-publisher").read_text() == "#!/bin/sh\n"
