@@ -73,8 +73,13 @@ def server(upstream: FakeUpstream) -> Iterator[StdioServer]:
         filter(None, [str(HERE.parent / "src"), env.get("PYTHONPATH")])
     )
     env["BOOKSHOP_BASE_URL"] = upstream.url + CASES["basePath"]
+    # operations with a server of their own are sent to the fake too: nothing leaves this machine
+    servers = {url: upstream.url + path for url, path in CASES["servers"].items()}
+    env["BOOKSHOP_SERVER_URLS"] = json.dumps(servers)
     # one tool per operation, whatever mode the package defaults to
     env["BOOKSHOP_TOOL_MODE"] = "full"
+    # no rate, concurrency or circuit limits: the tests call every tool in a row
+    env.update(CASES["environment"])
     env.update(CASES["credentials"])
     running = StdioServer(env)
     yield running
@@ -112,4 +117,4 @@ def test_call_tool(server: StdioServer, upstream: FakeUpstream, case: dict[str, 
     assert len(received) == 1
     assert received[0].method == case["expect"]["method"]
     if case["expect"]["path"] is not None:
-        assert received[0].path == CASES["basePath"] + case["expect"]["path"]
+        assert received[0].path == case["expect"]["path"]

@@ -216,6 +216,26 @@ def upstream_headers(info: UpstreamInfo, environ: Mapping[str, str]) -> ExtraHea
         raise UpstreamError(str(exc)) from None
 
 
+def server_override(info: UpstreamInfo, environ: Mapping[str, str], declared: str) -> str | None:
+    """The URL ``<PREFIX>_SERVER_URLS`` (a JSON object: server URL as declared -> URL) gives an
+    operation's own server, else ``None``; ``UpstreamError`` names the variable when unusable."""
+    name = f"{env_prefix(info)}_SERVER_URLS"
+    raw = (environ.get(name) or "").strip()
+    if not raw:
+        return None
+    try:
+        table = json.loads(raw)
+    except ValueError:
+        table = None
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise UpstreamError(
+            f"{name} must be a JSON object of server URLs as the spec declares them to URLs, "
+            'e.g. {"https://uploads.example.com": "http://127.0.0.1:8080"}'
+        )
+    found = table.get(declared)
+    return found if isinstance(found, str) else None
+
+
 def expand_server(server: ServerSpec, environ: Mapping[str, str]) -> str:
     """``server``'s URL with each ``{variable}`` from its environment variable or default.
 
@@ -373,7 +393,7 @@ class Upstream:
         key = json.dumps(server, sort_keys=True)
         known = self._server_urls.get(key)
         if known is None:
-            url = self._expand(server)
+            url = server_override(self._info, self._environ, server["url"]) or self._expand(server)
             if not urlsplit(url).scheme:
                 url = urljoin(self._require_base() + "/", url)
             parts = urlsplit(url)
