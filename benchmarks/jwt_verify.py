@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from templates.runtime.auth_jwt import Jwk, parse_jwk, parse_jws  # noqa: E402
+from templates.runtime.auth.jwt import Jwk, parse_jwk, parse_jws  # noqa: E402
 
 
 def b64(data: bytes) -> str:

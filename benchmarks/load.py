@@ -83,9 +83,9 @@ def rss_kib(pid: int) -> int:
 
 def generate_petstore(out: Path) -> Path:
     sys.path.insert(0, str(ROOT / "generator"))
-    from openapi2mcp.emit import write_tree  # noqa: PLC0415
     from openapi2mcp.generate import GenerateOptions, generate  # noqa: PLC0415
-    from openapi2mcp.render import MARKER  # noqa: PLC0415
+    from openapi2mcp.render.emit import write_tree  # noqa: PLC0415
+    from openapi2mcp.render.package import MARKER  # noqa: PLC0415
 
     package = out / "petstore-mcp"
     result = generate(str(ROOT / "samples" / "petstore" / "openapi.yaml"), GenerateOptions())

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from templates.runtime.catalog import DEFS_SUFFIX, SCHEMA_DEFS, TOOLS_SUFFIX, complete_tool
-from templates.runtime.catalog_pool import POOL_SUFFIX, Pool
+from templates.runtime.catalog.model import DEFS_SUFFIX, SCHEMA_DEFS, TOOLS_SUFFIX, complete_tool
+from templates.runtime.catalog.pool import POOL_SUFFIX, Pool
 
 
 def pool_from_files(files: Mapping[str, str | bytes], path: str) -> Pool:

@@ -10,9 +10,9 @@ from types import ModuleType
 
 import pytest
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 
 REPO = Path(__file__).resolve().parents[1]
 PETSTORE_DIR = REPO / "samples" / "petstore"

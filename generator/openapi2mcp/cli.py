@@ -19,12 +19,9 @@ from typing import Any, NoReturn, ParamSpec, TypeVar, cast
 import click
 
 from . import __version__
-from .actions import DEFAULT_GENERATOR_REQUIREMENT, generator_requirement_problem
-from .catalog import build_catalog, mode_sizes
 from .diagnostics import GenerationError, Report
-from .diff import DiffInputError, FailOn, diff_sources
-from .diffreport import FULL_REPORT, MARKDOWN_LIMIT, render
-from .emit import OutputExists, check_tree, write_tree
+from .diff.compare import DiffInputError, FailOn, diff_sources
+from .diff.report import FULL_REPORT, MARKDOWN_LIMIT, render
 from .generate import (
     GenerateOptions,
     Generation,
@@ -35,11 +32,26 @@ from .generate import (
     name_origin,
     plan_source,
 )
-from .plan import OutputSchemas, ServerPlan
-from .planning import AUTO_THRESHOLD, OUTPUT_SCHEMAS, TOOL_MODES, pep440_version
+from .plan.build import AUTO_THRESHOLD, OUTPUT_SCHEMAS, TOOL_MODES, pep440_version
+from .plan.model import OutputSchemas, ServerPlan
 from .progress import NO_PROGRESS, ProgressSink, StageLog
-from .publishing import PYPI_URL, MetadataError, author, license_expression, pypi_name_problem
-from .render import MARKER, PublishOptions, kept_paths, registry_name_problem, spec_url_problem
+from .render.actions import DEFAULT_GENERATOR_REQUIREMENT, generator_requirement_problem
+from .render.catalog import build_catalog, mode_sizes
+from .render.emit import OutputExists, check_tree, write_tree
+from .render.package import (
+    MARKER,
+    PublishOptions,
+    kept_paths,
+    registry_name_problem,
+    spec_url_problem,
+)
+from .render.publishing import (
+    PYPI_URL,
+    MetadataError,
+    author,
+    license_expression,
+    pypi_name_problem,
+)
 
 T = TypeVar("T")
 P = ParamSpec("P")

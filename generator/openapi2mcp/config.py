@@ -24,7 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .diagnostics import Diagnostic, GenerationError
-from .publishing import author, classifier, license_expression
+from .render.publishing import author, classifier, license_expression
 
 CONFIG_NAME = "openapi2mcp.toml"
 RuleKind = Literal["tool", "resource", "resource_template", "exclude"]

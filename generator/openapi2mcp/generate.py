@@ -22,19 +22,19 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from .classify import ClassifyOptions
 from .config import Config, find_config, load_config
 from .diagnostics import Diagnostic, GenerationError, Report
-from .emit import format_tree
-from .ir import Api, Operation
-from .load import LoadedDocument, load_source, parse_bytes
-from .overlay import apply_overlay, parse_overlay
-from .parse import parse_api
-from .plan import Decision, OutputSchemas, Resource, ResourceTemplate, ServerPlan, Tool
-from .planning import PlanOptions, build_plan, name_choice
+from .ir.model import Api, Operation
+from .ir.parse import parse_api
+from .load.overlay import apply_overlay, parse_overlay
+from .load.reading import LoadedDocument, load_source, parse_bytes
+from .load.refs import Location
+from .plan.build import PlanOptions, build_plan, name_choice
+from .plan.classify import ClassifyOptions
+from .plan.model import Decision, OutputSchemas, Resource, ResourceTemplate, ServerPlan, Tool
 from .progress import NO_PROGRESS, ProgressSink
-from .refs import Location
-from .render import PublishOptions, render_package
+from .render.emit import format_tree
+from .render.package import PublishOptions, render_package
 
 T = TypeVar("T")
 # operations skipped for an internal error before the run gives up (a bug rarely hits only a few)

@@ -1,11 +1,13 @@
 """The MCP runtime shipped inside every generated server as ``<pkg>._runtime``.
 
 It is plain, typed Python (stdlib + httpx + pydantic; jsonschema-rs, loaded on the first validation),
-copied verbatim by the generator, so modules import each other relatively and this package initialiser
-imports nothing: importing a low layer such as ``jsonrpc`` must not drag in httpx or the transports.
-The layers, lowest first, are ``jsonrpc``, ``catalog``, ``jsonschema`` and ``uritemplate``;
-``upstream`` and ``results``; the protocol core (``protocol`` with ``shaping``, ``pagination``,
-``calls``, ``prompts``, ``completion``); inbound ``auth``; then the transports (``stdio``; ``http``
-with its ``http_*`` helpers, loaded only when HTTP is served), ``server`` and ``cli``. ``client`` is
-the typed-client façade for ``operations.py``.
+copied verbatim by the generator (the whole tree), so modules import each other relatively and no
+package initialiser imports anything: importing a low layer such as ``protocol.jsonrpc`` must not
+drag in httpx or the transports. The subpackages, lowest first: ``catalog`` (the API as data),
+``upstream`` (the API's HTTP client and the resilience around it), ``protocol`` (JSON-RPC, dispatch,
+lists, calls, results), ``ask`` (questions for the user), ``auth`` (inbound tokens) and
+``transports`` (stdio; Streamable HTTP, loaded only when HTTP is served); then ``server`` and
+``cli``. ``hooks`` is the API of the package's own ``custom.py``; ``typed_client`` the façade of the
+generated ``operations.py``; ``jsonschema`` the validator (it imports no sibling: the generator loads
+it on its own).
 """

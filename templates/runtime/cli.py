@@ -19,9 +19,9 @@ import os
 import sys
 from collections.abc import Callable
 
-from .catalog import CatalogError
-from .http_responses import DEFAULT_PATH
+from .catalog.model import CatalogError
 from .server import McpServer, SettingsError
+from .transports.http_responses import DEFAULT_PATH
 
 LOG_LEVEL_ENV = "MCP_LOG_LEVEL"
 
@@ -100,7 +100,7 @@ def run(build_server: Callable[[], McpServer], prog: str, argv: list[str] | None
 def _serve_http(
     server: McpServer, args: argparse.Namespace, parser: argparse.ArgumentParser, prog: str
 ) -> None:
-    from .http_serve import HttpUnavailable, serve_http  # noqa: PLC0415 - HTTP only
+    from .transports.http_serve import HttpUnavailable, serve_http  # noqa: PLC0415 - HTTP only
 
     def announce(url: str) -> None:
         sys.stderr.write(f"{prog}: serving MCP on {url}\n")

@@ -27,12 +27,12 @@ from typing import Any, Literal, TypeVar
 
 import httpx
 
-from .calls import UpstreamCaller
-from .catalog import Catalog
-from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
+from .catalog.model import Catalog
 from .jsonschema import SchemaError, Validator
-from .upstream import UpstreamError, UpstreamResponse
-from .uritemplate import UriTemplate
+from .protocol.calls import UpstreamCaller
+from .protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
+from .protocol.uritemplate import UriTemplate
+from .upstream.client import UpstreamError, UpstreamResponse
 
 __all__ = [
     "CustomCaller",

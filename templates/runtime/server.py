@@ -28,24 +28,24 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .calls import UpstreamCaller
-from .catalog import OUTPUT_SCHEMA_MODES, Catalog, UpstreamInfo, catalog_part, load_catalog
-from .dynamic import ToolModeError, ToolSelection, selection_from_env
+from .ask.interaction import OFF, POLICIES
+from .catalog.model import OUTPUT_SCHEMA_MODES, Catalog, UpstreamInfo, catalog_part, load_catalog
 from .hooks import CustomCaller, CustomCode, DefinitionError, LocalItem, collect, module_path
-from .http_origins import DEFAULT_ALLOWED_ORIGINS, parse_allowed_origins
-from .http_responses import DEFAULT_MAX_BODY_BYTES
-from .interaction import OFF, POLICIES
-from .pagination import DEFAULT_PAGE_SIZE
-from .protocol import Dispatcher
-from .request_state import DEFAULT_TTL_SECONDS, MIN_SECRET_BYTES, StateSigner
-from .resilience import Policy, PolicyError
-from .results import MAX_TEXT_CHARS, MIN_TEXT_CHARS, ResultLimits
-from .stdio import DEFAULT_MAX_LINE_BYTES, serve_stdio
-from .upstream import Upstream, UpstreamError, expand_server, upstream_headers
+from .protocol.calls import UpstreamCaller
+from .protocol.dispatch import Dispatcher
+from .protocol.dynamic import ToolModeError, ToolSelection, selection_from_env
+from .protocol.pagination import DEFAULT_PAGE_SIZE
+from .protocol.request_state import DEFAULT_TTL_SECONDS, MIN_SECRET_BYTES, StateSigner
+from .protocol.results import MAX_TEXT_CHARS, MIN_TEXT_CHARS, ResultLimits
+from .transports.http_origins import DEFAULT_ALLOWED_ORIGINS, parse_allowed_origins
+from .transports.http_responses import DEFAULT_MAX_BODY_BYTES
+from .transports.stdio import DEFAULT_MAX_LINE_BYTES, serve_stdio
+from .upstream.client import Upstream, UpstreamError, expand_server, upstream_headers
+from .upstream.resilience import Policy, PolicyError
 
 if TYPE_CHECKING:
     # the HTTP transport's authentication code is not loaded on the stdio path
-    from .auth import Authenticator
+    from .auth.bearer import Authenticator
 
 
 logger = logging.getLogger(__name__)

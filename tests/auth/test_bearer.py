@@ -12,7 +12,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes, hmac, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from templates.runtime.auth import (
+from templates.runtime.auth.bearer import (
     AuthFailure,
     BearerAuthenticator,
     Principal,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from templates.runtime.auth import (
+from templates.runtime.auth.bearer import (
     AuthFailure,
     CryptographyUnavailable,
     Principal,

@@ -17,15 +17,15 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
-from templates.runtime.auth import (
+from templates.runtime.auth.bearer import (
     AuthFailure,
     BearerAuthenticator,
     Principal,
     authenticator_from_env,
 )
-from templates.runtime.auth_config import oauth_settings_from_env
-from templates.runtime.auth_ec import EcPublicKey, verify
-from templates.runtime.auth_jwt import Jwk, parse_jwk, scopes_satisfy
+from templates.runtime.auth.config import oauth_settings_from_env
+from templates.runtime.auth.ec import EcPublicKey, verify
+from templates.runtime.auth.jwt import Jwk, parse_jwk, scopes_satisfy
 
 from .kit import (
     ISSUER,

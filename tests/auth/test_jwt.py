@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from templates.runtime.auth_jwt import (
+from templates.runtime.auth.jwt import (
     TokenError,
     b64url_decode,
     check_claims,

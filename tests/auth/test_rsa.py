@@ -8,7 +8,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
-from templates.runtime.auth_rsa import ALGORITHMS, RsaPublicKey, verify
+from templates.runtime.auth.rsa import ALGORITHMS, RsaPublicKey, verify
 
 from .kit import sign
 

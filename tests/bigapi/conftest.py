@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from mcp.client.stdio import StdioServerParameters
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER, PUBLISHING_WARNINGS
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER, PUBLISHING_WARNINGS
 from tests.bigapi.github_like import spec
 from tests.bigapi.recording import RecordingUpstream
 from tests.catalogs import read_catalog

@@ -27,10 +27,10 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.types import TextContent, Tool
 
-from openapi2mcp.emit import write_tree
-from openapi2mcp.examples import NoExample, example_instance
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.examples import NoExample, example_instance
+from openapi2mcp.render.package import MARKER
 from tests.bigapi.github_examples import (
     DOWNLOAD,
     DOWNLOADS,

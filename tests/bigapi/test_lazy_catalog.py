@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from templates.runtime.catalog import (
+from templates.runtime.catalog.model import (
     CatalogError,
     LazyCatalog,
     catalog_counts,
     catalog_part,
     load_catalog,
 )
-from templates.runtime.catalog_pool import read_pool
-from templates.runtime.pagination import FileTools, tool_source
+from templates.runtime.catalog.pool import read_pool
+from templates.runtime.protocol.pagination import FileTools, tool_source
 from tests.bigapi.conftest import MODULE
 from tests.catalogs import read_catalog
 

@@ -14,8 +14,8 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from templates.runtime.catalog import LazyCatalog, load_catalog
-from templates.runtime.protocol import LegacySession
+from templates.runtime.catalog.model import LazyCatalog, load_catalog
+from templates.runtime.protocol.dispatch import LegacySession
 from templates.runtime.server import McpServer, Settings
 from tests.bigapi.conftest import MODULE, PREFIX, catalog_tools, stdio
 from tests.bigapi.recording import RecordingUpstream

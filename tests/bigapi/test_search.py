@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from templates.runtime.search import Entry, SearchIndex, terms
+from templates.runtime.protocol.search import Entry, SearchIndex, terms
 from tests.bigapi.github_like import operations
 
 

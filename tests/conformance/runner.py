@@ -35,9 +35,9 @@ from typing import Any
 
 import yaml
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "samples" / "conformance"

@@ -11,9 +11,9 @@ from typing import Any
 
 from mcp.client.stdio import StdioServerParameters
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 from tests import catalogs
 
 MODERN = "2026-07-28"

@@ -19,7 +19,7 @@ import pytest
 
 from openapi2mcp.generate import GenerateOptions, Generation, generate
 from templates.runtime.server import McpServer, Settings
-from templates.runtime.upstream import UpstreamResponse
+from templates.runtime.upstream.client import UpstreamResponse
 from tests.catalogs import catalog_from_files
 from tests.reliability.kit import call_tool, catalog, operation, texts, tool
 

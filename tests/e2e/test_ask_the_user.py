@@ -18,9 +18,9 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 from tests.conftest import PETSTORE_SPEC, fake_petstore_module
 from tests.e2e.helpers import server_env, stdio_params
 from tests.http import kit as http_kit

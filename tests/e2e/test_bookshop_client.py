@@ -16,9 +16,9 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 from tests.conftest import REPO
 
 BOOK = {"isbn": "978-0", "title": "The Hobbit", "author": "Tolkien", "genre": "fantasy"}

@@ -208,7 +208,7 @@ def test_bundle_holds_the_package_and_its_dependencies(
         stamps = {info.date_time for info in archive.infolist()}
     assert names == sorted(names) and stamps == {(1980, 1, 1, 0, 0, 0)}
     assert {"manifest.json", "server/main.py", "server/petstore_mcp/__main__.py"} <= set(names)
-    assert "server/petstore_mcp/_runtime/stdio.py" in names
+    assert "server/petstore_mcp/_runtime/transports/stdio.py" in names
     for module in ("httpx", "httpcore", "anyio", "sniffio", "jsonschema_rs", "pydantic_core"):
         assert f"server/lib/{module}/__init__.py" in names, module
     assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", "/RECORD"))]

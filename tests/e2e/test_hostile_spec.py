@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 from tests.catalogs import read_catalog
 
 SPEC = Path(__file__).with_name("specs") / "hostile.yaml"

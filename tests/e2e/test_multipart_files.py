@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from templates.runtime import upstream_bodies
+from templates.runtime.upstream import bodies as upstream_bodies
 from tests.e2e.helpers import generate_package, read_catalog
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import META, call_tool, server, texts

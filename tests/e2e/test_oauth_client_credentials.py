@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from templates.runtime import upstream_oauth
+from templates.runtime.upstream import oauth as upstream_oauth
 from tests.e2e.helpers import generate_package, read_catalog
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import META, call_tool, server, texts

@@ -30,10 +30,10 @@ from packaging.version import Version
 
 from openapi2mcp.cli import main
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate, plan_source
-from openapi2mcp.planning import _SPDX, _version, pep440_version
-from openapi2mcp.render import MARKER
+from openapi2mcp.plan.build import _SPDX, _version, pep440_version
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 from tests.conftest import PETSTORE_SPEC
 
 SPEC = """\

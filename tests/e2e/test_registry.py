@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from openapi2mcp.cli import main
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import REGISTRY_SCHEMA, PublishOptions
+from openapi2mcp.render.package import REGISTRY_SCHEMA, PublishOptions
 from tests.conftest import PETSTORE_SPEC, REPO
 
 SCHEMA_PATH = Path(__file__).with_name("data") / "server.schema.json"

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from mcp import Client
 
 from openapi2mcp.cli import main
-from templates.runtime.catalog import load_catalog
+from templates.runtime.catalog.model import load_catalog
 from templates.runtime.hooks import DefinitionError, collect
 from templates.runtime.server import CustomCodeError, McpServer, Settings
 from tests.conftest import PETSTORE_SPEC

@@ -22,12 +22,12 @@ import pytest
 from click.testing import CliRunner
 
 from openapi2mcp import __version__
-from openapi2mcp.actions import ACTIONS
 from openapi2mcp.cli import main
-from openapi2mcp.diff import diff_surfaces, load_surface
-from openapi2mcp.diffreport import render_json, render_markdown
-from openapi2mcp.load import parse_bytes
-from openapi2mcp.surface import SURFACE_FORMAT, standalone
+from openapi2mcp.diff.compare import diff_surfaces, load_surface
+from openapi2mcp.diff.report import render_json, render_markdown
+from openapi2mcp.diff.surface import SURFACE_FORMAT, standalone
+from openapi2mcp.load.reading import parse_bytes
+from openapi2mcp.render.actions import ACTIONS
 
 SPEC = """\
 openapi: 3.1.0

@@ -14,11 +14,11 @@ from textwrap import dedent
 import pytest
 from click.testing import CliRunner
 
-from openapi2mcp import naming
 from openapi2mcp.cli import main
 from openapi2mcp.generate import GenerateOptions, plan_source
-from openapi2mcp.metatools import api_name
-from openapi2mcp.plan import ServerPlan
+from openapi2mcp.plan import naming
+from openapi2mcp.plan.metatools import api_name
+from openapi2mcp.plan.model import ServerPlan
 
 GITHUB_TITLE = "GitHub's official OpenAPI spec + Octokit extension"
 

@@ -16,12 +16,12 @@ from textwrap import dedent
 from typing import Any
 
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.emit import ruff_command, write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.load import load_source
-from openapi2mcp.parse import parse_api
-from openapi2mcp.render import MARKER
-from openapi2mcp.schema_utils import enum_values, json_type, resolve
+from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.ir.schema_utils import enum_values, json_type, resolve
+from openapi2mcp.load.reading import load_source
+from openapi2mcp.render.emit import ruff_command, write_tree
+from openapi2mcp.render.package import MARKER
 from tests.catalogs import catalog_from_files
 
 SPEC = """\

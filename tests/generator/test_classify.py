@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.classify import ClassifyOptions, classify_operations
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.ir import Api, ApiKeyScheme, Operation, Parameter, RequestBody, Response
-from openapi2mcp.planning import PlanOptions, build_plan
+from openapi2mcp.ir.model import Api, ApiKeyScheme, Operation, Parameter, RequestBody, Response
+from openapi2mcp.plan.build import PlanOptions, build_plan
+from openapi2mcp.plan.classify import ClassifyOptions, classify_operations
 
 PET = {
     "type": "object",

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.catalog import build_catalog
-from openapi2mcp.classify import MAX_COMPLETIONS, completion_values
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.generate import GenerateOptions, plan_source
-from openapi2mcp.plan import ServerPlan
-from templates.runtime.catalog import Catalog
-from templates.runtime.protocol import Dispatcher
-from templates.runtime.upstream import UpstreamResponse
+from openapi2mcp.plan.classify import MAX_COMPLETIONS, completion_values
+from openapi2mcp.plan.model import ServerPlan
+from openapi2mcp.render.catalog import build_catalog
+from templates.runtime.catalog.model import Catalog
+from templates.runtime.protocol.dispatch import Dispatcher
+from templates.runtime.upstream.client import UpstreamResponse
 
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from openapi2mcp.cli import main
-from openapi2mcp.diff import diff_surfaces
-from openapi2mcp.diffreport import render_markdown
-from openapi2mcp.schemadiff import compare_schemas
+from openapi2mcp.diff.compare import diff_surfaces
+from openapi2mcp.diff.report import render_markdown
+from openapi2mcp.diff.schemas import compare_schemas
 
 OLD = """\
 openapi: 3.1.0

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from openapi2mcp.diff import SurfaceDiff, diff_surfaces, load_surface
-from openapi2mcp.diffreport import MARKDOWN_LIMIT, group_changes, render_json, render_markdown
+from openapi2mcp.diff.compare import SurfaceDiff, diff_surfaces, load_surface
+from openapi2mcp.diff.report import MARKDOWN_LIMIT, group_changes, render_json, render_markdown
 
 CACHE = Path(__file__).resolve().parents[2] / ".work" / "cache" / "github-releases"
 RELEASES = ("22.0.0", "23.0.2")

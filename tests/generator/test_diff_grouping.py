@@ -15,10 +15,10 @@ from typing import Any
 from click.testing import CliRunner
 
 from openapi2mcp.cli import main
-from openapi2mcp.diff import diff_surfaces
-from openapi2mcp.diffreport import group_changes, render_json, render_markdown, render_text
-from openapi2mcp.schemadiff import compare_schemas
-from openapi2mcp.surface import SURFACE_FORMAT
+from openapi2mcp.diff.compare import diff_surfaces
+from openapi2mcp.diff.report import group_changes, render_json, render_markdown, render_text
+from openapi2mcp.diff.schemas import compare_schemas
+from openapi2mcp.diff.surface import SURFACE_FORMAT
 
 REF = {"$ref": "#/$defs/minimal-repository"}
 # one output schema per tool, each reaching the shared definition along its own paths

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from openapi2mcp import emit
-from openapi2mcp.emit import (
+from openapi2mcp.render import emit
+from openapi2mcp.render.emit import (
     MARKER,
     Drift,
     FormatError,

@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 from textwrap import dedent
 
-from openapi2mcp import naming
-from openapi2mcp.emit import ruff_command, write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.models import class_key
-from openapi2mcp.render import MARKER
+from openapi2mcp.plan import naming
+from openapi2mcp.render.emit import ruff_command, write_tree
+from openapi2mcp.render.models import class_key
+from openapi2mcp.render.package import MARKER
 
 SPEC = """\
 openapi: 3.0.3

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from openapi2mcp.generate import GenerateOptions, Generation, generate
-from openapi2mcp.render import PUBLISHING_WARNINGS
+from openapi2mcp.render.package import PUBLISHING_WARNINGS
 from tests.catalogs import catalog_from_files
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "petstore"

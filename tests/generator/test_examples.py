@@ -8,7 +8,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from openapi2mcp.examples import NoExample, example_instance
+from openapi2mcp.render.examples import NoExample, example_instance
 
 DEFS: dict[str, Any] = {
     "Pet": {

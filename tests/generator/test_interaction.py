@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 import yaml
 
-from openapi2mcp.catalog import build_catalog
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.generate import GenerateOptions, plan_source
+from openapi2mcp.render.catalog import build_catalog
 
 BASE: dict[str, Any] = {
     "openapi": "3.1.0",

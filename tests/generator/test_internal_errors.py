@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from openapi2mcp import classify, parse, render
 from openapi2mcp.cli import main
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.operations import response as real_response
+from openapi2mcp.ir import parse
+from openapi2mcp.ir.operation_parts import response as real_response
+from openapi2mcp.plan import classify
+from openapi2mcp.render import package as render
 from tests.catalogs import catalog_from_files
 
 SPEC = """\

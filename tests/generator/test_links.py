@@ -12,16 +12,16 @@ from pathlib import Path
 from textwrap import dedent
 from typing import Any
 
-from openapi2mcp.catalog import build_catalog
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.generate import GenerateOptions, plan_source
-from openapi2mcp.ir import Link
-from openapi2mcp.load import load_source
-from openapi2mcp.parse import parse_api
-from openapi2mcp.plan import Prompt, ServerPlan
-from templates.runtime.catalog import Catalog
-from templates.runtime.protocol import Dispatcher, LegacySession
-from templates.runtime.upstream import UpstreamResponse
+from openapi2mcp.ir.model import Link
+from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.load.reading import load_source
+from openapi2mcp.plan.model import Prompt, ServerPlan
+from openapi2mcp.render.catalog import build_catalog
+from templates.runtime.catalog.model import Catalog
+from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
+from templates.runtime.upstream.client import UpstreamResponse
 
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from openapi2mcp.diagnostics import GenerationError
-from openapi2mcp.load import load_source
+from openapi2mcp.load.reading import load_source
 
 MINIMAL = b"openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n"
 

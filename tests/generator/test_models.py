@@ -16,7 +16,7 @@ import pydantic
 import pytest
 
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.models import ModelsModule, class_key, render_models
+from openapi2mcp.render.models import ModelsModule, class_key, render_models
 
 AWKWARD: dict[str, Any] = {
     "Pet": {
@@ -162,7 +162,7 @@ def test_same_text_across_hash_seeds() -> None:
         """
         import json, sys
         from openapi2mcp.diagnostics import Report
-        from openapi2mcp.models import render_models
+        from openapi2mcp.render.models import render_models
         module = render_models(json.loads(sys.stdin.read()), Report())
         sys.stdout.write(json.dumps([module.source, dict(module.class_names)]))
         """

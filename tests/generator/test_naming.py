@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from openapi2mcp import naming
+from openapi2mcp.plan import naming
 
 VALID_TOOL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 

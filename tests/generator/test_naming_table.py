@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from openapi2mcp import naming
-from openapi2mcp.classify import ClassifyOptions, classify_operations
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.ir import Api, Operation
+from openapi2mcp.ir.model import Api, Operation
+from openapi2mcp.plan import naming
+from openapi2mcp.plan.classify import ClassifyOptions, classify_operations
 
 VALID_TOOL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 TABLE = [

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.overlay import JsonPathError, apply_overlay, parse_overlay, select
+from openapi2mcp.load.overlay import JsonPathError, apply_overlay, parse_overlay, select
 
 DOC: dict[str, Any] = {
     "openapi": "3.0.3",

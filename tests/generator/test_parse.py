@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.ir import (
+from openapi2mcp.ir.model import (
     Api,
     ApiKeyScheme,
     HttpBasicScheme,
@@ -24,9 +24,9 @@ from openapi2mcp.ir import (
     Server,
     Tag,
 )
-from openapi2mcp.load import load_source
-from openapi2mcp.operations import response as real_response
-from openapi2mcp.parse import parse_api
+from openapi2mcp.ir.operation_parts import response as real_response
+from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.load.reading import load_source
 
 HEAD = "openapi: 3.0.3\ninfo: {title: Pets, version: '1.0'}\nservers: [{url: 'https://pets.example.com/v1'}]\n"
 NO_CONTENT = "{'204': {description: done}}"
@@ -1016,7 +1016,7 @@ def test_an_unforeseen_failure_skips_only_that_operation(
             raise KeyError("boom")
         return real_response(ctx, responses, at)
 
-    monkeypatch.setattr("openapi2mcp.parse.response", flaky)
+    monkeypatch.setattr("openapi2mcp.ir.parse.response", flaky)
     api, report = parse(
         tmp_path,
         spec(

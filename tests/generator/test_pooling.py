@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.catalog import build_catalog, catalog_files
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.generate import GenerateOptions, plan_source
-from openapi2mcp.pooling import MIN_BYTES, POOL_FILE, REFERENCE, pool_values
-from templates.runtime import catalog_pool
-from templates.runtime.catalog import SCHEMA_DEFS, CatalogError, load_catalog
+from openapi2mcp.render.catalog import build_catalog, catalog_files
+from openapi2mcp.render.pooling import MIN_BYTES, POOL_FILE, REFERENCE, pool_values
+from templates.runtime.catalog import pool as catalog_pool
+from templates.runtime.catalog.model import SCHEMA_DEFS, CatalogError, load_catalog
 from tests.catalogs import read_catalog
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"

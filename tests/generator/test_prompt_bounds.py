@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.catalog import build_catalog
 from openapi2mcp.config import CONFIG_NAME
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.generate import GenerateOptions, plan_source
-from openapi2mcp.plan import ServerPlan
-from openapi2mcp.prompting import PROMPT_LIMIT
-from templates.runtime.catalog import Catalog
-from templates.runtime.prompts import Prompts, ToolView
+from openapi2mcp.plan.model import ServerPlan
+from openapi2mcp.plan.tag_prompts import PROMPT_LIMIT
+from openapi2mcp.render.catalog import build_catalog
+from templates.runtime.catalog.model import Catalog
+from templates.runtime.protocol.prompts import Prompts, ToolView
 
 TOPICS = {
     "branches": "branch",

@@ -18,8 +18,8 @@ from click.testing import CliRunner
 from openapi2mcp.cli import main
 from openapi2mcp.config import CONFIG_NAME
 from openapi2mcp.generate import GenerateOptions, plan_source
-from openapi2mcp.hints import ReadingPost, read_only_post
-from openapi2mcp.ir import Operation
+from openapi2mcp.ir.model import Operation
+from openapi2mcp.plan.hints import ReadingPost, read_only_post
 
 OK = '{"200": {description: ok, content: {application/json: {schema: {type: object}}}}}'
 SPEC = dedent(

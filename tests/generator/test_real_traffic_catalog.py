@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.compact import lenient_output
 from openapi2mcp.diagnostics import GenerationError
 from openapi2mcp.generate import GenerateOptions, generate
+from openapi2mcp.render.compact import lenient_output
 from tests.catalogs import catalog_from_files
 
 PET = {

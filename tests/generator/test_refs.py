@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.ir import Api, ApiKeyScheme, Parameter, RequestBody, Response
-from openapi2mcp.load import load_source
-from openapi2mcp.parse import parse_api
-from openapi2mcp.refs import decode_fragment, defs_ref
+from openapi2mcp.ir.model import Api, ApiKeyScheme, Parameter, RequestBody, Response
+from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.load.reading import load_source
+from openapi2mcp.load.refs import decode_fragment, defs_ref
 
 HEAD = (
     "openapi: 3.0.3\ninfo: {title: T, version: '1'}\nservers: [{url: 'https://api.example.com'}]\n"

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 from openapi2mcp.cli import main
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.ir import Api
-from openapi2mcp.load import load_source
-from openapi2mcp.parse import parse_api
+from openapi2mcp.ir.model import Api
+from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.load.reading import load_source
 
 SWAGGER_LAYOUT = {
     "swagger.yaml": """\

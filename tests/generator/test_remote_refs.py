@@ -18,9 +18,9 @@ from click.testing import CliRunner
 
 from openapi2mcp.cli import main
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.ir import Api, Parameter
-from openapi2mcp.load import RemoteFetcher, load_source
-from openapi2mcp.parse import parse_api
+from openapi2mcp.ir.model import Api, Parameter
+from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.load.reading import RemoteFetcher, load_source
 
 
 @dataclass

@@ -23,9 +23,9 @@ import pytest
 from click.testing import CliRunner
 
 from openapi2mcp import __version__
-from openapi2mcp.actions import ACTIONS, MCP_PUBLISHER
 from openapi2mcp.cli import main
-from openapi2mcp.load import parse_bytes
+from openapi2mcp.load.reading import parse_bytes
+from openapi2mcp.render.actions import ACTIONS, MCP_PUBLISHER
 from tests.catalogs import read_catalog
 from tests.conftest import PETSTORE_SPEC
 

@@ -8,9 +8,9 @@ import jsonschema
 import pytest
 
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.load import LoadedDocument
-from openapi2mcp.refs import ROOT, Resolver
-from openapi2mcp.schemas import Direction, SchemaNormaliser
+from openapi2mcp.ir.schemas import Direction, SchemaNormaliser
+from openapi2mcp.load.reading import LoadedDocument
+from openapi2mcp.load.refs import ROOT, Resolver
 
 
 def _normaliser(

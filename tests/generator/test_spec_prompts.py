@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from textwrap import dedent
 
-from openapi2mcp.catalog import build_catalog
 from openapi2mcp.generate import GenerateOptions, plan_source
+from openapi2mcp.render.catalog import build_catalog
 
 SPEC = dedent(
     """\

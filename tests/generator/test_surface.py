@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from openapi2mcp.diff.surface import normalise_schema, standalone, surface
 from openapi2mcp.generate import GenerateOptions, generate, plan_source
-from openapi2mcp.surface import normalise_schema, standalone, surface
 
 SPEC = """\
 openapi: 3.1.0

@@ -13,9 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from openapi2mcp.diff import diff_sources
+from openapi2mcp.diff.compare import diff_sources
+from openapi2mcp.diff.surface import standalone
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.surface import standalone
 
 
 def spec(pet: dict[str, Any]) -> dict[str, Any]:

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from openapi2mcp.diagnostics import Report
-from openapi2mcp.ir import ApiKeyScheme, HttpBasicScheme, Parameter, RequestBody, Response
-from openapi2mcp.load import load_source
-from openapi2mcp.parse import parse_api
-from openapi2mcp.swagger2 import convert_document, convert_fragment, rewrite_ref
+from openapi2mcp.ir.model import ApiKeyScheme, HttpBasicScheme, Parameter, RequestBody, Response
+from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.load.reading import load_source
+from openapi2mcp.load.swagger2 import convert_document, convert_fragment, rewrite_ref
 
 HEAD = 'swagger: "2.0"\ninfo: {title: T, version: "1"}\nhost: api.example.com\n'
 

@@ -19,9 +19,9 @@ import pytest
 
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.load import LoadedDocument
-from openapi2mcp.refs import ROOT, Resolver
-from openapi2mcp.schemas import SchemaNormaliser
+from openapi2mcp.ir.schemas import SchemaNormaliser
+from openapi2mcp.load.reading import LoadedDocument
+from openapi2mcp.load.refs import ROOT, Resolver
 from tests.catalogs import catalog_from_files
 
 SWAGGER = """\

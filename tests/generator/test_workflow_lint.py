@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from openapi2mcp.actions import ACTIONS
 from openapi2mcp.cli import main
-from openapi2mcp.load import parse_bytes
+from openapi2mcp.load.reading import parse_bytes
+from openapi2mcp.render.actions import ACTIONS
 from tests.conftest import PETSTORE_SPEC
 
 WORKFLOWS = (Path(".github/workflows/regenerate.yml"), Path(".github/workflows/publish.yml"))

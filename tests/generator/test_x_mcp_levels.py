@@ -13,10 +13,10 @@ from textwrap import dedent
 from openapi2mcp.config import CONFIG_NAME
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.generate import GenerateOptions, plan_source
-from openapi2mcp.ir import Api
-from openapi2mcp.load import load_source
-from openapi2mcp.parse import parse_api
-from openapi2mcp.plan import ServerPlan
+from openapi2mcp.ir.model import Api
+from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.load.reading import load_source
+from openapi2mcp.plan.model import ServerPlan
 
 SPEC = dedent(
     """\

@@ -15,10 +15,10 @@ from typing import Any
 import httpx
 import pytest
 
-from templates.runtime.catalog import Catalog, load_catalog
-from templates.runtime.http import McpHttpApp
-from templates.runtime.http_serve import create_app
+from templates.runtime.catalog.model import Catalog, load_catalog
 from templates.runtime.server import McpServer, Settings
+from templates.runtime.transports.http import McpHttpApp
+from templates.runtime.transports.http_serve import create_app
 from tests.conftest import fake_petstore_module
 from tests.http.kit import ServerProcess, server_env
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from templates.runtime.http_responses import ReplyStream
+from templates.runtime.transports.http_responses import ReplyStream
 from tests.http.conftest import AppFactory
 from tests.http.kit import modern, modern_headers
 

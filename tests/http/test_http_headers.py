@@ -13,9 +13,13 @@ from typing import Any
 import httpx
 import pytest
 
-from templates.runtime.catalog import Catalog
-from templates.runtime.http_headers import RequestHeaders, ToolHeaders, check_modern_headers
-from templates.runtime.jsonrpc import JsonRpcError
+from templates.runtime.catalog.model import Catalog
+from templates.runtime.protocol.jsonrpc import JsonRpcError
+from templates.runtime.transports.http_headers import (
+    RequestHeaders,
+    ToolHeaders,
+    check_modern_headers,
+)
 from tests.http.conftest import AppFactory, body_of
 from tests.http.kit import PROTOCOL_VERSION_KEY, modern, modern_headers
 

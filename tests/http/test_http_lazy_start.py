@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
-from templates.runtime.catalog import LazyCatalog, load_catalog
-from templates.runtime.http import McpHttpApp
-from templates.runtime.http_serve import create_app
+from templates.runtime.catalog.model import LazyCatalog, load_catalog
 from templates.runtime.server import McpServer, Settings
+from templates.runtime.transports.http import McpHttpApp
+from templates.runtime.transports.http_serve import create_app
 from tests.http.kit import modern, modern_headers
 
 CATALOG_FILES = ("catalog.json", "catalog.index.json", "catalog.tools.jsonl")

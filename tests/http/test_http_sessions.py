@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from templates.runtime.http_sessions import LegacySessionIds
+from templates.runtime.transports.http_sessions import LegacySessionIds
 from tests.http.conftest import body_of
 from tests.http.kit import BASE_HEADERS, initialize, legacy, modern, modern_headers, sse_events
 

@@ -13,12 +13,12 @@ from typing import Any
 import httpx
 import pytest
 
-from templates.runtime.http_origins import (
+from templates.runtime.server import Settings, SettingsError
+from templates.runtime.transports.http_origins import (
     DEFAULT_ALLOWED_ORIGINS,
     OriginPolicy,
     parse_allowed_origins,
 )
-from templates.runtime.server import Settings, SettingsError
 from tests.http.conftest import AppFactory, petstore_catalog
 from tests.http.kit import TIMEOUT, ServerProcess, modern, modern_headers, server_env
 
@@ -245,8 +245,8 @@ def test_the_stdio_path_loads_neither_the_http_app_nor_uvicorn(petstore_package:
     probe = (
         "import sys, petstore_mcp.__main__, petstore_mcp.server\n"
         "petstore_mcp.server.build_server()\n"
-        "print(sorted(m for m in sys.modules if m == 'uvicorn' or m.startswith(('petstore_mcp._runtime.http', "
-        "'petstore_mcp._runtime.auth'))))\n"
+        "print(sorted(m for m in sys.modules if m == 'uvicorn' or m.startswith(('petstore_mcp._runtime.transports.http', "
+        "'petstore_mcp._runtime.auth.bearer'))))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe],
@@ -257,6 +257,6 @@ def test_the_stdio_path_loads_neither_the_http_app_nor_uvicorn(petstore_package:
     )
     # only the constants the settings need: the endpoint's defaults and the Origin allow-list
     assert json.loads(done.stdout.decode().replace("'", '"')) == [
-        "petstore_mcp._runtime.http_origins",
-        "petstore_mcp._runtime.http_responses",
+        "petstore_mcp._runtime.transports.http_origins",
+        "petstore_mcp._runtime.transports.http_responses",
     ]

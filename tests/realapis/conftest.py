@@ -27,9 +27,9 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.types import CallToolResult, TextContent
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 from tests.realapis.servers import RealServer, free_port, venv_executable
 
 JUPYTER_TOKEN = "realapi-jupyter-token-7f3a9c"

@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 from tests.realspecs import compare
 from tests.realspecs.instances import instances
 from tests.realspecs.recorder import Captured, Recorder

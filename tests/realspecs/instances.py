@@ -1,6 +1,6 @@
 """Schema-valid arguments for a tool: the generator's minimal instance and a richer one built here.
 
-``minimal`` is ``openapi2mcp.examples.example_instance`` (required properties only). ``rich`` fills
+``minimal`` is ``openapi2mcp.render.examples.example_instance`` (required properties only). ``rich`` fills
 optional properties too, to a bounded depth, so that encodings get exercised: arrays of two items,
 objects with two extra keys where ``additionalProperties`` allows them, the first branch of
 ``anyOf``/``oneOf`` that validates (object branches first, so that deepObject and nested form
@@ -24,7 +24,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
-from openapi2mcp.examples import NoExample, example_instance
+from openapi2mcp.render.examples import NoExample, example_instance
 
 RICH_TEXT = "a b&c=é"
 PLAIN_TEXT = "ab"

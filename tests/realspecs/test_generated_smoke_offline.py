@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 from tests.realspecs.sources import SOURCES, Source
 
 # tools the documents themselves make uncallable: no input satisfies their schema, so the generator

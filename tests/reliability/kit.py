@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from templates.runtime.catalog import Catalog, OperationSpec
+from templates.runtime.catalog.model import Catalog, OperationSpec
 from templates.runtime.server import McpServer, Settings
 
 MODERN = "2026-07-28"

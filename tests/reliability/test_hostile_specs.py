@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.emit import write_tree
-from openapi2mcp.filters import toml_str
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.filters import toml_str
+from openapi2mcp.render.package import MARKER
 from tests.catalogs import catalog_from_files
 from tests.reliability.kit import record
 
@@ -223,7 +223,7 @@ IMPORT_PROBE = textwrap.dedent(
             # every typed-client function, called with each keyword: the arguments it sends
             operations = importlib.import_module(package + ".operations")
             sent[root] = []
-            class Recorder(importlib.import_module(package + "._runtime.client").ApiClient):
+            class Recorder(importlib.import_module(package + "._runtime.typed_client").ApiClient):
                 def __init__(self):
                     pass
                 async def call(self, operation, arguments):

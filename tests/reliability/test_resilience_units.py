@@ -8,7 +8,13 @@ import email.utils
 
 import pytest
 
-from templates.runtime.resilience import Guard, Policy, PolicyError, Refused, parse_retry_after
+from templates.runtime.upstream.resilience import (
+    Guard,
+    Policy,
+    PolicyError,
+    Refused,
+    parse_retry_after,
+)
 
 
 class Clock:

@@ -22,9 +22,9 @@ from urllib.parse import quote
 
 import pytest
 
-from openapi2mcp.emit import write_tree
 from openapi2mcp.generate import GenerateOptions, generate
-from openapi2mcp.render import MARKER
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
 from tests.conftest import PETSTORE_SPEC
 from tests.reliability import fault_server as fs
 from tests.reliability.kit import (

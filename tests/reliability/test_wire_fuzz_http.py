@@ -25,9 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from templates.runtime.catalog import load_catalog
-from templates.runtime.http_serve import create_app
+from templates.runtime.catalog.model import load_catalog
 from templates.runtime.server import McpServer, Settings
+from templates.runtime.transports.http_serve import create_app
 from tests.conftest import fake_petstore_module
 from tests.http.kit import ServerProcess, server_env
 from tests.reliability import wire

@@ -20,7 +20,7 @@ import httpx
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from templates.runtime.catalog import load_catalog  # noqa: E402
+from templates.runtime.catalog.model import load_catalog  # noqa: E402
 from templates.runtime.cli import run  # noqa: E402
 from templates.runtime.server import McpServer, Settings  # noqa: E402
 

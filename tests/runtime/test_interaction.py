@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from conftest import CATALOG, META
 
-from templates.runtime.catalog import Catalog
-from templates.runtime.protocol import Dispatcher, LegacySession
-from templates.runtime.request_state import StateSigner
-from templates.runtime.upstream import UpstreamResponse
+from templates.runtime.catalog.model import Catalog
+from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
+from templates.runtime.protocol.request_state import StateSigner
+from templates.runtime.upstream.client import UpstreamResponse
 
 CREATED = UpstreamResponse(201, "Created", "application/json", b'{"id":3,"name":"Kit"}', "u")
 DELETED = UpstreamResponse(204, "No Content", "", b"", "u")

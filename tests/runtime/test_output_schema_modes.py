@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from templates.runtime.catalog import Catalog
+from templates.runtime.catalog.model import Catalog
 from templates.runtime.server import McpServer, Settings, SettingsError
-from templates.runtime.upstream import UpstreamResponse
+from templates.runtime.upstream.client import UpstreamResponse
 from tests.reliability.kit import META, catalog, operation, tool
 
 LENIENT = {"type": "object", "properties": {"id": {"type": ["integer", "null"]}}}

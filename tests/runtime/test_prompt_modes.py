@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.catalog import build_catalog
 from openapi2mcp.config import CONFIG_NAME
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.generate import GenerateOptions, plan_source
-from templates.runtime.catalog import Catalog, PromptMessage, PromptPart
-from templates.runtime.dynamic import selection_from_env
-from templates.runtime.prompts import Prompts, ToolView
-from templates.runtime.protocol import Dispatcher
-from templates.runtime.upstream import UpstreamResponse
+from openapi2mcp.render.catalog import build_catalog
+from templates.runtime.catalog.model import Catalog, PromptMessage, PromptPart
+from templates.runtime.protocol.dispatch import Dispatcher
+from templates.runtime.protocol.dynamic import selection_from_env
+from templates.runtime.protocol.prompts import Prompts, ToolView
+from templates.runtime.upstream.client import UpstreamResponse
 
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from conftest import CATALOG, META
 
-from templates.runtime.calls import convert_variable
-from templates.runtime.catalog import Catalog
-from templates.runtime.jsonrpc import PreparedResult, encode
-from templates.runtime.protocol import Dispatcher, LegacySession
-from templates.runtime.results import UpstreamStatusError
-from templates.runtime.shaping import wrap_output_schema
-from templates.runtime.upstream import UpstreamError, UpstreamResponse
+from templates.runtime.catalog.model import Catalog
+from templates.runtime.protocol.calls import convert_variable
+from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
+from templates.runtime.protocol.jsonrpc import PreparedResult, encode
+from templates.runtime.protocol.results import UpstreamStatusError
+from templates.runtime.protocol.shaping import wrap_output_schema
+from templates.runtime.upstream.client import UpstreamError, UpstreamResponse
 
 OK_JSON = UpstreamResponse(200, "OK", "application/json", b'{"id":1,"name":"Rex"}', "u")
 

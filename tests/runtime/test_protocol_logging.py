@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from conftest import CATALOG, META
 
-from templates.runtime.catalog import Catalog
-from templates.runtime.protocol import Dispatcher, LegacySession
-from templates.runtime.upstream import UpstreamError, UpstreamResponse
+from templates.runtime.catalog.model import Catalog
+from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
+from templates.runtime.upstream.client import UpstreamError, UpstreamResponse
 
 if TYPE_CHECKING:
     from conftest import StdioPeer

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.catalog import build_catalog
 from openapi2mcp.config import CONFIG_NAME, parse_config
 from openapi2mcp.diagnostics import GenerationError, Report
 from openapi2mcp.generate import GenerateOptions, plan_source
-from templates.runtime.catalog import Catalog
-from templates.runtime.protocol import Dispatcher, LegacySession
-from templates.runtime.upstream import UpstreamResponse
+from openapi2mcp.render.catalog import build_catalog
+from templates.runtime.catalog.model import Catalog
+from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
+from templates.runtime.upstream.client import UpstreamResponse
 
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",

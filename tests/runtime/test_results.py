@@ -7,7 +7,7 @@ import base64
 import pytest
 
 from templates.runtime.jsonschema import Validator
-from templates.runtime.results import (
+from templates.runtime.protocol.results import (
     MAX_ERROR_EXCERPT,
     MAX_TEXT_CHARS,
     UpstreamStatusError,
@@ -15,7 +15,7 @@ from templates.runtime.results import (
     tool_error,
     tool_result,
 )
-from templates.runtime.upstream import UpstreamError, UpstreamResponse
+from templates.runtime.upstream.client import UpstreamError, UpstreamResponse
 
 URL = "https://api.example.com/pets/1"
 PET_SCHEMA = {

@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from templates.runtime.catalog import load_catalog
+from templates.runtime.catalog.model import load_catalog
 from templates.runtime.jsonschema import Validator
-from templates.runtime.results import (
+from templates.runtime.protocol.results import (
     MAX_TEXT_CHARS,
     ResultLimits,
     tool_result,
 )
+from templates.runtime.protocol.structured import compact
 from templates.runtime.server import McpServer, Settings, SettingsError
-from templates.runtime.structured import compact
-from templates.runtime.upstream import UpstreamResponse
+from templates.runtime.upstream.client import UpstreamResponse
 
 CATALOG = Path(__file__).resolve().parent / "fixtures" / "catalog.json"
 URL = "https://api.example.com/pets"

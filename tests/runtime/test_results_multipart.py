@@ -8,16 +8,16 @@ import json
 import pytest
 
 from templates.runtime.jsonschema import Validator
-from templates.runtime.multipart import (
+from templates.runtime.protocol.results import ResultLimits, tool_result
+from templates.runtime.protocol.shaping import LEGACY_VERSIONS, shape_tool_result
+from templates.runtime.upstream.client import UpstreamResponse
+from templates.runtime.upstream.multipart import (
     MAX_HEADER_BYTES,
     MAX_PARTS,
     MultipartError,
     media_type,
     parse_multipart,
 )
-from templates.runtime.results import ResultLimits, tool_result
-from templates.runtime.shaping import LEGACY_VERSIONS, shape_tool_result
-from templates.runtime.upstream import UpstreamResponse
 
 URL = "https://api.example.com/reports/7"
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from templates.runtime.catalog import OperationSpec, UpstreamInfo
-from templates.runtime.upstream import (
+from templates.runtime.catalog.model import OperationSpec, UpstreamInfo
+from templates.runtime.upstream.client import (
     MAX_RESPONSE_BYTES,
     Upstream,
     UpstreamError,

@@ -26,9 +26,9 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from templates.runtime.catalog import OperationSpec, UpstreamInfo
-from templates.runtime.upstream import Upstream, UpstreamError
-from templates.runtime.upstream_http11 import Http11Transport, LeanClient, upstream_client
+from templates.runtime.catalog.model import OperationSpec, UpstreamInfo
+from templates.runtime.upstream.client import Upstream, UpstreamError
+from templates.runtime.upstream.http11 import Http11Transport, LeanClient, upstream_client
 
 # generous: only reached when something is broken, never a timing assertion
 TIMEOUT = 10.0

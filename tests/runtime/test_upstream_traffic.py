@@ -16,10 +16,10 @@ import httpx
 import pytest
 import zstandard
 
-from templates.runtime.catalog import UpstreamInfo
-from templates.runtime.client import ApiClient
-from templates.runtime.upstream import MAX_REDIRECTS, UpstreamError
-from templates.runtime.upstream_decoding import accept_encoding
+from templates.runtime.catalog.model import UpstreamInfo
+from templates.runtime.typed_client import ApiClient
+from templates.runtime.upstream.client import MAX_REDIRECTS, UpstreamError
+from templates.runtime.upstream.decoding import accept_encoding
 from tests.runtime.upstream_kit import API_KEY, INFO, TOKEN, FakeApi, Make, call, fake_api, op
 
 JSON = {"Content-Type": "application/json"}

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from templates.runtime.uritemplate import UriTemplate
+from templates.runtime.protocol.uritemplate import UriTemplate
 
 
 def test_variables_in_order_without_duplicates() -> None:

@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from templates.runtime.catalog import OperationSpec, ParameterSpec, UpstreamInfo
-from templates.runtime.upstream import Upstream, UpstreamResponse
+from templates.runtime.catalog.model import OperationSpec, ParameterSpec, UpstreamInfo
+from templates.runtime.upstream.client import Upstream, UpstreamResponse
 
 API_KEY = "k3y-S3CRET"
 TOKEN = "t0ken-S3CRET"

@@ -1,0 +1,324 @@
+"""Request bodies: which media type is sent, as what, and how each form or multipart field goes.
+
+``request_body`` chooses the media type (``operations.BODY_PREFERENCE``) and makes it sendable: a
+media range is not a content type, so ``*/*`` or ``application/*`` with a JSON-shaped schema is sent
+as ``application/json``, a binary one (or one with no schema) as ``application/octet-stream``,
+``text/*`` as ``text/plain``
+(the range is kept as ``declared_type``; the runtime sniffs a binary body's type for ``image/*`` and
+the like). A whole body that is binary (``format: binary``, ``contentMediaType``, or no schema under
+a binary media type) is described to the client as a base64 string (``contentEncoding``), exactly as
+multipart file parts are, and the runtime decodes it. Form bodies keep their Encoding Object (style,
+explode, allowReserved, contentType per field; OpenAPI's defaults otherwise: form style, exploded);
+multipart bodies their part content types (``application/json`` by default for objects and arrays of
+objects), file parts and the part headers whose value the spec fixes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from ..load.refs import Location
+from .model import BodyPart, JsonSchema, RequestBody
+from .operation_parts import (
+    BODY_PREFERENCE,
+    Context,
+    SkipOperation,
+    base_media_type,
+    choose_media_type,
+    report_dropped,
+    text,
+)
+
+__all__ = ["request_body"]
+
+_MULTIPART: Final = "multipart/form-data"
+_FORM: Final = "application/x-www-form-urlencoded"
+_OCTETS: Final = "application/octet-stream"
+_JSON: Final = "application/json"
+# file parts of these media types are taken as text; any other file part as base64
+_TEXT_PART: Final = re.compile(
+    r"text/.*|application/(json|xml|yaml|x-yaml|javascript|graphql|sql)|.*\+(json|xml)",
+    re.IGNORECASE,
+)
+# media types whose bodies are text (a string argument sent as UTF-8)
+_TEXT_BODY: Final = re.compile(
+    r"text/.*|application/(xml|yaml|x-yaml|javascript|graphql|sql)|.*\+xml", re.IGNORECASE
+)
+_STYLES: Final = frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject"})
+_MAX_HOPS: Final = 16
+_COMPOSITION: Final = ("properties", "items", "allOf", "anyOf", "oneOf", "additionalProperties")
+
+
+def request_body(ctx: Context, raw: Any, at: Location) -> RequestBody | None:
+    resolved = ctx.resolver.deref(raw, at)
+    if resolved is None:
+        raise SkipOperation(f"request body {at.pointer} cannot be resolved")
+    value, loc = resolved
+    if not isinstance(value, dict):
+        raise SkipOperation(f"request body {at.pointer} is not an object")
+    content = value.get("content")
+    if not isinstance(content, dict) or not content:
+        ctx.resolver.warn("body-empty", loc, "request body has no content; no body is sent")
+        return None
+    media_types = list(content)
+    chosen = choose_media_type(media_types, BODY_PREFERENCE) or media_types[0]
+    report_dropped(ctx, loc.child("content"), chosen, media_types, "request body")
+    media = content[chosen]
+    at_media = loc.child("content", chosen)
+    raw_schema = _raw_schema(ctx, media, at_media)
+    schema: JsonSchema = {}
+    if isinstance(media, dict) and "schema" in media:
+        schema = ctx.schemas.normalise(media["schema"], at_media.child("schema"), "input")
+    sent = _concrete_type(chosen, raw_schema)
+    if sent != chosen:
+        ctx.resolver.info(
+            "body-media-range",
+            at_media,
+            f"the request body's media type {chosen} is a range; it is sent as {sent}",
+        )
+    parts: tuple[BodyPart, ...] = ()
+    base = base_media_type(sent)
+    if base == _MULTIPART and isinstance(media, dict):
+        schema, parts = _multipart(ctx, media, at_media, schema)
+    elif base == _FORM and isinstance(media, dict):
+        parts = _form(ctx, media, at_media)
+    elif _is_binary_body(base, raw_schema):
+        media_hint = chosen if "*" in chosen else sent
+        schema = _file_schema(schema, base_media_type(media_hint), True, whole=True)
+    return RequestBody(
+        content_type=sent,
+        required=value.get("required") is True,
+        schema=schema,
+        description=text(value.get("description")),
+        parts=parts,
+        declared_type=chosen if sent != chosen else "",
+    )
+
+
+def _raw_schema(ctx: Context, media: Any, at: Location) -> dict[str, Any]:
+    """The media type's schema as written, ``$ref`` followed (for its shape only)."""
+    if not isinstance(media, dict) or "schema" not in media:
+        return {}
+    schema, where = media["schema"], at.child("schema")
+    # quietly: the schema normaliser reports broken and cyclic references itself
+    for _ in range(_MAX_HOPS):
+        if not isinstance(schema, dict) or "$ref" not in schema:
+            break
+        target = ctx.resolver.target(schema["$ref"], where)
+        found, schema = ctx.resolver.lookup(target) if target is not None else (False, None)
+        if not found or target is None:
+            return {}
+        where = target
+    return schema if isinstance(schema, dict) and "$ref" not in schema else {}
+
+
+def _shape(schema: dict[str, Any]) -> str:
+    """``json`` (objects, arrays, composition), ``binary``, ``text`` (a string) or ``any``."""
+    if _binary(schema) is not None:
+        return "binary"
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
+    if any(k in ("object", "array") for k in kinds) or any(k in schema for k in _COMPOSITION):
+        return "json"
+    if kinds and all(k == "string" for k in kinds if k != "null"):
+        return "text"
+    return "json" if kinds else "any"
+
+
+def _concrete_type(chosen: str, schema: dict[str, Any]) -> str:
+    """A content type to send for the declared media type ``chosen`` (see the module)."""
+    base = base_media_type(chosen)
+    if "*" not in base:
+        return chosen
+    shape = _shape(schema)
+    kind = base.split("/", 1)[0]
+    if kind == "text":
+        return "text/plain"
+    # no schema at all under a range is most often an upload (Jira's avatars under */*)
+    if shape in ("binary", "any") or kind in ("image", "audio", "video", "font", "model"):
+        return _OCTETS
+    if shape == "text":
+        return "text/plain"
+    return _JSON
+
+
+def _is_binary_body(base: str, schema: dict[str, Any]) -> bool:
+    """A body sent as bytes: a binary schema, or no schema under a binary media type."""
+    if base in (_JSON, _FORM, _MULTIPART) or base.endswith("+json"):
+        return False
+    if _binary(schema) is not None:
+        return True
+    return not _TEXT_BODY.fullmatch(base) and _shape(schema) == "any"
+
+
+def _multipart(
+    ctx: Context, media: dict[str, Any], at: Location, schema: JsonSchema
+) -> tuple[JsonSchema, tuple[BodyPart, ...]]:
+    """The parts of a multipart body sent as files or with their own ``Content-Type``.
+
+    A binary property (``format: binary``, or ``contentMediaType`` without ``contentEncoding``;
+    arrays of them too) becomes a file part; its argument is described as base64 (or as text for
+    textual media types), so the body schema is inlined with those properties rewritten. Objects
+    and arrays of objects are JSON parts unless the encoding says otherwise.
+    """
+    if "$ref" in schema:
+        # inlined, normalised where it is written: its properties' own $refs become #/$defs ones
+        resolved = ctx.resolver.deref(media["schema"], at.child("schema"))
+        if resolved is not None:
+            schema = ctx.schemas.normalise(resolved[0], resolved[1], "input")
+    properties = schema.get("properties")
+    declared = media.get("encoding")
+    encoding: dict[str, Any] = declared if isinstance(declared, dict) else {}
+    if not isinstance(properties, dict):
+        return schema, ()
+    parts: list[BodyPart] = []
+    rewritten = dict(properties)
+    for name, prop in properties.items():
+        if not isinstance(prop, dict):
+            continue
+        found = encoding.get(name)
+        entry: dict[str, Any] = found if isinstance(found, dict) else {}
+        headers = _part_headers(ctx, entry, at.child("encoding", name))
+        items = prop.get("items") if prop.get("type") == "array" else None
+        binary = _binary(items if isinstance(items, dict) else prop)
+        content_type = _first_concrete(entry.get("contentType")) or _first_concrete(binary)
+        if binary is None:
+            if not content_type and _shape(items if isinstance(items, dict) else prop) == "json":
+                content_type = _JSON
+            if content_type or headers:
+                parts.append(BodyPart(name, content_type, headers=headers))
+            continue
+        content_type = content_type or _OCTETS
+        base64 = not _TEXT_PART.fullmatch(content_type)
+        parts.append(BodyPart(name, content_type, file=True, base64=base64, headers=headers))
+        if isinstance(items, dict):
+            rewritten[name] = {**prop, "items": _file_schema(items, content_type, base64)}
+        else:
+            rewritten[name] = _file_schema(prop, content_type, base64)
+    if any(part.file for part in parts):
+        schema = {**schema, "properties": rewritten}
+    return schema, tuple(parts)
+
+
+def _form(ctx: Context, media: dict[str, Any], at: Location) -> tuple[BodyPart, ...]:
+    """The fields of a form body whose Encoding Object says more than OpenAPI's defaults."""
+    properties, encoding = _fields(ctx, media, at, {})
+    parts: list[BodyPart] = []
+    for name, entry in encoding.items():
+        where = at.child("encoding", name)
+        if not isinstance(entry, dict):
+            ctx.resolver.warn("encoding-invalid", where, "an Encoding Object must be an object")
+            continue
+        if properties is not None and name not in properties:
+            ctx.resolver.warn(
+                "encoding-unknown", where, f"'{name}' is not a property of the body; ignored"
+            )
+            continue
+        style = entry.get("style")
+        if style is not None and style not in _STYLES:
+            ctx.resolver.warn(
+                "encoding-style", where.child("style"), f"style {style!r} ignored (form is used)"
+            )
+            style = None
+        explode = entry.get("explode")
+        part = BodyPart(
+            str(name),
+            # only when no style is given: style, explode and allowReserved win over it
+            _first_concrete(entry.get("contentType")) if style is None else "",
+            style=style or "",
+            explode=explode if isinstance(explode, bool) else None,
+            allow_reserved=entry.get("allowReserved") is True,
+        )
+        if part != BodyPart(str(name), ""):
+            parts.append(part)
+    return tuple(parts)
+
+
+def _fields(
+    ctx: Context, media: dict[str, Any], at: Location, schema: JsonSchema
+) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """The body's properties (``None`` when it has none) and its Encoding Objects by name."""
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        raw = _raw_schema(ctx, media, at)
+        properties = raw.get("properties") if isinstance(raw.get("properties"), dict) else None
+    encoding = media.get("encoding")
+    return properties, encoding if isinstance(encoding, dict) else {}
+
+
+def _part_headers(ctx: Context, entry: dict[str, Any], at: Location) -> tuple[tuple[str, str], ...]:
+    """Headers of a multipart part whose value the spec fixes (``const``, one enum, ``default``)."""
+    declared = entry.get("headers")
+    if not isinstance(declared, dict):
+        return ()
+    found: list[tuple[str, str]] = []
+    for name, header in declared.items():
+        resolved = ctx.resolver.deref(header, at.child("headers", name))
+        schema = resolved[0].get("schema") if resolved and isinstance(resolved[0], dict) else None
+        value = _fixed_value(schema if isinstance(schema, dict) else {})
+        if str(name).lower() == "content-type":
+            continue  # OpenAPI: the part's contentType says it
+        if value is None:
+            ctx.resolver.info(
+                "part-header-open",
+                at.child("headers", name),
+                f"part header {name!r} has no fixed value (const, one enum value or default); "
+                "it is not sent",
+            )
+            continue
+        found.append((str(name), value))
+    return tuple(found)
+
+
+def _fixed_value(schema: dict[str, Any]) -> str | None:
+    for candidate in (
+        schema.get("const"),
+        (schema.get("enum") or [None])[0] if len(schema.get("enum") or []) == 1 else None,
+        schema.get("default"),
+    ):
+        if isinstance(candidate, str | int | float) and not isinstance(candidate, bool):
+            value = str(candidate)
+            return value if value.isprintable() and "\r" not in value else None
+    return None
+
+
+def _binary(schema: Any) -> str | None:
+    """For a binary string schema its ``contentMediaType`` (``""`` when none), else ``None``."""
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return None
+    kind = schema.get("type", "string")
+    if kind != "string" and not (isinstance(kind, list) and "string" in kind):
+        return None
+    media = schema.get("contentMediaType")
+    if schema.get("format") == "binary" or (
+        isinstance(media, str) and "contentEncoding" not in schema
+    ):
+        return media if isinstance(media, str) else ""
+    return None
+
+
+def _first_concrete(content_type: Any) -> str:
+    """The first media type of an ``encoding.contentType`` list, unless it is a wildcard."""
+    first = content_type.split(",", 1)[0].strip() if isinstance(content_type, str) else ""
+    return "" if "*" in first else first
+
+
+def _file_schema(
+    schema: JsonSchema, content_type: str, base64: bool, *, whole: bool = False
+) -> JsonSchema:
+    """A binary schema as the client sees it: a string, base64 when the content is binary."""
+    out = {k: v for k, v in schema.items() if k not in ("format", "contentEncoding")}
+    if whole:  # a whole body may have no schema at all
+        out = {"type": "string", **{k: v for k, v in out.items() if k != "type"}}
+    if content_type and "*" not in content_type:
+        out["contentMediaType"] = content_type
+    if base64:
+        out["contentEncoding"] = "base64"
+    what = "The request body" if whole else "File content"
+    note = f"{what}, base64-encoded." if base64 else f"{what}, as text."
+    description = text(schema.get("description")).strip()
+    if description and description[-1] not in ".!?":
+        description += "."
+    out["description"] = f"{description} {note}" if description else note
+    return out

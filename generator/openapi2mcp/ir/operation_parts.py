@@ -1,0 +1,291 @@
+"""The parts of one operation: parameters, request body and success response, as IR values.
+
+This module owns how ``parse.py`` reads what an operation sends and receives: merging path-level and
+operation-level parameters, checking them against the path template, applying OpenAPI's style/explode
+defaults, and the success response (request bodies are ``bodies.py``'s). What cannot be understood
+raises :class:`SkipOperation` (the caller reports the operation as skipped); everything dropped or
+guessed is a diagnostic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..load.refs import Location, Resolver
+from .model import JsonSchema, Parameter, Response
+from .schemas import Direction, SchemaNormaliser
+
+LOCATIONS: Final = ("path", "query", "header", "cookie")
+# OpenAPI: "If in is "header" and the name field is "Accept", "Content-Type" or "Authorization",
+# the parameter definition SHALL be ignored."
+_IGNORED_HEADERS: Final = frozenset({"accept", "content-type", "authorization"})
+_TEMPLATE_VARIABLE: Final = re.compile(r"\{([^{}/]+)\}")
+BODY_PREFERENCE: Final = (
+    "application/json",
+    "+json",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data",
+    "text/plain",
+    "application/octet-stream",
+)
+_RESPONSE_PREFERENCE: Final = ("application/json", "+json")
+_SUCCESS_CODE: Final = re.compile(r"2\d\d")
+
+
+class SkipOperation(Exception):
+    """The operation cannot be understood; ``reason`` says why (for the ``op-skipped`` warning)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    resolver: Resolver
+    schemas: SchemaNormaliser
+
+
+def text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def base_media_type(media_type: str) -> str:
+    return media_type.split(";", 1)[0].strip().lower()
+
+
+def choose_media_type(media_types: list[str], preference: tuple[str, ...]) -> str | None:
+    """The first media type by ``preference`` ("+json" matches any structured JSON suffix)."""
+    for wanted in preference:
+        for media_type in media_types:
+            base = base_media_type(media_type)
+            if base == wanted or (wanted.startswith("+") and base.endswith(wanted)):
+                return media_type
+    return None
+
+
+def path_variables(path: str) -> list[str]:
+    return _TEMPLATE_VARIABLE.findall(path)
+
+
+def _schema_of(
+    ctx: Context, owner: dict[str, Any], at: Location, direction: Direction
+) -> JsonSchema:
+    return ctx.schemas.normalise(owner["schema"], at.child("schema"), direction)
+
+
+def _examples(ctx: Context, value: dict[str, Any], at: Location) -> tuple[Any, ...]:
+    if "example" in value:
+        return (value["example"],)
+    examples = value.get("examples")
+    if not isinstance(examples, dict):
+        return ()
+    found = []
+    for name, example in examples.items():
+        resolved = ctx.resolver.deref(example, at.child("examples", name))
+        if resolved is not None and isinstance(resolved[0], dict) and "value" in resolved[0]:
+            found.append(resolved[0]["value"])
+    return tuple(found)
+
+
+def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
+    """One parameter (None when OpenAPI says to ignore it)."""
+    resolved = ctx.resolver.deref(raw, at)
+    if resolved is None:
+        raise SkipOperation(f"parameter {at.pointer} cannot be resolved")
+    value, loc = resolved
+    if not isinstance(value, dict):
+        raise SkipOperation(f"parameter {at.pointer} is not an object")
+    name, location = value.get("name"), value.get("in")
+    if not isinstance(name, str) or not name:
+        raise SkipOperation(f"parameter {at.pointer} has no name")
+    if location not in LOCATIONS:
+        raise SkipOperation(f"parameter '{name}' has an unsupported location ('in')")
+    if location == "header" and name.lower() in _IGNORED_HEADERS:
+        ctx.resolver.info(
+            "param-ignored",
+            at,
+            f"header parameter '{name}' is ignored (OpenAPI: Accept, Content-Type and"
+            " Authorization are set by the client, not described as parameters)",
+        )
+        return None
+    required = value.get("required") is True
+    if location == "path" and not required:
+        ctx.resolver.warn(
+            "path-param-required", at, f"path parameter '{name}' is treated as required"
+        )
+        required = True
+    schema, content_type = _parameter_schema(ctx, value, loc, name)
+    style = value.get("style")
+    if not isinstance(style, str):
+        style = "form" if location in ("query", "cookie") else "simple"
+    explode = value.get("explode")
+    return Parameter(
+        name=name,
+        location=location,
+        required=required,
+        schema=schema,
+        description=text(value.get("description")),
+        style=style,
+        explode=explode if isinstance(explode, bool) else style == "form",
+        allow_reserved=value.get("allowReserved") is True,
+        deprecated=value.get("deprecated") is True,
+        examples=_examples(ctx, value, loc),
+        content_type=content_type,
+    )
+
+
+def _parameter_schema(
+    ctx: Context, value: dict[str, Any], loc: Location, name: str
+) -> tuple[JsonSchema, str]:
+    content = value.get("content")
+    if isinstance(content, dict) and content:
+        media_type = next(iter(content))
+        if len(content) > 1:
+            ctx.resolver.info(
+                "media-dropped",
+                loc.child("content"),
+                f"parameter '{name}' uses {media_type}; other media types dropped: "
+                + ", ".join(list(content)[1:]),
+            )
+        media = content[media_type]
+        if isinstance(media, dict) and "schema" in media:
+            return _schema_of(ctx, media, loc.child("content", media_type), "input"), media_type
+        return {}, media_type
+    if "schema" in value:
+        return _schema_of(ctx, value, loc, "input"), ""
+    ctx.resolver.warn(
+        "param-schema-missing", loc, f"parameter '{name}' has no schema; any value is accepted"
+    )
+    return {}, ""
+
+
+def _parameter_list(ctx: Context, raw: Any, at: Location) -> dict[tuple[str, str], Parameter]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, list):
+        raise SkipOperation(f"{at.pointer} is not a list")
+    found: dict[tuple[str, str], Parameter] = {}
+    for index, item in enumerate(raw):
+        param = parameter(ctx, item, at.child(index))
+        if param is None:
+            continue
+        key = (param.name, param.location)
+        if key in found:
+            ctx.resolver.warn(
+                "param-duplicate",
+                at.child(index),
+                f"{param.location} parameter '{param.name}' is declared twice; the first is used",
+            )
+            continue
+        found[key] = param
+    return found
+
+
+def parameters(
+    ctx: Context,
+    path_level: tuple[Any, Location],
+    operation_level: tuple[Any, Location],
+    path: str,
+    op_at: Location,
+) -> tuple[Parameter, ...]:
+    """Path-item parameters overridden (in place) by the operation's, then the operation's own."""
+    merged = _parameter_list(ctx, *path_level)
+    merged.update(_parameter_list(ctx, *operation_level))
+    variables = path_variables(path)
+    for (name, location), param in list(merged.items()):
+        if location == "path" and name not in variables:
+            ctx.resolver.warn(
+                "path-param-unused",
+                op_at,
+                f"path parameter '{param.name}' does not appear in the path {path}; dropped",
+            )
+            del merged[(name, location)]
+    for variable in variables:
+        if (variable, "path") not in merged:
+            ctx.resolver.warn(
+                "path-param-missing",
+                op_at,
+                f"path variable '{variable}' has no parameter; a required string is assumed",
+            )
+            merged[(variable, "path")] = Parameter(
+                name=variable, location="path", required=True, schema={"type": "string"}
+            )
+    return tuple(merged.values())
+
+
+def report_dropped(
+    ctx: Context, at: Location, chosen: str, media_types: list[str], what: str
+) -> None:
+    others = [media_type for media_type in media_types if media_type != chosen]
+    if others:
+        ctx.resolver.info(
+            "media-dropped",
+            at,
+            f"{what} uses {chosen}; other media types dropped: {', '.join(others)}",
+        )
+
+
+def success_status(responses: dict[str, Any]) -> str | None:
+    """The lowest 2xx code, else "2XX", else "default"."""
+    codes = sorted(code for code in responses if _SUCCESS_CODE.fullmatch(code))
+    if codes:
+        return codes[0]
+    for code in responses:
+        if code.upper() == "2XX":
+            return code
+    return "default" if "default" in responses else None
+
+
+def response(ctx: Context, responses: Any, at: Location) -> Response | None:
+    """The success response, its media type (JSON preferred) and output schema."""
+    if not isinstance(responses, dict):
+        return None
+    status = success_status(responses)
+    if status is None:
+        return None
+    resolved = ctx.resolver.deref(responses[status], at.child(status))
+    if resolved is None or not isinstance(resolved[0], dict):
+        return None
+    value, loc = resolved
+    description = text(value.get("description"))
+    content = value.get("content")
+    others = _success_media_types(ctx, responses, at)
+    if not isinstance(content, dict) or not content:
+        return Response(
+            status=status,
+            content_type="",
+            schema=None,
+            description=description,
+            media_types=tuple(others),
+        )
+    media_types = list(content)
+    json_type = choose_media_type(media_types, _RESPONSE_PREFERENCE)
+    chosen = json_type or media_types[0]
+    report_dropped(ctx, loc.child("content"), chosen, media_types, f"response {status}")
+    media = content[chosen]
+    schema: JsonSchema | None = None
+    if json_type is not None and isinstance(media, dict) and "schema" in media:
+        schema = _schema_of(ctx, media, loc.child("content", chosen), "output")
+    return Response(
+        status=status,
+        content_type=chosen,
+        schema=schema,
+        description=description,
+        media_types=tuple(dict.fromkeys([chosen, *others])),
+    )
+
+
+def _success_media_types(ctx: Context, responses: dict[str, Any], at: Location) -> list[str]:
+    """The media types of every 2xx response, in document order (for the ``Accept`` header)."""
+    found: list[str] = []
+    for code, raw in responses.items():
+        if not (_SUCCESS_CODE.fullmatch(str(code)) or str(code).upper() == "2XX"):
+            continue
+        resolved = ctx.resolver.deref(raw, at.child(str(code)))
+        content = resolved[0].get("content") if resolved and isinstance(resolved[0], dict) else None
+        if isinstance(content, dict):
+            found += [media for media in content if isinstance(media, str) and media.strip()]
+    return list(dict.fromkeys(found))

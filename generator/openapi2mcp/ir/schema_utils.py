@@ -1,0 +1,159 @@
+"""Small helpers over normalised JSON Schemas: ``$defs`` closures, ref lookup, scalar checks.
+
+Schemas in the IR refer to component schemas as ``#/$defs/<Name>``. A tool's ``inputSchema`` or
+``outputSchema`` must be self-contained, so it carries exactly the ``$defs`` its properties reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+from urllib.parse import unquote
+
+from .model import JsonSchema
+
+DEFS_PREFIX = "#/$defs/"
+
+# the JSON Schema vocabulary, by how a keyword holds subschemas: a map of names (data, not
+# keywords) to subschemas, a single subschema, or a list of subschemas
+SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+SCHEMA_VALUES = frozenset(
+    {
+        "items",
+        "additionalItems",
+        "additionalProperties",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contains",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+    }
+)
+SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
+
+def def_name(ref: str) -> str | None:
+    """``#/$defs/Pet`` → ``Pet`` (pointer-unescaped); ``None`` for any other reference."""
+    if not ref.startswith(DEFS_PREFIX):
+        return None
+    token = ref[len(DEFS_PREFIX) :]
+    if "/" in token:
+        return None
+    # a URI fragment: percent-decoding first, then the JSON pointer escapes (RFC 6901 §6)
+    return unquote(token).replace("~1", "/").replace("~0", "~")
+
+
+def iter_refs(node: Any) -> Iterator[str]:
+    """Every ``$ref`` string inside a schema (any depth)."""
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from iter_refs(value)
+    elif isinstance(node, list | tuple):
+        for item in node:
+            yield from iter_refs(item)
+
+
+_KEPT_MAPS = 4
+# per component map (kept alive here, so its id stays its own): each definition's direct references
+_DIRECT_REFS: dict[int, tuple[Mapping[str, JsonSchema], dict[str, tuple[str, ...]]]] = {}
+
+
+def _direct_refs(defs: Mapping[str, JsonSchema], name: str) -> tuple[str, ...]:
+    """The definitions ``defs[name]`` refers to directly, walked once per map and name."""
+    entry = _DIRECT_REFS.get(id(defs))
+    if entry is None or entry[0] is not defs:
+        if len(_DIRECT_REFS) >= _KEPT_MAPS:  # one generation uses two maps (input, output)
+            _DIRECT_REFS.clear()
+        entry = _DIRECT_REFS[id(defs)] = (defs, {})
+    known = entry[1]
+    found = known.get(name)
+    if found is None:
+        names = (def_name(ref) for ref in iter_refs(defs[name]))
+        found = known[name] = tuple(dict.fromkeys(n for n in names if n is not None))
+    return found
+
+
+def defs_closure(roots: list[JsonSchema], defs: Mapping[str, JsonSchema]) -> dict[str, JsonSchema]:
+    """The component schemas reachable from ``roots``, sorted by name.
+
+    Big APIs ask for thousands of closures over the same components (every tool, both directions),
+    so each definition's own references are found once and the closure walks names only.
+    """
+    found: dict[str, JsonSchema] = {}
+    pending = [name for root in roots for ref in iter_refs(root) if (name := def_name(ref))]
+    while pending:
+        name = pending.pop()
+        if name in found or name not in defs:
+            continue
+        found[name] = defs[name]
+        pending.extend(_direct_refs(defs, name))
+    return dict(sorted(found.items()))
+
+
+def object_form(schema: Any) -> JsonSchema:
+    """A schema as a mapping: a boolean schema (JSON Schema 2020-12, legal anywhere in OpenAPI 3.1)
+    becomes its equivalent (``true`` is ``{}``, ``false`` is ``{"not": {}}``); anything else that is
+    not a mapping is no schema at all and counts as ``{}``."""
+    if isinstance(schema, Mapping):
+        return schema
+    return {"not": {}} if schema is False else {}
+
+
+def resolve(schema: JsonSchema, defs: Mapping[str, JsonSchema], *, depth: int = 16) -> JsonSchema:
+    """Follow a top-level ``$ref`` chain (bounded); other keywords beside ``$ref`` are merged on top.
+
+    Boolean schemas (here or as a definition) are read in their object form (:func:`object_form`).
+    """
+    current = object_form(schema)
+    for _ in range(depth):
+        ref = current.get("$ref")
+        name = def_name(ref) if isinstance(ref, str) else None
+        if name is None or name not in defs:
+            return current
+        siblings = {k: v for k, v in current.items() if k != "$ref"}
+        current = {**object_form(defs[name]), **siblings}
+    return current
+
+
+def json_type(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> str:
+    """The single JSON type of a schema, or ``""`` when it has none or several (ignoring null)."""
+    resolved = resolve(schema, defs)
+    declared = resolved.get("type")
+    if isinstance(declared, str):
+        return declared
+    if isinstance(declared, list):
+        non_null = [t for t in declared if t != "null"]
+        if len(non_null) == 1 and isinstance(non_null[0], str):
+            return non_null[0]
+    if "enum" in resolved and all(isinstance(v, str) for v in resolved["enum"] if v is not None):
+        return "string"
+    return ""
+
+
+def is_scalar(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> bool:
+    return json_type(schema, defs) in {"string", "integer", "number", "boolean"}
+
+
+def enum_values(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> tuple[str, ...]:
+    """String forms of a schema's enum (or of its array items' enum), for completions."""
+    resolved = resolve(schema, defs)
+    if json_type(resolved, defs) == "array" and isinstance(resolved.get("items"), Mapping):
+        resolved = resolve(resolved["items"], defs)
+    values = resolved.get("enum")
+    if not isinstance(values, list):
+        return ()
+    return tuple(_as_text(v) for v in values if v is not None)
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

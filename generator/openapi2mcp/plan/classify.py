@@ -1,0 +1,644 @@
+"""Classification: decide the MCP surface of an :class:`~openapi2mcp.ir.model.Api`.
+
+Every operation becomes a tool (annotations from its HTTP verb, DESIGN.md §5); GET operations also
+become a resource (a static URI when nothing is required to read them) or a resource template (RFC 6570,
+path variables plus ``{?query}``); each tag becomes a guiding prompt (see ``prompting.py``). Names are
+made unique here and every rename, skip or guess is reported as a diagnostic. An operation's ``x-mcp``
+arrives merged with the defaults of its path item and the document (``parse.py``); a default ``kind``
+of resource applies to GETs only, and a default never brings back a deprecated operation. Completion
+values (:func:`completion_values`) are an argument's enum, then its examples that fit its schema.
+A POST that only reads (:func:`read_only_post`: a read word such as ``search`` or ``render`` and no
+side-effect word) gets the hints of a GET unless ``x-mcp`` or the config sets hints itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from ..config import AnnotationOverride, Config
+from ..diagnostics import Report
+from ..ir.model import Api, JsonSchema, Operation, Parameter
+from ..ir.schema_utils import defs_closure, enum_values, is_scalar, json_type, resolve
+from ..render.examples import conforms
+from ..render.runtime_schema import compilable
+from . import naming
+from .hints import VERB_HINTS, read_only_post
+from .model import (
+    Annotations,
+    Argument,
+    Decision,
+    Kind,
+    Resource,
+    ResourceTemplate,
+    Tool,
+)
+
+DESCRIPTION_LIMIT = 1024
+_LOCATION_ORDER = ("path", "query", "header", "cookie")
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+# a body's root keywords that constrain its properties together (see _body_constraints)
+_LIFTABLE = (
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "minProperties",
+    "maxProperties",
+)
+_NOT_LIFTABLE = frozenset(
+    {"$ref", "additionalProperties", "unevaluatedProperties", "patternProperties", "$defs"}
+)
+# RFC 9110 token characters; `x-mcp-header` values must be tokens (mcp-wire §3.2)
+_TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+# header names that carry credentials or personal data are never mirrored into Mcp-Param-*
+_SECRET_WORDS = (
+    "auth",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "key",
+    "cookie",
+    "session",
+    "signature",
+)
+_MIRRORED_TYPES = {"string", "integer", "boolean"}
+# completion values stored per argument: every enum value, then examples while there is room
+MAX_COMPLETIONS = 100
+_LONGEST_COMPLETION = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifyOptions:
+    max_name_length: int = 64
+    include_deprecated: bool = False
+    description_limit: int = DESCRIPTION_LIMIT
+    config: Config = field(default_factory=Config)
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where one operation goes, and which setting decided it (shown by ``inspect``)."""
+
+    kind: str  # "default", "tool", "resource", "resource_template", "exclude"
+    read_tool: bool
+    source: str
+    # decided by an x-mcp default of the document or a path item (does not bring back deprecated ones)
+    inherited: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    tools: tuple[Tool, ...]
+    resources: tuple[Resource, ...]
+    templates: tuple[ResourceTemplate, ...]
+    decisions: tuple[Decision, ...]
+    template_completions: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...]
+    # every operation's tool, exposed or not (a read kept only as a resource is still callable)
+    all_tools: tuple[Tool, ...] = ()
+
+
+def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report: Report) -> Surface:
+    namer = naming.Namer(max_length=options.max_name_length)
+    python_names = naming.Namer(max_length=200, reserved={"client"})
+    tools: list[Tool] = []
+    resources: list[Resource] = []
+    templates: list[ResourceTemplate] = []
+    decisions: list[Decision] = []
+    completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
+    all_tools: list[Tool] = []
+    for op in api.operations:
+        x_mcp = op.x_mcp if isinstance(op.x_mcp, Mapping) else {}
+        placement = _placement(op, x_mcp, options.config)
+        skipped = _skipped(op, placement, options, report)
+        built = None if skipped else _tool(api, op, x_mcp, namer, python_names, options, report)
+        if built is None:
+            why = skipped or "its input schema does not compile"
+            decisions.append(Decision(op, ("skipped",), (), None, why))
+            continue
+        tool, hints_rule = built
+        all_tools.append(tool)
+        kinds: list[Kind] = []
+        names: list[str] = []
+        if placement.read_tool or op.method != "GET":
+            tools.append(tool)
+            kinds.append("tool")
+            names.append(tool.name)
+        wants_resource = placement.kind in {"default", "resource", "resource_template"}
+        if op.method == "GET" and wants_resource:
+            exposed = _resource(api, op, tool, scheme, report)
+            if isinstance(exposed, Resource):
+                resources.append(exposed)
+                kinds.append("resource")
+                names.append(exposed.uri)
+            elif isinstance(exposed, ResourceTemplate):
+                templates.append(exposed)
+                kinds.append("resource_template")
+                names.append(exposed.uri_template)
+                offered = _variable_completions(api, op, exposed, tool)
+                if offered:
+                    completions.append((exposed.uri_template, offered))
+        elif placement.kind in {"resource", "resource_template"}:
+            report.warn(
+                "rule-not-applicable",
+                op.pointer,
+                f"{placement.source} asks for a {placement.kind} but only GET operations can be read",
+            )
+        if not kinds:  # a read that could not become a resource stays a tool
+            tools.append(tool)
+            kinds.append("tool")
+            names.append(tool.name)
+        placed = "" if placement.source == "default" else f"by {placement.source}"
+        note = "; ".join(n for n in (placed, hints_rule) if n)
+        decisions.append(Decision(op, tuple(kinds), tuple(names), tool.annotations, note))
+    return Surface(
+        tuple(tools),
+        tuple(resources),
+        tuple(templates),
+        tuple(decisions),
+        tuple(completions),
+        tuple(all_tools),
+    )
+
+
+def _skipped(op: Operation, placement: Placement, options: ClassifyOptions, report: Report) -> str:
+    """Why the operation is left out by choice ("": it is not)."""
+    if placement.kind == "exclude":
+        return f"excluded by {placement.source}"
+    chosen = placement.source != "default" and not placement.inherited
+    if op.deprecated and not options.include_deprecated and not chosen:
+        report.info("op-deprecated", op.pointer, f"deprecated operation {op.key!r} not exposed")
+        return "deprecated"
+    return ""
+
+
+def _placement(op: Operation, x_mcp: Mapping[str, Any], config: Config) -> Placement:
+    """Precedence: defaults < x-mcp in the spec (or an overlay) < config rules."""
+    matched = config.rule_for(op.method, op.path, op.tags, op.operation_id or op.key)
+    if matched is not None:
+        index, rule = matched
+        return Placement(rule.kind, rule.read_tool, f"config rule #{index + 1}")
+    if x_mcp.get("exclude") is True:
+        return _x_mcp_placement(op, "exclude", "exclude", True)
+    read_tool = x_mcp.get("read_tool") is not False
+    kind = x_mcp.get("kind")
+    if isinstance(kind, str) and kind in {"tool", "resource", "resource_template", "exclude"}:
+        inherited = _x_mcp_origin(op, "kind") is not None
+        # a default of the document or path item applies where it can: only GETs can be read
+        if not (inherited and op.method != "GET" and kind.startswith("resource")):
+            return _x_mcp_placement(op, "kind", kind, read_tool)
+    if not read_tool and op.method == "GET":
+        return _x_mcp_placement(op, "read_tool", "default", read_tool)
+    return Placement("default", True, "default")
+
+
+def _x_mcp_origin(op: Operation, key: str) -> str | None:
+    """The pointer of the document's or path item's ``x-mcp`` that set ``key``; None for the op's own."""
+    origin = op.x_mcp_origins.get(key)
+    return None if origin is None or origin == f"{op.pointer}/x-mcp" else origin
+
+
+def _x_mcp_placement(op: Operation, key: str, kind: str, read_tool: bool) -> Placement:
+    origin = _x_mcp_origin(op, key)
+    source = "x-mcp" if origin is None else f"x-mcp at {origin}"
+    return Placement(kind, read_tool, source, inherited=origin is not None)
+
+
+def _tool(
+    api: Api,
+    op: Operation,
+    x_mcp: Mapping[str, Any],
+    namer: naming.Namer,
+    python_names: naming.Namer,
+    options: ClassifyOptions,
+    report: Report,
+) -> tuple[Tool, str] | None:
+    """The operation's tool, and the rule that decided its hints when one did (for ``inspect``);
+    ``None`` when its input schema cannot be made one the server's validator compiles."""
+    renamed = options.config.rename.get(op.operation_id or op.key)
+    wanted = renamed or (x_mcp.get("name") if isinstance(x_mcp.get("name"), str) else None)
+    source = wanted or op.operation_id or f"{op.method.lower()} {op.path}"
+    name = namer.claim(naming.tool_name(source, max_length=namer.max_length), seed=op.key)
+    if op.operation_id and name != op.operation_id and not wanted:
+        report.info("tool-renamed", op.pointer, f"operationId {op.operation_id!r} → tool {name!r}")
+    python_name = python_names.claim(naming.python_identifier(name, fallback="op"), seed=op.key)
+    read_only, destructive, idempotent = VERB_HINTS[op.method]
+    title = _text(x_mcp.get("title")) or op.summary.strip() or _humanize(name)
+    overrides = (
+        _x_mcp_annotations(x_mcp),
+        options.config.annotations.get(op.operation_id or op.key)
+        or options.config.annotations.get(name),
+    )
+    # hints set by x-mcp or the config file win over the rule: it does not even run
+    reading = None if _sets_hints(*overrides) else read_only_post(op)
+    if reading is not None:
+        read_only, destructive, idempotent = True, False, True
+        report.info(
+            "post-read-only",
+            op.pointer,
+            f"POST {op.path} is read-only, non-destructive and idempotent: {reading.word!r} in "
+            f"its {reading.where} and no side-effect word; set its hints in x-mcp annotations "
+            "or [annotations.<operationId>] to change this",
+        )
+    annotations = _override(Annotations(title, read_only, destructive, idempotent), *overrides)
+    arguments = _arguments(api, op, report)
+    # the server refuses every call of a tool whose schema does not compile: repair it here
+    input_schema = compilable(
+        _input_schema(api, arguments, _lifted(api, op, arguments)),
+        op.pointer,
+        f"input schema of tool {name!r}",
+        report,
+        otherwise="the operation is skipped",
+    )
+    if input_schema is None:
+        return None
+    output_schema = _output_schema(api, op)
+    if output_schema is not None:
+        output_schema = compilable(
+            output_schema,
+            op.pointer,
+            f"output schema of tool {name!r}",
+            report,
+            otherwise="the tool advertises no output schema",
+        )
+    tool = Tool(
+        name=name,
+        operation=op,
+        title=title,
+        description=_description(x_mcp, op, options.description_limit),
+        arguments=arguments,
+        input_schema=input_schema,
+        output_schema=output_schema,
+        annotations=annotations,
+        python_name=python_name,
+        body_requires=optional_body_requires(api, op, arguments),
+    )
+    return tool, reading.note() if reading else ""
+
+
+def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
+    taken: set[str] = set()
+    py_names = naming.Namer(max_length=200, reserved={"client", "self"})
+    result: list[Argument] = []
+    params = sorted(op.parameters, key=lambda p: _LOCATION_ORDER.index(p.location))
+    mirrored: set[str] = set()
+    for param in params:
+        name = param.name if param.name not in taken else f"{param.name}_{param.location}"
+        if name != param.name:
+            report.warn(
+                "argument-renamed",
+                op.pointer,
+                f"{param.location} parameter {param.name!r} is exposed as argument {name!r}",
+            )
+        taken.add(name)
+        py = py_names.claim(naming.python_identifier(name), seed=name)
+        schema = _param_schema(param)
+        if param.location == "header" and _mirrorable(param, mirrored):
+            mirrored.add(param.name.lower())
+            schema["x-mcp-header"] = param.name
+        result.append(Argument(name, py, param.location, param.name, param.required, schema))
+    if op.body is not None:
+        result.extend(_body_arguments(api, op, taken, py_names))
+    return tuple(result)
+
+
+def _mirrorable(param: Parameter, taken: set[str]) -> bool:
+    """May this header argument be mirrored into an ``Mcp-Param-*`` HTTP header (mcp-wire §3.2)?"""
+    lowered = param.name.lower()
+    return (
+        bool(_TOKEN.match(param.name))
+        and lowered not in taken
+        and not any(word in lowered for word in _SECRET_WORDS)
+        and "$ref" not in param.schema
+        and isinstance(param.schema.get("type"), str)
+        and param.schema["type"] in _MIRRORED_TYPES
+    )
+
+
+def _param_schema(param: Parameter) -> dict[str, Any]:
+    schema = dict(param.schema)
+    if param.description and "description" not in schema:
+        schema["description"] = param.description
+    exploded = param.explode and param.location in ("query", "cookie") and not param.content_type
+    if param.required and exploded and schema.get("type") == "array" and "minItems" not in schema:
+        # an empty exploded array sends no name at all: the required parameter would be missing
+        schema["minItems"] = 1
+    return schema
+
+
+def _body_arguments(
+    api: Api, op: Operation, taken: set[str], py_names: naming.Namer
+) -> list[Argument]:
+    body = op.body
+    assert body is not None
+    resolved = resolve(body.schema, api.input_schemas)
+    properties = resolved.get("properties")
+    constraints = _body_constraints(resolved)
+    flattenable = (
+        json_type(resolved, api.input_schemas) == "object"
+        and isinstance(properties, Mapping)
+        and properties
+        and constraints is not None
+        and (body.required or not constraints)
+        and resolved.get("additionalProperties") in (None, False)
+        and not taken.intersection(properties)
+    )
+    if flattenable and isinstance(properties, Mapping):
+        required = set(resolved.get("required", ())) if body.required else set()
+        return [
+            Argument(
+                prop,
+                py_names.claim(naming.python_identifier(prop), seed=prop),
+                "body_property",
+                prop,
+                prop in required,
+                schema,
+            )
+            for prop, schema in properties.items()
+        ]
+    name = "body" if "body" not in taken else "request_body"
+    schema = dict(body.schema)
+    if body.description and "description" not in schema:
+        schema["description"] = body.description
+    py = py_names.claim(naming.python_identifier(name), seed=name)
+    return [Argument(name, py, "body", "", body.required, schema)]
+
+
+def _body_constraints(resolved: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A flattened body's own root constraints, which the tool's input schema takes over.
+
+    ``allOf: [{anyOf: [{required: [phone]}, {required: [email]}]}]`` or ``if``/``then``/``else`` about
+    the body's properties still hold once those properties are the tool's arguments (they keep their
+    names). ``None`` when they cannot move safely: a reference or a property-set keyword inside them
+    could say something about the whole body that is false of the whole argument object.
+    """
+    lifted = {key: resolved[key] for key in _LIFTABLE if key in resolved}
+    return None if _mentions(lifted, _NOT_LIFTABLE) else lifted
+
+
+def _mentions(value: Any, keys: frozenset[str]) -> bool:
+    if isinstance(value, Mapping):
+        return any(k in keys or _mentions(v, keys) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_mentions(item, keys) for item in value)
+    return False
+
+
+def _lifted(api: Api, op: Operation, arguments: tuple[Argument, ...]) -> dict[str, Any]:
+    if op.body is None or not any(a.source == "body_property" for a in arguments):
+        return {}
+    lifted = dict(_body_constraints(resolve(op.body.schema, api.input_schemas)) or {})
+    needs = optional_body_requires(api, op, arguments)
+    if needs:
+        # an optional body is either left out or sent whole: giving any of its fields requires
+        # the ones its schema requires (OpenAPI: required applies to the body when it is sent)
+        depends = dict(lifted.get("dependentRequired") or {})
+        for argument in arguments:
+            if argument.source == "body_property":
+                others = [name for name in needs if name != argument.name]
+                if others:
+                    depends[argument.name] = [*depends.get(argument.name, []), *others]
+        lifted["dependentRequired"] = depends
+    return lifted
+
+
+def optional_body_requires(
+    api: Api, op: Operation, arguments: tuple[Argument, ...]
+) -> tuple[str, ...]:
+    """The properties an optional, flattened body must have once any of its fields is given."""
+    if op.body is None or op.body.required:
+        return ()
+    flattened = [a.wire_name for a in arguments if a.source == "body_property"]
+    if not flattened:
+        return ()
+    required = resolve(op.body.schema, api.input_schemas).get("required")
+    if not isinstance(required, list):
+        return ()
+    return tuple(name for name in required if name in flattened)
+
+
+def _input_schema(
+    api: Api, arguments: tuple[Argument, ...], lifted: Mapping[str, Any] | None = None
+) -> JsonSchema:
+    schema: dict[str, Any] = {}
+    if lifted:
+        # applicators at the root: say which dialect gives them their meaning
+        schema["$schema"] = DIALECT
+    schema["type"] = "object"
+    schema["properties"] = {a.name: a.schema for a in arguments}
+    required = [a.name for a in arguments if a.required]
+    if required:
+        schema["required"] = required
+    schema.update(lifted or {})
+    schema["additionalProperties"] = False
+    defs = defs_closure([a.schema for a in arguments], api.input_schemas)
+    if defs:
+        schema["$defs"] = defs
+    return schema
+
+
+def _output_schema(api: Api, op: Operation) -> JsonSchema | None:
+    response = op.response
+    if response is None or response.schema is None or not response.schema:
+        return None
+    schema = dict(response.schema)
+    defs = defs_closure([schema], api.output_schemas)
+    if defs:
+        if "$defs" in schema:
+            return None  # an inline $defs would clash with ours; stay honest and advertise nothing
+        schema["$defs"] = defs
+    return schema
+
+
+def _resource(
+    api: Api, op: Operation, tool: Tool, scheme: str, report: Report
+) -> Resource | ResourceTemplate | None:
+    if any(p.location in {"header", "cookie"} and p.required for p in op.parameters):
+        report.info("resource-skipped", op.pointer, "required header/cookie parameters")
+        return None
+    mime = op.response.content_type if op.response and op.response.content_type else ""
+    mime = mime or "application/json"
+    path_params = [p for p in op.parameters if p.location == "path"]
+    query = [p for p in op.parameters if p.location == "query"]
+    if any(p.required and not _templatable(api, p) for p in query):
+        report.info("resource-skipped", op.pointer, "a required query parameter is an object")
+        return None
+    optional_query = [p for p in query if _templatable(api, p)]
+    if not path_params and not any(p.required for p in query):
+        uri = f"{scheme}://{_uri_path(op.path, {})}"
+        return Resource(uri, tool.name, tool.title, tool.description, mime, op)
+    exposed = [*path_params, *optional_query]
+    var_namer = naming.Namer(max_length=200)
+    variables = {
+        (p.location, p.name): var_namer.claim(_varname(p.name), seed=p.name) for p in exposed
+    }
+    argument_of = {(a.source, a.wire_name): a.name for a in tool.arguments}
+    template = f"{scheme}://{_uri_path(op.path, {n: v for (_, n), v in variables.items()})}"
+    if optional_query:
+        template += "{?" + ",".join(variables["query", p.name] for p in optional_query) + "}"
+    return ResourceTemplate(
+        uri_template=template,
+        name=tool.name,
+        title=tool.title,
+        description=tool.description,
+        mime_type=mime,
+        operation=op,
+        variables=tuple(
+            (variables[p.location, p.name], argument_of[p.location, p.name]) for p in exposed
+        ),
+        variable_types=tuple(
+            (variables[p.location, p.name], json_type(p.schema, api.input_schemas) or "string")
+            for p in exposed
+        ),
+    )
+
+
+def _templatable(api: Api, param: Parameter) -> bool:
+    """Scalars and arrays of scalars round-trip through ``{?name}`` (arrays comma-separated)."""
+    if is_scalar(param.schema, api.input_schemas):
+        return True
+    resolved = resolve(param.schema, api.input_schemas)
+    items = resolved.get("items")
+    return (
+        json_type(resolved, api.input_schemas) == "array"
+        and isinstance(items, Mapping)
+        and is_scalar(items, api.input_schemas)
+    )
+
+
+def _uri_path(path: str, variables: Mapping[str, str]) -> str:
+    """``/pets/{petId}`` → ``pets/{petId}`` with literal parts percent-encoded."""
+    out: list[str] = []
+    rest = path.strip("/") or "root"
+    while rest:
+        start = rest.find("{")
+        end = rest.find("}", start)
+        if start < 0 or end < 0:
+            out.append(quote(rest, safe="/-._~"))
+            break
+        out.append(quote(rest[:start], safe="/-._~"))
+        name = rest[start + 1 : end]
+        out.append("{" + variables.get(name, naming.python_identifier(name)) + "}")
+        rest = rest[end + 1 :]
+    return "".join(out)
+
+
+def _varname(name: str) -> str:
+    """An RFC 6570 varname (ALPHA / DIGIT / ``_``, dots inside) for a parameter name."""
+    cleaned = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in name)
+    return cleaned.strip("_") or "value"
+
+
+def _variable_completions(
+    api: Api, op: Operation, template: ResourceTemplate, tool: Tool
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    var_of_argument = {argument: var for var, argument in template.variables}
+    argument_of = {(a.source, a.wire_name): a.name for a in tool.arguments}
+    offered: list[tuple[str, tuple[str, ...]]] = []
+    for param in op.parameters:
+        var = var_of_argument.get(argument_of.get((param.location, param.name), ""))
+        values = completion_values(param.schema, param.examples, api.input_schemas) if var else ()
+        if var and values:
+            offered.append((var, values))
+    return tuple(offered)
+
+
+def completion_values(
+    schema: JsonSchema, examples: Sequence[Any], defs: Mapping[str, JsonSchema]
+) -> tuple[str, ...]:
+    """What ``completion/complete`` offers for a value of ``schema``: the whole enum first, then the
+    parameter's ``examples`` and the schema's own that fit it, deduplicated, while fewer than
+    :data:`MAX_COMPLETIONS` are offered. An array offers values for its items."""
+    offered = dict.fromkeys(enum_values(schema, defs))
+    resolved = resolve(schema, defs)
+    candidates = [*examples, *_listed(resolved.get("examples"))]
+    single, many = schema, json_type(resolved, defs) == "array"
+    if many and isinstance(resolved.get("items"), Mapping):
+        single = resolved["items"]
+        candidates += _listed(resolve(single, defs).get("examples"))
+    for candidate in candidates:
+        for value in candidate if many and isinstance(candidate, list) else [candidate]:
+            text = _completion_text(value)
+            if len(offered) >= MAX_COMPLETIONS:
+                return tuple(offered)
+            if text is not None and text not in offered and conforms(single, value, defs):
+                offered[text] = None
+    return tuple(offered)
+
+
+def _listed(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
+
+
+def _completion_text(value: Any) -> str | None:
+    """A scalar example as the string a client would type; None for anything else or too long."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        text = str(value)
+        if 0 < len(text) <= _LONGEST_COMPLETION and text.isprintable():
+            return text
+    return None
+
+
+def _sets_hints(*overrides: AnnotationOverride | None) -> bool:
+    """Does an ``x-mcp`` or config override say anything about readOnly, destructive or idempotent?"""
+    return any(
+        o is not None and (o.read_only, o.destructive, o.idempotent) != (None, None, None)
+        for o in overrides
+    )
+
+
+def _x_mcp_annotations(x_mcp: Mapping[str, Any]) -> AnnotationOverride | None:
+    raw = x_mcp.get("annotations")
+    if not isinstance(raw, Mapping):
+        return None
+    hint = {
+        "title": "title",
+        "readOnlyHint": "read_only",
+        "destructiveHint": "destructive",
+        "idempotentHint": "idempotent",
+        "openWorldHint": "open_world",
+    }
+    values = {hint[k]: v for k, v in raw.items() if k in hint and isinstance(v, bool | str)}
+    try:
+        return AnnotationOverride.model_validate(values)
+    except ValueError:
+        return None
+
+
+def _override(base: Annotations, *overrides: AnnotationOverride | None) -> Annotations:
+    """Later overrides win; only the fields they set change."""
+    result = base
+    for override in overrides:
+        if override is not None:
+            result = dataclasses.replace(result, **override.model_dump(exclude_none=True))
+    return result
+
+
+def _description(x_mcp: Mapping[str, Any], op: Operation, limit: int) -> str:
+    text = _text(x_mcp.get("description"))
+    if not text:
+        parts = [op.summary.strip(), op.description.strip()]
+        text = "\n\n".join(p for i, p in enumerate(parts) if p and p not in parts[:i])
+    if limit and len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _humanize(name: str) -> str:
+    spaced = " ".join(naming.words(name))
+    return spaced[:1].upper() + spaced[1:]

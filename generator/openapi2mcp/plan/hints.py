@@ -1,0 +1,169 @@
+"""Tool hints from what an operation does: the HTTP verb, and the read-only POST rule.
+
+``VERB_HINTS`` gives readOnly, destructive and idempotent per verb (DESIGN.md §5; openWorld is always
+true). ``read_only_post`` finds the POSTs that only read — search, query, count, render, validate,
+preview and the like — from the words of their operationId, summary and path: a read word and no
+side-effect word. Being wrong one way costs a confirmation; the other way lets a host run a write
+unasked, so the side-effect words are many and veto in any form ("Creates", "saved"), while a read
+word counts only where it names the action. ``classify.py`` applies the rule unless ``x-mcp`` or the
+config sets hints itself, and reports each decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from ..ir.model import Operation
+from . import naming
+
+__all__ = ["READ_WORDS", "SIDE_EFFECT_WORDS", "VERB_HINTS", "ReadingPost", "read_only_post"]
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# readOnly, destructive, idempotent per HTTP verb (openWorld is always true)
+VERB_HINTS: Mapping[str, tuple[bool, bool, bool]] = {
+    "GET": (True, False, True),
+    "HEAD": (True, False, True),
+    "OPTIONS": (True, False, True),
+    "TRACE": (True, False, True),
+    "PUT": (False, True, True),
+    "DELETE": (False, True, True),
+    "PATCH": (False, True, False),
+    "POST": (False, True, False),
+}
+# Words that say an operation only reads. Matched exactly (a plural is a collection noun: POST
+# /searches or /filters creates one) in the operationId, as the summary's first word (its verb; later
+# words are often nouns: "Rerequest a check suite"), and as a path's last literal segment when it is
+# one word (`/_search`, `/_validate/query`). Left out on purpose: verify (Stripe's
+# verify_microdeposits changes state), match (reconciliation, trading), convert (CRM leads) and
+# format (disks).
+READ_WORDS = _word_set(
+    "analyse analyze autocomplete calculate check compare compute count describe diff dryrun "
+    "estimate evaluate explain fetch filter find get lint list lookup parse preview query "
+    "render retrieve search simulate suggest translate validate"
+)
+# Words that veto it anywhere (operationId, summary, path; inflected forms too: "Creates",
+# "saved"). A false veto only keeps the verb's cautious hints, so the list is generous; nouns that
+# are also verbs (order, book, place, record) are left out because they rarely come with a read
+# word except as the thing searched.
+SIDE_EFFECT_WORDS = _word_set(
+    "abort accept acknowledge acquire activate add apply approve archive assign attach "
+    "authenticate authorize block buy cancel capture change charge checkin checkout claim "
+    "clear clone close commit complete confirm consume copy create deactivate decline delete "
+    "deliver deny deploy dequeue destroy detach disable dismiss dispatch drop edit enable "
+    "enqueue enroll erase execute export finalize finish flag follow fork grant hide import "
+    "insert install invite join kill lease leave like link lock login logout mark merge "
+    "migrate mint modify move mute new notify patch pause pay pin pop provision publish "
+    "purchase purge push put rebase redeliver refresh refund register reject release remove "
+    "rename renew reopen replace replay rerequest rerun resend reserve reset restart restore "
+    "resume retry revert revoke rollback rotate run save scale schedule send session set "
+    "share signin signout signup star start stop submit subscribe suspend sync terminate "
+    "token transfer trigger truncate unarchive unassign unblock uninstall unlink unlock "
+    "unmute unpin unpublish unset unstar unsubscribe update upgrade upload upsert vote void "
+    "wipe write"
+)
+# side-effect words a preview or dry run takes back: Stripe's POST /v1/invoices/create_preview
+# computes an invoice and creates nothing; only when the path ends in that action
+_CREATION_WORDS = frozenset({"build", "create", "generate", "make", "new"})
+_NO_EFFECT_ACTIONS = frozenset({"preview", "dryrun"})
+# two words read as one: "dry-run", "look up", "check in" (a state change, not a check)
+_COMPOUNDS = {
+    ("dry", "run"): "dryrun",
+    ("look", "up"): "lookup",
+    ("auto", "complete"): "autocomplete",
+    ("check", "in"): "checkin",
+    ("check", "out"): "checkout",
+    ("log", "in"): "login",
+    ("log", "out"): "logout",
+    ("sign", "in"): "signin",
+    ("sign", "up"): "signup",
+    ("sign", "out"): "signout",
+}
+# "Run a search" (Elasticsearch's summary of POST /_search) is a search, not a run
+_RUN_WORDS = frozenset({"run", "execute", "perform"})
+_ARTICLES = frozenset({"a", "an", "the"})
+_INFLECTIONS = (
+    ("ies", "y"),
+    ("es", ""),
+    ("s", ""),
+    ("ed", ""),
+    ("d", ""),
+    ("ing", ""),
+    ("ing", "e"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingPost:
+    """Why a POST counts as read-only: the read word and where it was found."""
+
+    word: str
+    where: Literal["operationId", "summary", "path"]
+
+    def note(self) -> str:
+        """The deciding rule as ``inspect`` shows it."""
+        return f"by the read-only POST rule: {self.word!r} in its {self.where}"
+
+
+def read_only_post(op: Operation) -> ReadingPost | None:
+    """Does this POST only read? A read word and no side-effect word (module constants).
+
+    The operationId, the summary and the path's literal segments are split into words (camelCase,
+    snake_case, kebab-case, dots, slashes). Being wrong one way costs a confirmation; the other way
+    lets a host run a write unasked, so everything uncertain stays a write.
+    """
+    if op.method != "POST":
+        return None
+    identifier = _terms(op.operation_id or "")
+    summary = _terms(op.summary)
+    segments = [_terms(s) for s in op.path.split("/") if s and not s.startswith("{")]
+    last = segments[-1] if segments else []
+    everything = [*identifier, *summary, *(word for segment in segments for word in segment)]
+    vetoes = {form for word in everything for form in _forms(word)} & SIDE_EFFECT_WORDS
+    if last and last[-1] in _NO_EFFECT_ACTIONS:
+        vetoes -= _CREATION_WORDS
+    if vetoes:
+        return None
+    found: list[tuple[str, Literal["operationId", "summary", "path"]]] = [
+        *((word, "operationId") for word in identifier),
+        *((word, "summary") for word in summary[:1]),
+        *((word, "path") for word in (last if len(last) == 1 else [])),
+    ]
+    return next((ReadingPost(w, where) for w, where in found if w in READ_WORDS), None)
+
+
+def _terms(text: str) -> list[str]:
+    """Lower-case words, with two-word terms joined ("dry run") and "run a search" a search."""
+    words = naming.words(text)
+    joined: list[str] = []
+    for word in words:
+        compound = _COMPOUNDS.get((joined[-1], word)) if joined else None
+        if compound:
+            joined[-1] = compound
+        else:
+            joined.append(word)
+    out: list[str] = []
+    for word in joined:
+        if word == "search":
+            verb = len(out) - (2 if out and out[-1] in _ARTICLES else 1)
+            if verb >= 0 and out[verb] in _RUN_WORDS:
+                del out[verb:]
+        out.append(word)
+    return out
+
+
+def _forms(word: str) -> set[str]:
+    """The word and what it may be an inflection of ("saved" → save, "stopped" → stop)."""
+    forms = {word}
+    for suffix, ending in _INFLECTIONS:
+        stem = word[: -len(suffix)] if word.endswith(suffix) else ""
+        if len(stem) >= 2:
+            forms.add(stem + ending)
+            if len(stem) >= 3 and stem[-1] == stem[-2]:
+                forms.add(stem[:-1])
+    return forms

@@ -1,0 +1,279 @@
+"""Questions for the user: declared ``x-mcp`` elicitation and the confirmation policy, checked.
+
+The generated server asks the user (not the model) for what it should not guess: an operation may
+declare its own questions (``x-mcp: {elicit: [...]}``), and a policy says which calls need an explicit
+yes (``x-mcp: {confirm: ...}`` per operation, ``[elicitation]`` in the config file, which wins; the
+server's ``<PREFIX>_CONFIRM`` overrides the policy at run time). This module validates the
+declarations against the tool they belong to and turns them into the catalog's ``interaction``
+entries (runtime ``catalog.ToolInteraction``); the runtime module ``interaction.py`` acts on them.
+
+A declared question is a form (``elicitation/create``: flat primitive ``fields`` only, as the MCP spec
+allows), a request to the client's model (``sampling/createMessage`` with a ``prompt``) or for the
+client's roots (``roots/list``); its answer becomes arguments (the fields by name, or ``maps_to``).
+Nothing may ask for credentials: a question that would fill a credential-like argument is refused.
+Every problem is a warning naming the JSON pointer of the offending entry, which is then left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..config import ElicitationConfig
+from ..diagnostics import Report
+from .model import InteractionPlan, Tool
+
+ELICIT, SAMPLE, ROOTS = "elicitation/create", "sampling/createMessage", "roots/list"
+RESERVED_KEYS = frozenset({"missing_arguments", "confirm"})
+_KEY = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_FORMATS = frozenset({"email", "uri", "date", "date-time"})
+_COMMON = frozenset({"type", "title", "description", "default"})
+_ALLOWED = {
+    "string": _COMMON | {"minLength", "maxLength", "format", "enum", "enumNames", "oneOf"},
+    "number": _COMMON | {"minimum", "maximum"},
+    "integer": _COMMON | {"minimum", "maximum"},
+    "boolean": _COMMON,
+    "array": _COMMON | {"items", "minItems", "maxItems"},
+}
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
+# the runtime's elicitation.secret_arguments uses the same words
+_SECRET_NAME = re.compile(
+    r"(^|[^a-z])(pass(word|wd|phrase)?|secret|token|api[-_ ]?key|apikey|credentials?|"
+    r"private[-_ ]?key|authorization|cookie|session[-_ ]?id)([^a-z]|$)",
+    re.IGNORECASE,
+)
+_CONFIRM = {True: "required", False: "off", "when-supported": "when-supported"}
+_MAX_TOKENS = 100_000
+
+
+def plan_interaction(
+    tools: Sequence[Tool],
+    config: ElicitationConfig,
+    security: Mapping[str, Mapping[str, Any]],
+    report: Report,
+) -> InteractionPlan:
+    api_keys = {
+        (str(s.get("location")), str(s.get("name", "")).lower())
+        for s in security.values()
+        if s.get("type") == "apiKey"
+    }
+    entries: dict[str, Mapping[str, Any]] = {}
+    seen: set[str] = set()
+    for tool in tools:
+        op = tool.operation
+        seen.add(op.operation_id or "")
+        x_mcp = op.x_mcp if isinstance(op.x_mcp, Mapping) else {}
+        where = op.x_mcp_origins.get("elicit", f"{op.pointer}/x-mcp") + "/elicit"
+        entry: dict[str, Any] = {}
+        asks = _asks(tool, x_mcp.get("elicit"), where, _secrets(tool, api_keys), report)
+        if asks:
+            entry["ask"] = asks
+        confirm = _confirm(tool, x_mcp, config, report)
+        if confirm is not None:
+            entry["confirm"] = confirm
+        if entry:
+            entries[tool.name] = entry
+    for operation_id in sorted(set(config.tools) - seen):
+        report.warn(
+            "config-elicitation-unknown",
+            f"elicitation.tools.{operation_id}",
+            f"no tool has operationId {operation_id!r}; this confirmation override does nothing",
+        )
+    return InteractionPlan(config.confirm, config.missing_arguments, entries)
+
+
+def _confirm(
+    tool: Tool, x_mcp: Mapping[str, Any], config: ElicitationConfig, report: Report
+) -> str | None:
+    op = tool.operation
+    if op.operation_id and op.operation_id in config.tools:
+        return _CONFIRM[config.tools[op.operation_id]]
+    if "confirm" not in x_mcp:
+        return None
+    value = x_mcp["confirm"]
+    if isinstance(value, bool) or value == "when-supported":
+        return _CONFIRM[value]
+    pointer = op.x_mcp_origins.get("confirm", f"{op.pointer}/x-mcp") + "/confirm"
+    report.warn(
+        "x-mcp-invalid", pointer, 'confirm must be true, false or "when-supported"; ignored'
+    )
+    return None
+
+
+def _secrets(tool: Tool, api_keys: set[tuple[str, str]]) -> frozenset[str]:
+    secret = set()
+    for argument in tool.arguments:
+        wire = argument.wire_name.lower()
+        if (
+            (argument.source == "header" and wire in _SECRET_HEADERS)
+            or (argument.source, wire) in api_keys
+            or _SECRET_NAME.search(argument.wire_name or argument.name)
+            or _SECRET_NAME.search(argument.name)
+            or argument.schema.get("format") == "password"
+        ):
+            secret.add(argument.name)
+    return frozenset(secret)
+
+
+def _asks(
+    tool: Tool, declared: Any, where: str, secrets: frozenset[str], report: Report
+) -> list[dict[str, Any]]:
+    if declared is None:
+        return []
+    if not isinstance(declared, list):
+        report.warn("x-mcp-invalid", where, "elicit must be a list of questions; ignored")
+        return []
+    arguments = {a.name for a in tool.arguments}
+    asks: list[dict[str, Any]] = []
+    keys: set[str] = set()
+    for index, raw in enumerate(declared):
+        pointer = f"{where}/{index}"
+        try:
+            ask = _ask(raw, arguments, secrets)
+        except _Invalid as exc:
+            report.warn("x-mcp-elicit-invalid", pointer + exc.at, f"{exc}; question left out")
+            continue
+        if ask["key"] in keys:
+            report.warn("x-mcp-elicit-invalid", pointer + "/key", "duplicate key; left out")
+            continue
+        keys.add(ask["key"])
+        asks.append(ask)
+    return asks
+
+
+class _Invalid(ValueError):
+    def __init__(self, message: str, at: str = "") -> None:
+        super().__init__(message)
+        self.at = at
+
+
+def _ask(raw: Any, arguments: set[str], secrets: frozenset[str]) -> dict[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise _Invalid("a question must be an object")
+    key = raw.get("key")
+    if not isinstance(key, str) or not _KEY.fullmatch(key) or key in RESERVED_KEYS:
+        raise _Invalid(
+            "key must be 1-64 of A-Z a-z 0-9 _ . - and not missing_arguments or confirm", "/key"
+        )
+    method = raw.get("method", ELICIT)
+    if method not in (ELICIT, SAMPLE, ROOTS):
+        raise _Invalid(f"method must be {ELICIT}, {SAMPLE} or {ROOTS}", "/method")
+    ask: dict[str, Any] = {"key": key}
+    if method != ELICIT:
+        ask["method"] = method
+    maps_to = raw.get("maps_to")
+    if maps_to is not None:
+        if maps_to not in arguments:
+            raise _Invalid(f"maps_to names no argument of this tool: {maps_to!r}", "/maps_to")
+        ask["mapsTo"] = maps_to
+    elif method != ELICIT:
+        raise _Invalid(f"a {method} question needs maps_to (the argument it fills)")
+    ask.update(_ordering(raw))
+    if method == ELICIT:
+        ask.update(_form(raw, arguments, maps_to))
+    elif method == SAMPLE:
+        ask.update(_sampling(raw))
+    targets = [maps_to] if maps_to else list(ask.get("fields", {}))
+    leaked = sorted(t for t in targets if t in secrets)
+    if leaked:
+        raise _Invalid(f"never ask the user for credentials in a form ({', '.join(leaked)})")
+    return ask
+
+
+def _ordering(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """``round`` (when it is asked) and ``needed`` (whether the call can go on without it)."""
+    extra: dict[str, Any] = {}
+    round_number = raw.get("round", 1)
+    if not isinstance(round_number, int) or isinstance(round_number, bool) or round_number < 1:
+        raise _Invalid("round must be a positive integer", "/round")
+    if round_number != 1:
+        extra["round"] = round_number
+    needed = raw.get("needed", False)
+    if not isinstance(needed, bool):
+        raise _Invalid("needed must be true or false", "/needed")
+    if needed:
+        extra["needed"] = True
+    return extra
+
+
+def _form(raw: Mapping[str, Any], arguments: set[str], maps_to: Any) -> dict[str, Any]:
+    message = raw.get("message")
+    if not isinstance(message, str) or not message.strip():
+        raise _Invalid("message must be a non-empty string", "/message")
+    fields = raw.get("fields")
+    if not isinstance(fields, Mapping) or not fields:
+        raise _Invalid("fields must map field names to schemas", "/fields")
+    for name, schema in fields.items():
+        problem = _field_problem(schema)
+        if problem:
+            raise _Invalid(problem, f"/fields/{_escape(str(name))}")
+        if maps_to is None and name not in arguments:
+            raise _Invalid(
+                f"field {name!r} is no argument of this tool (add maps_to)",
+                f"/fields/{_escape(str(name))}",
+            )
+    required = raw.get("required", list(fields))
+    if not isinstance(required, list) or not all(r in fields for r in required):
+        raise _Invalid("required must list some of the fields", "/required")
+    return {"message": message, "fields": dict(fields), "required": list(required)}
+
+
+def _sampling(raw: Mapping[str, Any]) -> dict[str, Any]:
+    prompt = raw.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise _Invalid(
+            "a sampling question needs a prompt (text for the client's model)", "/prompt"
+        )
+    max_tokens = raw.get("max_tokens", 256)
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool):
+        raise _Invalid("max_tokens must be an integer", "/max_tokens")
+    if not 1 <= max_tokens <= _MAX_TOKENS:
+        raise _Invalid(f"max_tokens must be between 1 and {_MAX_TOKENS}", "/max_tokens")
+    return {"prompt": prompt, "maxTokens": max_tokens}
+
+
+def _field_problem(schema: Any) -> str | None:
+    """Why ``schema`` is not a flat primitive a form may hold (None when it is)."""
+    if not isinstance(schema, Mapping):
+        return "a field's schema must be an object"
+    kind = schema.get("type")
+    if kind not in _ALLOWED:
+        return "a field's type must be string, number, integer, boolean or array (multi-select)"
+    extra = sorted(set(schema) - _ALLOWED[kind])
+    if extra:
+        return f"a form field of type {kind} cannot have {', '.join(extra)}"
+    if kind == "string" and "format" in schema and schema["format"] not in _FORMATS:
+        return "format must be email, uri, date or date-time"
+    if "enum" in schema and not _strings(schema["enum"]):
+        return "enum must be a list of strings"
+    if "oneOf" in schema and not _titled(schema["oneOf"]):
+        return "oneOf must be a list of {const, title} options"
+    if kind == "array":
+        items = schema.get("items")
+        if not isinstance(items, Mapping) or not (
+            _strings(items.get("enum")) or _titled(items.get("anyOf"))
+        ):
+            return "an array field is a multi-select: items need a string enum or anyOf options"
+    return None
+
+
+def _strings(values: Any) -> bool:
+    return isinstance(values, list) and bool(values) and all(isinstance(v, str) for v in values)
+
+
+def _titled(options: Any) -> bool:
+    return (
+        isinstance(options, list)
+        and bool(options)
+        and all(
+            isinstance(o, Mapping)
+            and isinstance(o.get("const"), str)
+            and set(o) <= {"const", "title"}
+            for o in options
+        )
+    )
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")

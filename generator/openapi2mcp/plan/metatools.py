@@ -1,0 +1,151 @@
+"""The three tools of dynamic mode (search, describe, call), as ``tools/list`` returns them.
+
+Dynamic mode lists these three tools whatever the size of the API; the runtime (``dynamic.py`` in
+``templates/runtime``) implements them by name. Their definitions are built here, at generation time,
+so that ``inspect`` can tell what they cost and the catalog carries them ready to serve. The call
+tool's annotations are the conservative union of every operation it can run: read-only only if all
+are, destructive if any is, idempotent only if all are, open-world if any is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .model import Tool, Toolset
+from .naming import display_name
+
+SEARCH = "search_operations"
+DESCRIBE = "describe_operation"
+CALL = "call_operation"
+# a tag filter longer than this is left as free text: the enum would cost more than it helps
+MAX_TAG_ENUM = 100
+MAX_SEARCH_RESULTS = 50
+DEFAULT_SEARCH_RESULTS = 10
+_LOCAL = {
+    "readOnlyHint": True,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
+
+
+def dynamic_tools(api_title: str, tools: Sequence[Tool], toolsets: Sequence[Toolset]) -> list[Any]:
+    """The three meta tools for an API with these exposed ``tools`` and ``toolsets``."""
+    about = api_name(api_title)
+    count = f"{len(tools)} operation{'s' if len(tools) != 1 else ''}"
+    tag: dict[str, Any] = {
+        "type": "string",
+        "description": "Only operations with this tag",
+    }
+    if 0 < len(toolsets) <= MAX_TAG_ENUM:
+        tag["enum"] = [toolset.name for toolset in toolsets]
+    search = {
+        "name": SEARCH,
+        "title": "Search operations",
+        "description": (
+            f"Find operations of {about} ({count}) by what they do. Returns the best matches, one "
+            f"per line: operation name, summary, HTTP method and path. Next: {DESCRIBE} for an "
+            f"operation's arguments, then {CALL} to run it."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "query": {
+                    "type": "string",
+                    "description": "What you want to do, in a few words, e.g. 'create an issue'",
+                },
+                "tag": tag,
+                "limit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_SEARCH_RESULTS,
+                    "default": DEFAULT_SEARCH_RESULTS,
+                },
+            },
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+        "annotations": _LOCAL,
+    }
+    describe = {
+        "name": DESCRIBE,
+        "title": "Describe an operation",
+        "description": (
+            "An operation's description, its arguments as a JSON Schema, and its hints "
+            f"(read-only, destructive, idempotent). Use it before {CALL}."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": f"Operation name from {SEARCH}"},
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+        "annotations": _LOCAL,
+    }
+    call = {
+        "name": CALL,
+        "title": "Call an operation",
+        "description": (
+            f"Run one operation of {about} with its arguments (as {DESCRIBE} shows them) and "
+            "return the API's response. The result names the operation that ran."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": f"Operation name from {SEARCH}"},
+                "arguments": {
+                    "type": "object",
+                    "description": "The operation's arguments",
+                    "default": {},
+                },
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+        "annotations": union_annotations(tools),
+    }
+    return [search, describe, call]
+
+
+def api_name(title: str) -> str:
+    """``the Petstore API`` (and ``the GitHub REST API``, not ``the GitHub REST API API``).
+
+    A title that describes a document rather than naming the API reads as the API's name
+    (``GitHub's official OpenAPI spec + Octokit extension`` → ``the GitHub API``, see
+    ``naming.display_name``).
+    """
+    name = display_name(title)
+    if not name:
+        return "the API"
+    return (
+        f"the {name}"
+        if name.lower().endswith(" api") or name.lower() == "api"
+        else f"the {name} API"
+    )
+
+
+def union_annotations(tools: Sequence[Tool]) -> dict[str, bool]:
+    """Hints that are true of every call the call tool may make."""
+    hints = [tool.annotations for tool in tools]
+    return {
+        "readOnlyHint": all(a.read_only for a in hints),
+        "destructiveHint": any(a.destructive and not a.read_only for a in hints),
+        "idempotentHint": all(a.idempotent for a in hints),
+        "openWorldHint": any(a.open_world for a in hints),
+    }
+
+
+def dynamic_instructions(api_title: str, tools: Sequence[Tool]) -> str:
+    """The server's instructions in dynamic mode (the caller appends the API's own text, delimited)."""
+    reads = sum(1 for tool in tools if tool.annotations.read_only)
+    return (
+        f"This server reaches the {len(tools)} operations of {api_name(api_title)} "
+        f"({reads} of them read-only) through three tools: {SEARCH} finds operations by what "
+        f"they do, {DESCRIBE} shows an operation's arguments and hints, and {CALL} runs it. "
+        "Search first, describe before calling, and look things up with read-only operations "
+        "before changing anything; ask the user before a destructive one. Operation names in "
+        f"prompts are names for {CALL}."
+    )

@@ -1,0 +1,3 @@
+"""Rendering: a ``ServerPlan`` becomes the generated package in memory (catalog, typed client, models,
+README, publishing files), then formatted, written or checked.
+"""

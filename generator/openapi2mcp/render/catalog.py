@@ -1,0 +1,548 @@
+"""Build ``catalog.json`` (the runtime's view of the API) and its companions from a plan.
+
+The catalog's format is owned by ``templates/runtime/catalog/model.py``; this module only fills it. The MCP
+objects are stored exactly as the 2026-07-28 list methods return them, in plan order, with compact
+schemas (``compact.py``). ``catalog_files`` adds the two companions that keep start-up independent of
+the API's size: ``catalog.index.json`` (what start-up reads) and ``catalog.tools.jsonl`` (one tool per
+line, read a page at a time), the tool schemas' components written once (``catalog.defs.json``) and
+every value that repeats across those files written once (``catalog.pool.jsonl``, ``pooling.py``).
+``mode_sizes`` tells ``inspect`` what ``tools/list`` costs in each tool
+mode: bytes exactly, tokens as an estimate (``estimate_tokens``; no tokenizer is involved).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, assert_never
+
+from ..diagnostics import Report
+from ..ir.model import Api, BodyPart, Operation, Parameter, Server
+from ..plan.build import server_variable_env
+from ..plan.metatools import dynamic_tools
+from ..plan.model import (
+    PromptImage,
+    PromptMessage,
+    PromptPart,
+    PromptResource,
+    PromptText,
+    ServerPlan,
+    Tool,
+    ToolExposure,
+    Toolset,
+)
+from .compact import compact_input, lenient_output, output_schema
+from .pooling import POOL_FILE, pool_values
+
+CATALOG_FORMAT = 1
+DEFAULT_TIMEOUT_SECONDS = 30.0
+CATALOG_FILE = "catalog.json"
+INDEX_FILE = "catalog.index.json"
+TOOLS_FILE = "catalog.tools.jsonl"
+# the pooled component schemas of the tools (runtime catalog.SCHEMA_DEFS, DEFS_SUFFIX)
+DEFS_FILE = "catalog.defs.json"
+# what the runtime's index carries of the catalog itself (runtime catalog.INDEX_KEYS)
+_INDEX_KEYS = (
+    "format",
+    "server",
+    "instructions",
+    "upstream",
+    "toolMode",
+    "toolsets",
+    "dynamicTools",
+    "dynamicInstructions",
+    "interaction",
+)
+# words, numbers in groups of three digits, runs of punctuation: roughly how BPE tokenizers split
+# JSON with English text (GitHub's tools/list: 0.99x of o200k_base's count; the dynamic tools: 0.93x)
+_TOKEN_PIECES = re.compile(r" ?[A-Za-z]+| ?[0-9]{1,3}|[^\sA-Za-z0-9]+|\s+")
+
+
+def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
+    operations = {t.operation.key: _operation(plan, t, report) for t in plan.callable_tools}
+    catalog: dict[str, Any] = {
+        "format": CATALOG_FORMAT,
+        "server": {
+            "name": plan.server_name,
+            "version": plan.version,
+            "title": plan.title,
+            "description": plan.description,
+        },
+        "instructions": plan.instructions,
+        "upstream": {
+            "baseUrl": plan.base_url,
+            "baseUrlEnv": plan.base_url_env,
+            "timeoutEnv": plan.timeout_env,
+            "timeoutSeconds": plan.timeout_seconds,
+            "securitySchemes": {k: dict(v) for k, v in plan.security.items()},
+            **_upstream_server(plan),
+            **({"headers": dict(plan.upstream_headers)} if plan.upstream_headers else {}),
+            **_deep_object_arrays(plan),
+        },
+        "tools": [tool_object(t, plan.exposure) for t in plan.tools],
+        "resources": [
+            _drop_empty(
+                {
+                    "uri": r.uri,
+                    "name": r.name,
+                    "title": r.title,
+                    "description": r.description,
+                    "mimeType": r.mime_type,
+                }
+            )
+            for r in plan.resources
+        ],
+        "resourceTemplates": [
+            _drop_empty(
+                {
+                    "uriTemplate": t.uri_template,
+                    "name": t.name,
+                    "title": t.title,
+                    "description": t.description,
+                    "mimeType": t.mime_type,
+                }
+            )
+            for t in plan.resource_templates
+        ],
+        "prompts": [
+            _drop_empty(
+                {
+                    "name": p.name,
+                    "title": p.title,
+                    "description": p.description,
+                    "arguments": [
+                        _drop_empty(
+                            {"name": a.name, "description": a.description, "required": a.required}
+                        )
+                        for a in p.arguments
+                    ],
+                }
+            )
+            for p in plan.prompts
+        ],
+        "operations": operations,
+        "toolBindings": {t.name: _tool_binding(plan, t) for t in plan.tools},
+        "resourceBindings": {r.uri: {"operation": r.operation.key} for r in plan.resources},
+        "templateBindings": {
+            t.uri_template: {"operation": t.operation.key, "variables": dict(t.variables)}
+            for t in plan.resource_templates
+        },
+        "promptMessages": {
+            p.name: [_prompt_message(message) for message in p.all_messages()] for p in plan.prompts
+        },
+        "completions": {
+            "prompts": {
+                p.name: {arg: list(values) for arg, values in p.completions}
+                for p in plan.prompts
+                if p.completions
+            },
+            "resourceTemplates": {
+                tpl: {var: list(values) for var, values in offered}
+                for tpl, offered in plan.template_completions
+            },
+        },
+    }
+    catalog.update(_tool_modes(plan))
+    catalog["interaction"] = plan.interaction.defaults()
+    return catalog
+
+
+def _tool_binding(plan: ServerPlan, tool: Tool) -> dict[str, Any]:
+    binding: dict[str, Any] = {"operation": tool.operation.key}
+    other = _other_output_schema(tool, plan.exposure)
+    if other is not None:
+        binding["outputSchemas"] = dict([other])
+    interaction = plan.interaction.for_tool(tool.name)
+    if interaction:
+        binding["interaction"] = dict(interaction)
+    return binding
+
+
+def _tool_modes(plan: ServerPlan) -> dict[str, Any]:
+    exposure = plan.exposure
+    return {
+        "toolMode": {
+            "mode": exposure.mode,
+            "toolsets": list(exposure.default_toolsets),
+            "autoThreshold": exposure.auto_threshold,
+        },
+        "toolsets": {t.name: _toolset(t) for t in exposure.toolsets},
+        "dynamicTools": dynamic_tools(plan.title, plan.tools, exposure.toolsets),
+        "dynamicInstructions": exposure.dynamic_instructions,
+    }
+
+
+def _toolset(toolset: Toolset) -> dict[str, Any]:
+    entry: dict[str, Any] = {"tag": toolset.tag}
+    if toolset.description:
+        entry["description"] = toolset.description
+    entry["tools"] = list(toolset.tools)
+    return entry
+
+
+def tool_object(tool: Tool, exposure: ToolExposure | None = None) -> dict[str, Any]:
+    """The ``Tool`` exactly as ``tools/list`` returns it (2026-07-28 shape).
+
+    With an ``exposure`` (the catalog) its schemas are compacted as the exposure says and the
+    annotations leave out a title equal to the tool's; without one (``mcp-surface.json``, which
+    diffs compare) the schemas are the spec's, whole.
+    """
+    obj: dict[str, Any] = {"name": tool.name, "title": tool.title}
+    if tool.description:
+        obj["description"] = tool.description
+    if exposure is None:
+        obj["inputSchema"] = tool.input_schema
+        output = tool.output_schema
+    else:
+        obj["inputSchema"] = compact_input(tool.input_schema, exposure.description_limit)
+        output = _output_schemas(tool, exposure)[tool.name in exposure.strict_output]
+    if output is not None:
+        obj["outputSchema"] = output
+    a = tool.annotations
+    annotations: dict[str, Any] = {}
+    # the tool's own title says it already; 2025-03-26 peers get it copied back by the runtime
+    if exposure is None or a.title != tool.title:
+        annotations["title"] = a.title
+    annotations.update(
+        {
+            "readOnlyHint": a.read_only,
+            "destructiveHint": a.destructive,
+            "idempotentHint": a.idempotent,
+            "openWorldHint": a.open_world,
+        }
+    )
+    obj["annotations"] = annotations
+    return obj
+
+
+def _output_schemas(tool: Tool, exposure: ToolExposure) -> tuple[Any, Any]:
+    """The tool's advertised output schema in its lenient and its documented (strict) form."""
+    strict = output_schema(tool.output_schema, exposure.output_schemas, exposure.description_limit)
+    return (None if strict is None else lenient_output(strict)), strict
+
+
+def _other_output_schema(tool: Tool, exposure: ToolExposure) -> tuple[str, Any] | None:
+    """The form the catalog does not advertise, when it differs: ``<PREFIX>_OUTPUT_SCHEMAS`` may
+    ask for it at run time."""
+    lenient, strict = _output_schemas(tool, exposure)
+    if lenient == strict:
+        return None
+    return ("lenient", lenient) if tool.name in exposure.strict_output else ("strict", strict)
+
+
+def compact_json(value: Any) -> str:
+    """JSON as the runtime sends it: compact, UTF-8, no escaping of non-ASCII."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def catalog_files(plan: ServerPlan, report: Report) -> dict[str, str]:
+    """``catalog.json`` and its companions, by file name (each text ends with a newline)."""
+    catalog = build_catalog(plan, report)
+    catalog["tools"], pools = _pooled_defs(catalog["tools"])
+    completions = catalog["completions"]
+    index = {key: catalog[key] for key in _INDEX_KEYS if key in catalog}
+    index["counts"] = {
+        "tools": len(catalog["tools"]),
+        "resources": len(catalog["resources"]),
+        "resourceTemplates": len(catalog["resourceTemplates"]),
+        "prompts": len(catalog["prompts"]),
+        "completions": any(completions["prompts"].values())
+        or any(completions["resourceTemplates"].values()),
+    }
+    index["toolNames"] = [tool["name"] for tool in catalog["tools"]]
+    # the tools are in their lines file only (the runtime reads them from there)
+    rest: Any = {k: v for k, v in catalog.items() if k != "tools"}
+    defs: Any = {"format": CATALOG_FORMAT, **pools} if any(pools.values()) else None
+    tools: list[Any] = catalog["tools"]
+    pool: list[Any] = []
+    pooled = pool_values([rest, defs, *tools])
+    if pooled is not None:
+        (rest, defs, *tools), pool = pooled
+    lines = [compact_json(tool) for tool in tools]
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line.encode("utf-8")) + 1)
+    index["toolOffsets"] = offsets
+    files = {
+        CATALOG_FILE: compact_json(rest) + "\n",
+        INDEX_FILE: compact_json(index) + "\n",
+        TOOLS_FILE: "".join(line + "\n" for line in lines),
+    }
+    if defs is not None:
+        files[DEFS_FILE] = compact_json(defs) + "\n"
+    if pool:
+        files[POOL_FILE] = "".join(compact_json(value) + "\n" for value in pool)
+    return files
+
+
+_POOLED = (("inputSchema", "input"), ("outputSchema", "output"))
+
+
+def _pooled_defs(tools: list[Any]) -> tuple[list[Any], dict[str, dict[str, Any]]]:
+    """The tools with their schemas' ``$defs`` moved into one pool per direction.
+
+    Big APIs repeat the same components in hundreds of tools (Kubernetes: 13 MB of tool lines); the
+    runtime gives each schema back exactly the ``$defs`` it reaches before anyone sees it. A name
+    pooled with another value (not expected) keeps that tool's own ``$defs``.
+    """
+    pools: dict[str, dict[str, Any]] = {"input": {}, "output": {}}
+    pooled: list[Any] = []
+    for tool in tools:
+        tool = dict(tool)  # noqa: PLW2901 - a copy; the catalog's tool objects stay whole
+        for key, role in _POOLED:
+            schema = tool.get(key)
+            if not isinstance(schema, dict) or not isinstance(schema.get("$defs"), dict):
+                continue
+            own: dict[str, Any] = schema["$defs"]
+            if list(schema)[-1] != "$defs":
+                continue  # the runtime appends $defs last: only pool what it can restore exactly
+            pool = pools[role]
+            if any(name in pool and pool[name] != value for name, value in own.items()):
+                continue
+            pool.update(own)
+            tool[key] = {k: v for k, v in schema.items() if k != "$defs"}
+        pooled.append(tool)
+    return pooled, {role: dict(sorted(pool.items())) for role, pool in pools.items()}
+
+
+def estimate_tokens(text: str) -> int:
+    """An offline estimate of how many tokens a model spends on ``text`` (no tokenizer involved)."""
+    return len(_TOKEN_PIECES.findall(text))
+
+
+@dataclass(frozen=True, slots=True)
+class ModeSize:
+    """What ``tools/list`` returns in one tool mode: tools, bytes of JSON, estimated tokens."""
+
+    mode: str
+    tools: int
+    bytes: int
+    tokens: int
+
+
+def mode_sizes(plan: ServerPlan, report: Report) -> list[ModeSize]:
+    """``tools/list`` in full and dynamic mode, and in toolsets mode for the default selection (or
+    for the smallest and the largest toolset when none is selected)."""
+    catalog = build_catalog(plan, report)
+    by_name = {tool["name"]: tool for tool in catalog["tools"]}
+
+    def size(mode: str, tools: list[Any]) -> ModeSize:
+        text = compact_json(tools)
+        return ModeSize(mode, len(tools), len(text.encode("utf-8")), estimate_tokens(text))
+
+    sizes = [size("full", catalog["tools"]), size("dynamic", catalog["dynamicTools"])]
+    toolsets = catalog["toolsets"]
+    selected = plan.exposure.default_toolsets
+    if selected:
+        names = {name for toolset in selected for name in toolsets[toolset]["tools"]}
+        chosen = [tool for tool in catalog["tools"] if tool["name"] in names]
+        sizes.append(size(f"toolsets {','.join(selected)}", chosen))
+    elif toolsets:
+        each = [
+            size(f"toolsets {name}", [by_name[t] for t in toolset["tools"]])
+            for name, toolset in toolsets.items()
+        ]
+        each.sort(key=lambda s: (s.bytes, s.mode))
+        sizes.extend(dict.fromkeys([each[0], each[-1]]))
+    return sizes
+
+
+def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
+    op = tool.operation
+    by_wire: dict[tuple[str, str], str] = {
+        (str(a.source), a.wire_name): a.name for a in tool.arguments
+    }
+    spec: dict[str, Any] = {
+        "method": op.method,
+        "path": op.path,
+        "parameters": [_parameter(param, by_wire) for param in op.parameters],
+        "security": _security(plan.api, op, report),
+        "responseMediaType": op.response.content_type if op.response else "",
+    }
+    if op.pointer != _path_pointer(op):
+        spec["pointer"] = op.pointer
+    accept = _accept(op)
+    if accept and accept != spec["responseMediaType"]:
+        spec["accept"] = accept
+    arrays = op.x_mcp.get("deepObjectArrays")
+    if plan.deep_object_arrays is None and arrays is not None:
+        if arrays in DEEP_OBJECT_ARRAYS:
+            spec["deepObjectArrays"] = arrays
+        else:
+            where = op.x_mcp_origins.get("deepObjectArrays", op.pointer)
+            choices = ", ".join(DEEP_OBJECT_ARRAYS)
+            report.warn("x-mcp-invalid", where, f"x-mcp deepObjectArrays must be one of {choices}")
+    scopes = {name: list(wanted) for name, wanted in op.scopes if wanted}
+    if scopes:
+        spec["scopes"] = scopes
+    if op.server is not None:
+        spec["server"] = _server(op.server, _env_prefix(plan))
+    if op.body is not None:
+        spec["body"] = _body(tool)
+    return spec
+
+
+def _path_pointer(op: Operation) -> str:
+    """Where an operation of ``paths`` is in the spec (the catalog leaves this pointer out)."""
+    escaped = op.path.replace("~", "~0").replace("/", "~1")
+    return f"#/paths/{escaped}/{op.method.lower()}"
+
+
+def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "name": param.name,
+        "location": param.location,
+        "argument": by_wire[param.location, param.name],
+        "required": param.required,
+        "style": param.style,
+        "explode": param.explode,
+    }
+    if param.allow_reserved:
+        entry["allowReserved"] = True
+    if param.content_type:
+        entry["contentType"] = param.content_type
+    return entry
+
+
+def _body(tool: Tool) -> dict[str, Any]:
+    """The operation's ``BodySpec``: what is sent, from which arguments, encoded how."""
+    op_body = tool.operation.body
+    assert op_body is not None
+    body: dict[str, Any] = {"contentType": op_body.content_type, "required": op_body.required}
+    whole = [a for a in tool.arguments if a.source == "body"]
+    if whole:
+        body["argument"] = whole[0].name
+    else:
+        body["properties"] = {
+            a.name: a.wire_name for a in tool.arguments if a.source == "body_property"
+        }
+        if tool.body_requires:
+            body["requiredProperties"] = list(tool.body_requires)
+    if op_body.declared_type:
+        body["declaredType"] = op_body.declared_type
+    if op_body.parts:
+        body["parts"] = {part.name: _part(part) for part in op_body.parts}
+    return body
+
+
+def _part(part: BodyPart) -> dict[str, Any]:
+    """A ``BodyPart`` of the catalog: what the runtime needs to encode one form or multipart field."""
+    entry: dict[str, Any] = {
+        "contentType": part.content_type,
+        "file": part.file,
+        "base64": part.base64,
+    }
+    if part.style:
+        entry["style"] = part.style
+    if part.explode is not None:
+        entry["explode"] = part.explode
+    if part.allow_reserved:
+        entry["allowReserved"] = True
+    if part.headers:
+        entry["headers"] = dict(part.headers)
+    return entry
+
+
+DEEP_OBJECT_ARRAYS = ("indexed", "brackets", "repeat")
+
+
+def _deep_object_arrays(plan: ServerPlan) -> dict[str, str]:
+    """``deepObjectArrays`` of the catalog's upstream, when the config file sets it."""
+    arrays = plan.deep_object_arrays
+    return {"deepObjectArrays": arrays} if arrays and arrays != "indexed" else {}
+
+
+def _accept(op: Operation) -> str:
+    """The ``Accept`` header: the documented success media types, the one the tool maps first;
+    the others rank lower so that a server choosing by ``Accept`` sends the preferred one."""
+    if op.response is None:
+        return ""
+    types = [media.split(";", 1)[0].strip() for media in op.response.media_types]
+    types = [media for media in dict.fromkeys(types) if media]
+    if not types:
+        return ""
+    return ", ".join([types[0], *(f"{media};q=0.9" for media in types[1:])])
+
+
+def _env_prefix(plan: ServerPlan) -> str:
+    return plan.base_url_env.removesuffix("_BASE_URL")
+
+
+def _upstream_server(plan: ServerPlan) -> dict[str, Any]:
+    """``{"server": ...}`` when the API's server URL has variables, else nothing."""
+    server = plan.api.server
+    return {"server": _server(server, _env_prefix(plan))} if server is not None else {}
+
+
+def _server(server: Server, prefix: str) -> dict[str, Any]:
+    """A ``ServerSpec``: the URL as declared and, per variable, its default, values and variable."""
+    entry: dict[str, Any] = {"url": server.url}
+    variables: dict[str, Any] = {}
+    for variable in server.variables:
+        spec: dict[str, Any] = {"env": server_variable_env(prefix, variable.name)}
+        if variable.default is not None:
+            spec["default"] = variable.default
+        if variable.enum:
+            spec["enum"] = list(variable.enum)
+        variables[variable.name] = spec
+    if variables:
+        entry["variables"] = variables
+    return entry
+
+
+def _security(api: Api, op: Operation, report: Report) -> list[list[str]]:
+    if not op.security:
+        return [[]]
+    usable: list[list[str]] = []
+    for alternative in op.security:
+        if all(name in api.security_schemes for name in alternative):
+            usable.append(sorted(alternative))
+    if not usable:
+        report.warn(
+            "security-unsupported",
+            op.pointer,
+            "none of the operation's security requirements can be satisfied; calling it anonymously",
+        )
+        return [[]]
+    return usable
+
+
+def _prompt_message(message: PromptMessage) -> dict[str, Any]:
+    """A ``PromptMessage`` of the catalog: text ``parts``, an ``image`` or a ``resource``."""
+    entry: dict[str, Any] = {"role": message.role}
+    content = message.content
+    match content:
+        case PromptText(parts=parts):
+            entry["parts"] = _parts(parts)
+        case PromptImage(data=data, mime_type=mime_type):
+            entry["image"] = {"data": data, "mimeType": mime_type}
+        case PromptResource(uri=uri, mime_type=mime_type, text=text):
+            entry["resource"] = {"uri": _parts(uri), "mimeType": mime_type, "text": _parts(text)}
+        case _:
+            assert_never(content)
+    return entry
+
+
+def _parts(parts: tuple[PromptPart, ...]) -> list[dict[str, Any]]:
+    """The runtime's ``PromptPart`` entries: the text or argument, then any conditions."""
+    entries: list[dict[str, Any]] = []
+    for part in parts:
+        entry: dict[str, Any] = (
+            {"argument": part.argument} if part.argument else {"text": part.text}
+        )
+        if part.modes:
+            entry["modes"] = list(part.modes)
+        conditions = {
+            "unlessTool": part.unless_tool,
+            "toolset": part.toolset,
+            "unlessToolset": part.unless_toolset,
+        }
+        entry.update((key, value) for key, value in conditions.items() if value)
+        entries.append(entry)
+    return entries
+
+
+def _drop_empty(obj: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if v not in ("", None, [])}

@@ -1,0 +1,233 @@
+"""Compact schemas for the catalog: what a model reads in ``tools/list`` without losing a constraint.
+
+Input schemas stay complete: every constraint is kept, only text a model does not need to build valid
+arguments goes (``examples``, ``example``, ``$comment``, titles of nested schemas, other ``x-``
+extensions than ``x-mcp-header``) and descriptions are cut at a configurable length.
+
+Output schemas come in three sizes (``--output-schemas``): ``full`` as the spec says; ``compact``, the
+top-level shape (the type, the top-level properties with their types, ``required``, the type of array
+items); ``none``. A compact schema only ever drops constraints of the full one, never adds any, so a
+response that conforms to the full schema conforms to the compact one too: the runtime validates
+``structuredContent`` against whatever schema is advertised.
+
+Real APIs drift from their descriptions: fields documented as required go missing, values come back
+``null`` where the spec cannot say they may (Swagger 2.0 has no ``nullable``), enums grow. So the
+schema advertised by default is ``lenient_output`` of the documented one: no ``required`` lists,
+every value below the root may also be ``null``, no closed objects, no enum, const, format-free
+value bounds or conditionals, ``oneOf`` read as ``anyOf``. It keeps what a client needs to read the
+data (types, properties, items, descriptions) and is what real responses satisfy; the owner can opt
+into the documented schema (``strictOutput``). Where a response still breaks the lenient schema, the
+runtime sets what does not match to ``null``, which the lenient schema always admits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..ir.model import JsonSchema
+from ..ir.schema_utils import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, resolve
+from ..plan.model import OutputSchemas
+
+# constraints real responses break: dropped from lenient output schemas (value checks, closed
+# objects, conditionals); `not` and `if` would only get stricter when their subschemas are relaxed
+_LENIENT_DROPPED = frozenset(
+    {
+        "required",
+        "dependentRequired",
+        "dependentSchemas",
+        "enum",
+        "const",
+        "pattern",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+        "discriminator",
+    }
+)
+# annotations a model does not need to call a tool; never constraints
+_DROPPED = frozenset({"examples", "example", "$comment", "title"})
+_KEPT_EXTENSIONS = frozenset({"x-mcp-header"})
+_JSON_TYPES = frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})
+
+
+def cap(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut); 0 means no limit."""
+    if not limit or len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
+def compact_input(schema: Any, description_limit: int) -> Any:
+    """An input schema with every constraint and without the text a model does not need."""
+    if not isinstance(schema, Mapping):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _DROPPED or (key.startswith("x-") and key not in _KEPT_EXTENSIONS):
+            continue
+        if key == "description" and isinstance(value, str):
+            out[key] = cap(value, description_limit)
+        elif key in SCHEMA_MAPS and isinstance(value, Mapping):
+            out[key] = {name: compact_input(sub, description_limit) for name, sub in value.items()}
+        elif key in SCHEMA_LISTS and isinstance(value, list | tuple):
+            out[key] = [compact_input(sub, description_limit) for sub in value]
+        elif key in SCHEMA_VALUES:
+            out[key] = (
+                [compact_input(sub, description_limit) for sub in value]
+                if isinstance(value, list | tuple)
+                else compact_input(value, description_limit)
+            )
+        else:
+            out[key] = value
+    return out
+
+
+def output_schema(
+    schema: JsonSchema | None, mode: OutputSchemas, description_limit: int
+) -> JsonSchema | None:
+    """The ``outputSchema`` the catalog advertises for ``schema`` (``None``: advertise none)."""
+    if schema is None or mode == "none":
+        return None
+    if mode == "full":
+        result: JsonSchema = compact_input(schema, description_limit)
+        return result
+    defs = schema.get("$defs")
+    return top_level_shape(schema, defs if isinstance(defs, Mapping) else {})
+
+
+def top_level_shape(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema:
+    """The type, top-level properties (their types only), ``required`` and array items' type."""
+    resolved = resolve(schema, defs)
+    shape: dict[str, Any] = {}
+    kind = implied_type(resolved, defs)
+    if kind is not None:
+        shape["type"] = kind
+    properties = resolved.get("properties")
+    if _admits(kind, "object") and isinstance(properties, Mapping) and properties:
+        shape["properties"] = {
+            name: _property_shape(sub, defs)
+            for name, sub in properties.items()
+            if isinstance(sub, Mapping)
+        }
+        required = resolved.get("required")
+        if isinstance(required, list) and required:
+            shape["required"] = list(required)
+    items = resolved.get("items")
+    if _admits(kind, "array") and isinstance(items, Mapping):
+        shape["items"] = _property_shape(items, defs)
+    return shape
+
+
+def _property_shape(schema: Mapping[str, Any], defs: Mapping[str, JsonSchema]) -> JsonSchema:
+    resolved = resolve(dict(schema), defs)
+    kind = implied_type(resolved, defs)
+    shape: dict[str, Any] = {} if kind is None else {"type": kind}
+    items = resolved.get("items")
+    if _admits(kind, "array") and isinstance(items, Mapping):
+        item_kind = implied_type(resolve(dict(items), defs), defs)
+        if item_kind is not None:
+            shape["items"] = {"type": item_kind}
+    return shape
+
+
+def _admits(kind: str | list[str] | None, wanted: str) -> bool:
+    return kind == wanted or (isinstance(kind, list) and wanted in kind)
+
+
+def implied_type(
+    schema: Mapping[str, Any], defs: Mapping[str, JsonSchema], depth: int = 0
+) -> str | list[str] | None:
+    """The ``type`` every instance of ``schema`` has, or ``None`` when it cannot be told simply.
+
+    ``allOf`` implies the type of any branch that has one (an instance must satisfy them all);
+    ``anyOf``/``oneOf`` imply a type only when every branch implies the same one.
+    """
+    declared = schema.get("type")
+    if isinstance(declared, str) and declared in _JSON_TYPES:
+        return declared
+    if isinstance(declared, list) and declared and all(t in _JSON_TYPES for t in declared):
+        return list(declared)
+    if depth > 8:
+        return None
+    branches = schema.get("allOf")
+    if isinstance(branches, list):
+        for branch in branches:
+            if isinstance(branch, Mapping):
+                kind = implied_type(resolve(dict(branch), defs), defs, depth + 1)
+                if kind is not None:
+                    return kind
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        if not isinstance(branches, list) or not branches:
+            continue
+        kinds = [
+            implied_type(resolve(dict(b), defs), defs, depth + 1)
+            if isinstance(b, Mapping)
+            else None
+            for b in branches
+        ]
+        if kinds[0] is not None and all(k == kinds[0] for k in kinds):
+            return kinds[0]
+    return None
+
+
+def lenient_output(schema: JsonSchema) -> JsonSchema:
+    """``schema`` as real responses satisfy it (see the module docstring); the root keeps its type."""
+    relaxed = _relax(schema, root=True)
+    assert isinstance(relaxed, Mapping)
+    return relaxed
+
+
+def _relax(schema: Any, *, root: bool = False) -> Any:
+    if schema is False:
+        return True
+    if not isinstance(schema, Mapping):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _LENIENT_DROPPED:
+            continue
+        if key in ("additionalProperties", "unevaluatedProperties", "unevaluatedItems"):
+            if isinstance(value, Mapping):
+                out[key] = _relax(value)
+            continue  # false (closed) or true: either way anything more is welcome
+        # relaxed branches overlap: "exactly one" would fail where "at least one" holds
+        out["anyOf" if key == "oneOf" else key] = _relax_value(key, value)
+    return out if root else _nullable(out)
+
+
+def _relax_value(key: str, value: Any) -> Any:
+    if key in SCHEMA_MAPS and isinstance(value, Mapping):
+        return {name: _relax(sub) for name, sub in value.items()}
+    if (key in SCHEMA_LISTS or key == "oneOf") and isinstance(value, list | tuple):
+        return [_relax(sub) for sub in value]
+    if key in SCHEMA_VALUES:
+        return [_relax(sub) for sub in value] if isinstance(value, list | tuple) else _relax(value)
+    return value
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    kind = schema.get("type")
+    if isinstance(kind, str) and kind != "null":
+        schema["type"] = [kind, "null"]
+    elif isinstance(kind, list) and "null" not in kind:
+        schema["type"] = [*kind, "null"]
+    return schema

@@ -1,0 +1,213 @@
+"""The generated server's JSON Schema validator, as the generator uses it: one validator on both sides.
+
+Generated servers validate with ``templates/runtime/jsonschema.py`` (jsonschema-rs, draft 2020-12);
+this module loads that very file from the templates the generator ships, so its checks can never
+disagree with a server's. :func:`validates` says whether a value conforms (the example checker uses
+it). :func:`compilable` makes a tool's schema one the runtime can compile, since a server refuses
+every call of a tool whose schema does not compile: each keyword the validator refuses is dropped (a
+subschema that is no schema at all becomes ``true``), with a ``schema-uncompilable`` warning saying
+where; when the fault cannot be located it returns ``None`` and the caller skips the operation.
+
+Big APIs give hundreds of tools the same component schemas (Stripe's closures run to hundreds of
+kilobytes per tool), so :func:`compilable` first checks the parts separately: each ``$defs`` member
+once per generation (by identity: the normaliser shares them between tools), and the tool's own part
+with its references to members answered by ``true``. Only when that fast check fails is the whole
+schema compiled, and repaired, as the server would compile it.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import sys
+from collections.abc import Mapping
+from functools import cache, lru_cache
+from typing import Any
+
+from ..diagnostics import Report
+from ..ir.model import JsonSchema
+from ..ir.schema_utils import def_name, iter_refs
+from .templates import templates_root
+
+__all__ = ["compilable", "compiles", "validates", "validator"]
+
+# every uncompilable keyword costs one compile; a schema needing more repairs than this is skipped
+_MAX_REPAIRS = 50
+# keywords whose value is one subschema, a map of subschemas, a list of subschemas
+_SCHEMA = frozenset(
+    {"items", "additionalItems", "additionalProperties", "unevaluatedItems", "not", "if", "then"}
+    | {"else", "contains", "propertyNames", "unevaluatedProperties"}
+)
+_SCHEMA_MAP = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+_SCHEMA_MAP |= {"dependentSchemas"}
+_SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
+
+@cache
+def _runtime() -> Any:
+    """``templates/runtime/jsonschema.py``, loaded as a module of its own (it imports no sibling)."""
+    path = templates_root() / "runtime" / "jsonschema.py"
+    spec = importlib.util.spec_from_file_location("openapi2mcp._runtime_jsonschema", path)
+    if spec is None or spec.loader is None:
+        raise RuntimeError(f"cannot load the runtime validator from {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@lru_cache(maxsize=512)
+def _validator(text: str) -> Any:
+    """The runtime's validator for a schema given as JSON text (``None``: it does not compile)."""
+    runtime = _runtime()
+    try:
+        return runtime.Validator(json.loads(text))
+    except runtime.SchemaError:
+        return None
+
+
+def _validator_for(schema: JsonSchema | bool) -> Any:
+    try:
+        text = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):
+        return None
+    return _validator(text)
+
+
+def validator(schema: JsonSchema | bool) -> Any:
+    """The runtime's validator for ``schema``, compiled now and not cached (``None``: it does not
+    compile); for a big schema checked once, where :func:`validates`'s cache key would cost more."""
+    runtime = _runtime()
+    try:
+        return runtime.Validator(schema)
+    except runtime.SchemaError:
+        return None
+
+
+def compiles(schema: JsonSchema | bool) -> bool:
+    """Whether the generated server can compile ``schema``."""
+    return _validator_for(schema) is not None
+
+
+def validates(schema: JsonSchema | bool, value: Any) -> bool:
+    """Whether the generated server would accept ``value`` for ``schema`` (``False`` when the schema
+    does not compile)."""
+    validator = _validator_for(schema)
+    return validator is not None and bool(validator.is_valid(value))
+
+
+def compilable(
+    schema: JsonSchema, pointer: str, what: str, report: Report, *, otherwise: str
+) -> JsonSchema | None:
+    """``schema`` with what the runtime cannot compile dropped and reported (see the module);
+    ``None`` when that is not possible. ``what`` names the schema in messages (``input schema of
+    tool 'x'``), ``otherwise`` says what then happens; ``pointer`` is the operation's, in the spec."""
+    if _compiles_in_parts(schema):
+        return schema
+    runtime = _runtime()
+    current: Any = schema
+    for _ in range(_MAX_REPAIRS):
+        try:
+            runtime.Validator(current)
+        except runtime.SchemaError as exc:
+            repaired = _without(current, tuple(exc.location))
+            if repaired is None:
+                report.warn(
+                    "schema-uncompilable",
+                    pointer,
+                    f"the {what} cannot be compiled by the JSON Schema validator ({exc}); "
+                    f"{otherwise}",
+                )
+                return None
+            current, dropped = repaired
+            report.warn(
+                "schema-uncompilable",
+                pointer,
+                f"the {what} cannot be compiled by the JSON Schema validator ({exc}); "
+                f"{dropped} is left out, so that part is not checked",
+            )
+            continue
+        return dict(current)
+    report.warn(
+        "schema-uncompilable",
+        pointer,
+        f"the {what} needs more than {_MAX_REPAIRS} repairs to compile; {otherwise}",
+    )
+    return None
+
+
+# id(definition) -> (the definition, kept alive so its id stays its own; whether it compiles)
+_DEFINITIONS: dict[int, tuple[Any, bool]] = {}
+_KEPT_DEFINITIONS = 50_000
+
+
+def _compiles_in_parts(schema: JsonSchema) -> bool:
+    """Whether ``schema`` compiles, checked part by part (see the module docstring); ``False`` also
+    when the parts cannot be told apart (a reference into a member, not to one)."""
+    defs = schema.get("$defs")
+    if defs is None:
+        return _compiles_with_stubs(schema)
+    if not isinstance(defs, Mapping):
+        return False
+    if len(_DEFINITIONS) > _KEPT_DEFINITIONS:
+        _DEFINITIONS.clear()
+    for definition in defs.values():
+        known = _DEFINITIONS.get(id(definition))
+        if known is None or known[0] is not definition:
+            known = _DEFINITIONS[id(definition)] = (definition, _compiles_with_stubs(definition))
+        if not known[1]:
+            return False
+    return _compiles_with_stubs({key: value for key, value in schema.items() if key != "$defs"})
+
+
+def _compiles_with_stubs(schema: Any) -> bool:
+    """Whether ``schema`` compiles with each ``#/$defs/<Name>`` it refers to standing for ``true``."""
+    if not isinstance(schema, Mapping):
+        return isinstance(schema, bool)
+    stubs: dict[str, Any] = {}
+    for ref in iter_refs(schema):
+        name = def_name(ref)
+        if name is None:
+            return False  # a reference the stubs cannot answer: compile the whole schema
+        stubs[name] = True
+    if "$defs" in schema:
+        return False
+    runtime = _runtime()
+    try:
+        runtime.Validator({**schema, "$defs": stubs} if stubs else schema)
+    except runtime.SchemaError:
+        return False
+    return True
+
+
+def _without(schema: Any, location: tuple[str | int, ...]) -> tuple[Any, str] | None:
+    """A copy of ``schema`` without the keyword at (or around) ``location``, and what was dropped."""
+    if not location:
+        return None
+    repaired = copy.deepcopy(schema)
+    node: Any = repaired
+    at_schema = True  # whether ``node`` is a subschema (else a map or list of subschemas)
+    for depth, step in enumerate(location):
+        keyword = at_schema and isinstance(node, dict) and isinstance(step, str)
+        if keyword and step not in _SCHEMA | _SCHEMA_MAP | _SCHEMA_LIST:
+            del node[step]  # a keyword with a value that is not a schema: the offender
+            return repaired, f"'{step}' at {_pointer(location[: depth + 1])}"
+        if not _has(node, step):
+            return None
+        parent, node = node, node[step]
+        at_schema = not keyword or step in _SCHEMA
+        if depth == len(location) - 1 and at_schema and not isinstance(node, Mapping | bool):
+            parent[step] = True  # no schema at all where one belongs: accept anything there
+            return repaired, f"the subschema at {_pointer(location)}"
+    return None  # a whole subschema is at fault, not one keyword of it
+
+
+def _has(node: Any, step: str | int) -> bool:
+    if isinstance(node, dict):
+        return step in node
+    return isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+
+
+def _pointer(location: tuple[str | int, ...]) -> str:
+    return "#" + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in location)

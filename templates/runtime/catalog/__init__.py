@@ -1,0 +1,3 @@
+"""The catalog: everything a generated server knows about its API, as plain JSON data, and the pool of
+values its files write once.
+"""

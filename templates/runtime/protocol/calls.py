@@ -1,0 +1,539 @@
+"""``tools/call`` and ``resources/read``: the two methods that reach the upstream API.
+
+Tools are looked up by name, their arguments validated against ``inputSchema`` (validators compiled on
+a tool's first call and kept; a tool whose schema does not compile refuses every call), then the bound
+operation is called and its response mapped by ``results``. Resources are looked up by static URI, then
+by matching the catalog's URI templates (compiled on the first read); matched template variables are
+converted to the argument types the bound tool declares. Results come back in the 2026 shape; the
+protocol layer adapts them per era. Upstream and validation failures of a tool are tool results
+(``isError``), not protocol errors. A tool call whose request carried a progress token reports
+``notifications/progress`` through ``Progress`` around its upstream call (mcp-wire §7.1): 0 of 2 naming
+the call when it starts, 1 of 2 with the upstream's status when it has answered, 2 of 2 when the result
+is built (or at once when the call failed); whichever transport built the ``Progress`` delivers them. A
+``RequestLog`` does the same for ``notifications/message`` (mcp-wire §7.4) when the client chose a log
+level: what is called, the upstream's answer and the outcome, never argument values or credentials. The
+catalog's tables are read on the first call or read, not at start-up (a lazily loaded catalog is then
+read whole). ``run_tool`` runs a tool by name for the call tool of dynamic mode, exactly as
+``tools/call`` does.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from typing import Any, Protocol
+
+from ..ask.elicitation import secret_arguments
+from ..ask.interaction import (
+    NO_INTERACTION,
+    OFF,
+    InputRequired,
+    Interaction,
+    Stop,
+    Target,
+    confirmation,
+)
+from ..catalog.model import (
+    Catalog,
+    OperationSpec,
+    TemplateBinding,
+    advertised_output_schema,
+    complete_tool,
+    needs_defs,
+)
+from ..jsonschema import SchemaError, Validator
+from ..upstream.client import UpstreamError, UpstreamResponse
+from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
+from .results import (
+    DEFAULT_LIMITS,
+    ResultLimits,
+    UpstreamStatusError,
+    pagination_arguments,
+    resource_contents,
+    tool_error,
+    tool_result,
+)
+from .shaping import is_object_schema, shape_tool_result
+from .uritemplate import UriTemplate
+
+logger = logging.getLogger(__name__)
+
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
+_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_NOT_FOUND_STATUS = 404
+
+# sends one server notification on the channel of the request being answered
+Notify = Callable[[JsonObject], Awaitable[None]]
+
+
+class Progress:
+    """``notifications/progress`` for one request; silent when the client sent no progress token.
+
+    Values that do not increase are dropped, so a caller can never make progress go backwards.
+    """
+
+    __slots__ = ("_last", "_notify", "_token")
+
+    def __init__(self, token: str | int | None, notify: Notify | None) -> None:
+        self._token = token
+        self._notify = notify
+        self._last: float | None = None
+
+    @classmethod
+    def for_request(cls, params: Any, notify: Notify) -> Progress:
+        """The reporter for a request whose ``params._meta.progressToken`` may ask for progress."""
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        if isinstance(token, bool) or not isinstance(token, str | int):
+            return NO_PROGRESS
+        return cls(token, notify)
+
+    @property
+    def enabled(self) -> bool:
+        return self._token is not None and self._notify is not None
+
+    async def report(
+        self, progress: float, *, total: float | None = None, message: str | None = None
+    ) -> None:
+        if self._token is None or self._notify is None:
+            return
+        if self._last is not None and progress <= self._last:
+            return
+        self._last = progress
+        params: JsonObject = {"progressToken": self._token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        await self._notify({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+
+
+NO_PROGRESS = Progress(None, None)
+
+# notifications/message severities, least severe first (RFC 5424 names, as MCP uses them)
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+class RequestLog:
+    """``notifications/message`` for one request, at or above the level the client chose.
+
+    Silent when the client chose no level: log messages are opt-in on both eras (a modern request's
+    ``_meta`` log level, a legacy session's ``logging/setLevel``).
+    """
+
+    __slots__ = ("_logger", "_minimum", "_notify")
+
+    def __init__(self, level: str | None, notify: Notify | None, logger: str = "") -> None:
+        self._minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else None
+        self._notify = notify
+        self._logger = logger
+
+    async def log(self, level: str, data: str) -> None:
+        if self._minimum is None or self._notify is None:
+            return
+        if LOG_LEVELS.index(level) < self._minimum:
+            return
+        params: JsonObject = {"level": level, "data": data}
+        if self._logger:
+            params["logger"] = self._logger
+        await self._notify({"jsonrpc": "2.0", "method": "notifications/message", "params": params})
+
+
+NO_LOG = RequestLog(None, None)
+
+
+def _call_label(spec: OperationSpec | None, operation: str) -> str:
+    """``GET /pets/{petId}``: names the upstream call without any argument values."""
+    if spec is None:
+        return operation
+    return f"{spec['method'].upper()} {spec['path']}"
+
+
+class UpstreamCaller(Protocol):
+    """What the protocol needs from ``upstream.Upstream`` (tests substitute fakes)."""
+
+    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse: ...
+
+
+class ResourceNotFound(Exception):
+    """No resource has this URI; the protocol layer picks the era's error code."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__(f"Resource not found: {uri}")
+        self.uri = uri
+
+
+def _primary_type(schema: Any) -> str | None:
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if isinstance(kind, list):
+        kind = next((name for name in kind if name != "null"), None)
+    return kind if isinstance(kind, str) else None
+
+
+def convert_variable(value: str, schema: Any) -> Any:
+    """A matched URI-template variable as the type its argument schema declares.
+
+    Raises ``ValueError`` when the text cannot be that type (the URI then names no resource).
+    """
+    kind = _primary_type(schema)
+    if kind == "integer":
+        if not _INTEGER.fullmatch(value):
+            raise ValueError(value)
+        return int(value)
+    if kind == "number":
+        if not _NUMBER.fullmatch(value):
+            raise ValueError(value)
+        return int(value) if _INTEGER.fullmatch(value) else float(value)
+    if kind == "boolean":
+        if value not in ("true", "false"):
+            raise ValueError(value)
+        return value == "true"
+    if kind == "array":
+        items = schema.get("items") if isinstance(schema, dict) else None
+        return [convert_variable(part, items) for part in value.split(",")] if value else []
+    return value
+
+
+def _format_issues(tool: str, issues: list[Any]) -> str:
+    lines = [f"Invalid arguments for tool {tool!r}:"]
+    lines.extend(f"- {issue.path or '(arguments)'}: {issue.message}" for issue in issues)
+    return "\n".join(lines)
+
+
+class _Tables:
+    """The catalog's lookup tables, built on first use."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.operations = catalog["operations"]
+        self.tools = _CompletedTools(catalog["tools"], catalog.get("schemaDefs"))
+        self.tool_bindings = catalog["toolBindings"]
+        self.resources = {item["uri"]: item for item in catalog["resources"]}
+        self.resource_bindings = catalog["resourceBindings"]
+        self.template_items = catalog["resourceTemplates"]
+        self.template_bindings = catalog["templateBindings"]
+        # the tool bound to each operation, whose inputSchema types template variables
+        self.tool_by_operation: dict[str, str] = {}
+        for name, binding in self.tool_bindings.items():
+            if name in self.tools:
+                self.tool_by_operation.setdefault(binding["operation"], name)
+
+
+class _CompletedTools(Mapping[str, JsonObject]):
+    """The catalog's tools by name, each completed with its ``$defs`` on first use (the
+    generator pools them: ``catalog.complete_tool``)."""
+
+    def __init__(self, tools: list[JsonObject], pools: Mapping[str, Any] | None) -> None:
+        self._raw = {tool["name"]: tool for tool in tools}
+        self._pools = pools
+        self._done: dict[str, JsonObject] = {}
+
+    def __getitem__(self, name: str) -> JsonObject:
+        done = self._done.get(name)
+        if done is None:
+            done = self._done[name] = complete_tool(self._raw[name], self._pools)
+        return done
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._raw
+
+
+class Calls:
+    """Runs tools and reads resources against the upstream API."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        upstream: UpstreamCaller,
+        *,
+        confirm_policy: str = OFF,
+        result_limits: ResultLimits = DEFAULT_LIMITS,
+        output_mode: str | None = None,
+    ) -> None:
+        self._catalog = catalog
+        self._upstream = upstream
+        # <PREFIX>_OUTPUT_SCHEMAS (None: each tool's schema as generated)
+        self.output_mode = output_mode
+        # how much text a result may hand the model (<PREFIX>_MAX_RESULT_CHARS)
+        self._limits = result_limits
+        # which tools need the user's yes (interaction.confirmation); "off" unless configured
+        self._confirm_policy = confirm_policy
+        self._targets: dict[str, Target] = {}
+        self._loaded: _Tables | None = None
+        # a schema that does not compile is kept as its error: the tool then refuses every call
+        self._inputs: dict[str, Validator | SchemaError] = {}
+        self._outputs: dict[str, Validator | SchemaError] = {}
+        self._templates: list[tuple[UriTemplate, JsonObject, TemplateBinding]] | None = None
+
+    @property
+    def _tables(self) -> _Tables:
+        if self._loaded is None:
+            self._loaded = _Tables(self._catalog)
+        return self._loaded
+
+    def tool(self, name: str) -> JsonObject | None:
+        """The tool called ``name`` (as the catalog lists it), if it can be called."""
+        tables = self._tables
+        return tables.tools.get(name) if name in tables.tool_bindings else None
+
+    def listed(self, tool: JsonObject) -> JsonObject:
+        """``tool`` as ``tools/list`` shows it: its schemas' ``$defs`` restored (the catalog is read
+        for them only when a schema needs them) and the output schema of the mode in force."""
+        if needs_defs(tool):
+            tool = complete_tool(tool, self._catalog.get("schemaDefs"))
+        if self.output_mode is None:
+            return tool
+        schema = self.output_schema(tool["name"], tool)
+        listed = {key: value for key, value in tool.items() if key != "outputSchema"}
+        if schema is not None:
+            listed["outputSchema"] = schema
+        return listed
+
+    def output_schema(self, name: str, tool: JsonObject) -> Any:
+        """The output schema tool ``name`` advertises in the mode in force (``None``: none)."""
+        if self.output_mode is None:
+            return tool.get("outputSchema")
+        return advertised_output_schema(
+            tool, self._tables.tool_bindings.get(name), self.output_mode
+        )
+
+    def operation(self, name: str) -> OperationSpec | None:
+        """The upstream operation behind tool ``name`` (``None`` for custom tools)."""
+        binding = self._tables.tool_bindings.get(name)
+        return self._tables.operations.get(binding["operation"]) if binding else None
+
+    async def run_tool(
+        self,
+        name: str,
+        arguments: JsonObject,
+        progress: Progress = NO_PROGRESS,
+        log: RequestLog = NO_LOG,
+        interaction: Interaction = NO_INTERACTION,
+    ) -> JsonObject | None:
+        """Tool ``name``'s ``CallToolResult`` in the 2026 shape, ``None`` when there is no such tool.
+
+        The result may be ``input_required`` (questions for the user) when ``interaction`` allows.
+        """
+        tool = self.tool(name)
+        if tool is None:
+            return None
+        operation = self._tables.tool_bindings[name]["operation"]
+        return await self._run_tool(name, tool, operation, arguments, progress, log, interaction)
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    async def call_tool(
+        self,
+        params: JsonObject,
+        version: str,
+        progress: Progress = NO_PROGRESS,
+        log: RequestLog = NO_LOG,
+        interaction: Interaction = NO_INTERACTION,
+    ) -> JsonObject:
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise JsonRpcError(INVALID_PARAMS, "tools/call requires params.name (a string)")
+        tool = self._tables.tools.get(name)
+        binding = self._tables.tool_bindings.get(name)
+        if tool is None or binding is None:
+            raise JsonRpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise JsonRpcError(INVALID_PARAMS, "tools/call params.arguments must be an object")
+        schema = self.output_schema(name, tool)
+        wrapped = schema is not None and not is_object_schema(schema)
+        result = await self._run_tool(
+            name, tool, binding["operation"], arguments, progress, log, interaction
+        )
+        return shape_tool_result(result, version, wrapped_output=wrapped)
+
+    async def _run_tool(
+        self,
+        name: str,
+        tool: JsonObject,
+        operation: str,
+        arguments: JsonObject,
+        progress: Progress,
+        log: RequestLog = NO_LOG,
+        interaction: Interaction = NO_INTERACTION,
+    ) -> JsonObject:
+        validator = self._validator(self._inputs, name, tool.get("inputSchema"), "input")
+        if isinstance(validator, SchemaError):
+            # never pass arguments upstream unchecked: a tool we cannot check is a tool we refuse
+            await log.log("error", f"Tool {name}: unusable input schema, nothing was called")
+            return tool_error(
+                f"Tool {name!r} cannot be called: its input schema cannot be used to check "
+                f"arguments ({validator}). Nothing was sent to the API."
+            )
+
+        def check(candidate: JsonObject) -> str | None:
+            issues = validator.issues(candidate)
+            return _format_issues(name, issues) if issues else None
+
+        outcome = await interaction.resolve(self._target(name, tool, operation), arguments, check)
+        if isinstance(outcome, InputRequired):
+            await log.log("info", f"Tool {name}: asking the user first, nothing was called")
+            return outcome.result()
+        if isinstance(outcome, Stop):
+            # the messages name the tool and the operation, never argument values
+            why = "invalid arguments" if outcome.invalid else outcome.message.rstrip(".")
+            await log.log("warning", f"Tool {name}: {why}, nothing was called")
+            return tool_error(outcome.message)
+        arguments = outcome.arguments
+        output: Validator | None = None
+        schema = self.output_schema(name, tool)
+        if schema is not None:
+            compiled = self._validator(self._outputs, name, schema, "output")
+            if isinstance(compiled, SchemaError):
+                # a declared schema we cannot check must not be answered with unchecked output
+                return tool_error(f"Tool {name!r} has an unusable output schema")
+            output = compiled
+        spec = self._tables.operations.get(operation)
+        label = _call_label(spec, operation)
+        await progress.report(0, total=2, message=f"Calling {label}")
+        await log.log("info", f"Tool {name}: calling {label}")
+        # argument names only: values may be personal data
+        await log.log("debug", f"Tool {name}: arguments {', '.join(sorted(arguments)) or '(none)'}")
+        try:
+            response = await self._upstream.call(operation, arguments)
+        except UpstreamError as exc:
+            await progress.report(2, total=2, message=f"{label} failed")
+            # UpstreamError messages are written to be shown: no credentials in them
+            await log.log("error", f"Tool {name}: {label} failed: {exc}")
+            return tool_error(str(exc))
+        await progress.report(1, total=2, message=f"{label} answered {response.status}")
+        answered = f"{label} answered {response.status} {response.reason}".rstrip()
+        await log.log("info" if response.status < 400 else "warning", f"Tool {name}: {answered}")
+        kind = response.content_type or "no content type"
+        await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
+        parameters = spec["parameters"] if spec is not None else []
+        paging = pagination_arguments((p["name"], p["location"], p["argument"]) for p in parameters)
+        result = tool_result(response, output, self._limits, paging=paging)
+        await progress.report(2, total=2, message="Done")
+        returned = "an error result" if result.get("isError") else "a result"
+        await log.log("info", f"Tool {name}: returning {returned}")
+        return result
+
+    def _target(self, name: str, tool: JsonObject, operation: str) -> Target:
+        """What ``interaction`` needs to know about tool ``name`` (built once per tool)."""
+        target = self._targets.get(name)
+        if target is None:
+            binding = self._tables.tool_bindings.get(name, {"operation": operation})
+            declared = binding.get("interaction", {})
+            spec = self._tables.operations.get(operation)
+            schema = tool.get("inputSchema")
+            schema = schema if isinstance(schema, dict) else {}
+            parameters = spec["parameters"] if spec is not None else []
+            paths = tuple(p["argument"] for p in parameters if p["location"] == "path")
+            schemes = self._catalog["upstream"]["securitySchemes"]
+            target = Target(
+                "tools/call",
+                name,
+                _call_label(spec, operation),
+                tool.get("title") or name,
+                schema,
+                tuple(declared.get("ask", ())),
+                confirmation(
+                    self._confirm_policy, declared.get("confirm"), tool.get("annotations")
+                ),
+                secret_arguments(spec, schema, schemes),
+                paths,
+            )
+            self._targets[name] = target
+        return target
+
+    @staticmethod
+    def _validator(
+        cache: dict[str, Validator | SchemaError], name: str, schema: Any, what: str
+    ) -> Validator | SchemaError:
+        compiled = cache.get(name)
+        if compiled is None:
+            try:
+                compiled = Validator(schema)
+            except SchemaError as exc:
+                logger.warning("tool %s: %s schema not usable: %s", name, what, exc)
+                compiled = exc
+            cache[name] = compiled
+        return compiled
+
+    # -- resources -----------------------------------------------------------------------------
+
+    async def read_resource(self, params: JsonObject) -> list[JsonObject]:
+        uri = params.get("uri")
+        if not isinstance(uri, str):
+            raise JsonRpcError(INVALID_PARAMS, "resources/read requires params.uri (a string)")
+        operation, arguments, mime_type = self._resolve(uri)
+        try:
+            response = await self._upstream.call(operation, arguments)
+            contents = resource_contents(response, uri, mime_type)
+        except UpstreamStatusError as exc:
+            if exc.status == _NOT_FOUND_STATUS:
+                raise ResourceNotFound(uri) from exc
+            raise JsonRpcError(INTERNAL_ERROR, str(exc)) from exc
+        except UpstreamError as exc:
+            raise JsonRpcError(INTERNAL_ERROR, str(exc)) from exc
+        if not contents:
+            # an empty list would read as "no such resource"; the resource exists and is empty
+            return [{"uri": uri, "mimeType": mime_type or "text/plain", "text": ""}]
+        return contents
+
+    def knows_resource(self, uri: str) -> bool:
+        """Whether ``uri`` names a resource (static, or a match of a template), without reading it."""
+        try:
+            self._resolve(uri)
+        except ResourceNotFound:
+            return False
+        return True
+
+    def _resolve(self, uri: str) -> tuple[str, JsonObject, str | None]:
+        """The operation, its arguments and the declared MIME type for ``uri``."""
+        tables = self._tables
+        static = tables.resource_bindings.get(uri)
+        if static is not None:
+            item = tables.resources.get(uri, {})
+            return static["operation"], {}, item.get("mimeType")
+        for template, item, binding in self._compiled_templates():
+            variables = template.match(uri)
+            if variables is None:
+                continue
+            try:
+                arguments = self._arguments(binding, variables)
+            except ValueError:
+                continue
+            return binding["operation"], arguments, item.get("mimeType")
+        raise ResourceNotFound(uri)
+
+    def _compiled_templates(self) -> list[tuple[UriTemplate, JsonObject, TemplateBinding]]:
+        if self._templates is None:
+            compiled = []
+            for item in self._tables.template_items:
+                binding = self._tables.template_bindings.get(item["uriTemplate"])
+                if binding is None:
+                    continue
+                try:
+                    compiled.append((UriTemplate(item["uriTemplate"]), item, binding))
+                except ValueError as exc:
+                    logger.warning("resource template skipped: %s", exc)
+            self._templates = compiled
+        return self._templates
+
+    def _arguments(self, binding: TemplateBinding, variables: Mapping[str, str]) -> JsonObject:
+        named = self._tables.tool_by_operation.get(binding["operation"])
+        tool = self._tables.tools[named] if named is not None else None
+        schema = tool.get("inputSchema") if tool is not None else None
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(properties, dict):
+            properties = {}
+        arguments: JsonObject = {}
+        for variable, text in variables.items():
+            argument = binding["variables"].get(variable, variable)
+            arguments[argument] = convert_variable(text, properties.get(argument))
+        return arguments

@@ -1,0 +1,584 @@
+"""From an upstream response to what MCP returns: a ``CallToolResult`` or resource contents.
+
+Results are built in the modern (2026-07-28) shape, ``resultType`` included; the protocol layer
+reshapes them for legacy revisions. What the API answered is what the caller gets: a 2xx is always
+a successful result, and so is a 304 to a conditional request ("not modified"). A JSON body becomes
+one text block with compact JSON plus ``structuredContent`` when the tool advertises an output
+schema; a body that breaks that schema is still delivered whole in the text, and the structured
+content is made to conform (``structured.conform``: what does not match is set to null), with a note
+saying the call succeeded, and, for a write, that the change was made and must not be repeated.
+A body that is not what its content type says (an HTML page labelled JSON, NDJSON labelled JSON) is
+delivered as it is: JSON Lines (``application/x-ndjson``, ``application/jsonl``, or one JSON value per
+line under a JSON type) as an array, other text as text, anything else as a blob; a body in a content
+coding this server cannot undo comes as a blob naming the coding. Text, images, audio and other
+binary bodies map to their content block types, and a ``multipart/*`` body
+(``multipart.parse_multipart``) to one block per part: text parts as text, images and audio as such,
+JSON and other parts as embedded resources named by their ``Content-Location``, ``Content-ID`` or
+position. A redirect that was not followed is an error naming its ``Location``. A non-2xx status
+becomes ``isError`` with a bounded excerpt of the body, credential-looking fields masked
+(``redaction.scrub_credentials``), the upstream's ``Retry-After`` quoted, and for 401/403 what to set
+to send credentials. One budget bounds everything a result hands the model, text and structured
+content together (``ResultLimits``: ``<PREFIX>_MAX_RESULT_CHARS``): a JSON value is cut to its leading
+items and properties (``structured.shrink``), and the result says what was cut, how to raise the
+limit and, when the operation has them, which pagination arguments fetch the rest.
+Upstream text is only ever data here: it fills content blocks and error excerpts, never the
+server's own instructions or prompts.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urljoin, urlsplit
+
+from ..jsonschema import Validator
+from ..upstream.client import UpstreamError, UpstreamResponse
+from ..upstream.multipart import MultipartError, Part, parse_multipart
+from ..upstream.redaction import scrub_credentials
+from .structured import MISSING, Conformed, compact, conform, describe_issues, shrink
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "MAX_ERROR_EXCERPT",
+    "MAX_TEXT_CHARS",
+    "MIN_TEXT_CHARS",
+    "ResultLimits",
+    "TextBudget",
+    "UpstreamStatusError",
+    "pagination_arguments",
+    "resource_contents",
+    "tool_error",
+    "tool_result",
+]
+
+MAX_TEXT_CHARS = 1024 * 1024
+MIN_TEXT_CHARS = 100
+MAX_ERROR_EXCERPT = 2000
+NOT_MODIFIED = 304
+_AUTH_STATUSES = frozenset({401, 403})
+# room first kept in the budget for the note about a cut result (then adjusted to its length)
+_NOTICE_ROOM = 300
+# methods that change nothing: their results never warn against repeating them
+_READS = frozenset({"GET", "HEAD", "OPTIONS"})
+# JSON Lines / NDJSON / JSON text sequences: one JSON value per line
+_JSON_LINES = frozenset(
+    {
+        "application/x-ndjson",
+        "application/ndjson",
+        "application/jsonl",
+        "application/x-jsonlines",
+        "application/jsonlines",
+        "application/json-lines",
+        "application/json-seq",
+        "application/stream+json",
+        "application/x-json-stream",
+    }
+)
+# a part's Content-Location longer than this is not used as its URI
+_MAX_PART_URI = 2048
+_TEXTUAL_APPLICATION = frozenset(
+    {
+        "application/xml",
+        "application/yaml",
+        "application/x-yaml",
+        "application/javascript",
+        "application/ecmascript",
+        "application/graphql",
+        "application/sql",
+        "application/x-www-form-urlencoded",
+        "application/csv",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultLimits:
+    """How much text one result may hand the model, and the setting that raises it."""
+
+    max_text_chars: int = MAX_TEXT_CHARS
+    # named in the truncation notice, e.g. "PETSTORE_MAX_RESULT_CHARS"
+    setting: str = "MCP_MAX_RESULT_CHARS"
+
+
+DEFAULT_LIMITS = ResultLimits()
+
+
+class UpstreamStatusError(UpstreamError):
+    """The upstream answered with a non-2xx status (raised when reading a resource)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def tool_error(message: str) -> dict[str, Any]:
+    """A tool execution error the model can read and act on."""
+    return {"resultType": "complete", "isError": True, "content": [_text(message)]}
+
+
+def tool_result(
+    response: UpstreamResponse,
+    output: Validator | None,
+    limits: ResultLimits | None = None,
+    *,
+    paging: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """Map one upstream response to a modern ``CallToolResult``.
+
+    ``output`` checks the advertised output schema (``None``: the tool advertises none); ``paging``
+    names the operation's pagination arguments, for the note on a result cut to the budget.
+    """
+    status = response.status
+    limits = limits or DEFAULT_LIMITS
+    if status == NOT_MODIFIED:
+        text = (
+            f"HTTP 304 {response.reason or 'Not Modified'}: the resource has not changed since the "
+            "version the request named (its ETag or date); the copy you have is current."
+        )
+        return _without_data(response, output, [_text(text)])
+    if response.status in range(300, 400) and response.location:
+        return tool_error(_redirect_message(response))
+    if not 200 <= status < 300:
+        return tool_error(_status_message(response))
+    return _Success(response, output, limits, paging).result()
+
+
+class _Success:
+    """The result of one 2xx response (see the module docstring)."""
+
+    def __init__(
+        self,
+        response: UpstreamResponse,
+        output: Validator | None,
+        limits: ResultLimits,
+        paging: tuple[str, ...],
+    ) -> None:
+        self.response = response
+        self.output = output
+        self.limits = limits
+        self.paging = paging
+        self.media = _media(response.content_type)
+
+    def result(self) -> dict[str, Any]:
+        response = self.response
+        if response.encoding:
+            note = (
+                f"{self._succeeded()} The body is encoded as {response.encoding}, which this "
+                "server cannot decode; it follows as it came."
+            )
+            return _without_data(response, self.output, [_text(note), self._blob()])
+        if not response.body:
+            return _without_data(response, self.output, [_text(self._status_line())])
+        kind = _kind(self.media, response.body)
+        if kind in ("json", "ndjson"):
+            value = _parse_json(_decode(response), lines=kind == "ndjson")
+            if value is not MISSING:
+                return self._json(value)
+            kind = "text" if _is_text(response.body) else "binary"
+        if self.output is not None:
+            # the output schema promises JSON: deliver what came, say the call went through
+            note = (
+                f"{self._succeeded()} The API answered with {self.media or 'an unlabelled body'} "
+                "where it documents JSON; the body follows as it came."
+            )
+            content = [_text(note), self._as_is(kind, TextBudget(self.limits))]
+            return _without_data(response, self.output, content)
+        budget = TextBudget(self.limits)
+        if kind == "multipart":
+            return _complete(_multipart_blocks(response, budget))
+        return _complete([self._as_is(kind, budget)])
+
+    def _as_is(self, kind: str, budget: TextBudget) -> dict[str, Any]:
+        """The body as one content block of its kind."""
+        response = self.response
+        if kind in ("text", "json", "ndjson"):
+            return _text(budget.take(_decode(response)))
+        if kind in ("image", "audio"):
+            data = base64.b64encode(response.body).decode("ascii")
+            return {"type": kind, "data": data, "mimeType": self.media}
+        return self._blob()
+
+    def _blob(self) -> dict[str, Any]:
+        response = self.response
+        resource = {
+            "uri": response.url,
+            "mimeType": self.media or "application/octet-stream",
+            "blob": base64.b64encode(response.body).decode("ascii"),
+        }
+        return {"type": "resource", "resource": resource}
+
+    def _status_line(self) -> str:
+        response = self.response
+        line = f"HTTP {response.status} {response.reason}".rstrip()
+        if response.location:
+            line += f"; Location: {response.location}"
+        return line
+
+    def _succeeded(self) -> str:
+        """Says the call went through; for a write, that it must not be repeated."""
+        if self.response.method.upper() in _READS:
+            return f"The call succeeded ({self._status_line()})."
+        return (
+            f"The call succeeded ({self._status_line()}): the change was made, so do not repeat it."
+        )
+
+    def _json(self, value: Any) -> dict[str, Any]:
+        notes: list[str] = []
+        structured = value
+        if self.output is not None:
+            conformed = conform(value, self.output)
+            structured = conformed.value
+            if conformed.issues:
+                notes.append(self._drift_note(conformed))
+        copies = 2 if self.output is not None and structured is not MISSING else 1
+        total = self.limits.max_text_chars
+        size = len(compact(value))
+        if size * copies + sum(map(len, notes)) <= total:
+            return self._json_result(value, structured, notes)
+        # the text and the structured content share the budget with the notes
+        room = (total - sum(map(len, notes)) - _NOTICE_ROOM) // copies
+        for _ in range(4):
+            shown, cuts = shrink(value, max(room, 2))
+            cut_note = self._cut_note(cuts, size) if cuts else ""
+            used = len(compact(shown)) * copies + sum(map(len, notes)) + len(cut_note)
+            if used <= total or room <= 2:
+                break
+            room -= (used - total) // copies + 1
+        if structured is not MISSING:
+            structured, _ = shrink(structured, max(room, 2))
+            if self.output is not None and not self.output.is_valid(structured):
+                structured = conform(structured, self.output).value
+        return self._json_result(shown, structured, [*notes, cut_note] if cut_note else notes)
+
+    def _json_result(self, shown: Any, structured: Any, notes: list[str]) -> dict[str, Any]:
+        result = _complete([_text(compact(shown)), *(_text(note) for note in notes)])
+        if self.output is not None and structured is not MISSING:
+            result["structuredContent"] = structured
+        return result
+
+    def _drift_note(self, conformed: Conformed) -> str:
+        kept = {
+            "nulled": "sets what does not match to null",
+            "emptied": "is left empty",
+        }.get(conformed.how, "")
+        structured = (
+            f"the structured content {kept}"
+            if conformed.value is not MISSING
+            else "there is no structured content"
+        )
+        return "\n".join(
+            [
+                f"{self._succeeded()} Its response does not match the documented schema:",
+                *describe_issues(conformed.issues),
+                f"The text above is the response as received; {structured}.",
+            ]
+        )
+
+    def _cut_note(self, cuts: list[str], size: int) -> str:
+        shown = "; ".join(cuts[:3]) + ("; …" if len(cuts) > 3 else "")
+        rest = (
+            f" To get the rest, call again with the pagination arguments {', '.join(self.paging)}."
+            if self.paging
+            else ""
+        )
+        return (
+            f"[cut to fit: the response has {size} characters; shown: {shown}. This server returns "
+            f"at most {self.limits.max_text_chars} characters per result (its operator can raise "
+            f"that with {self.limits.setting}).{rest}]"
+        )
+
+
+def _without_data(
+    response: UpstreamResponse, output: Validator | None, content: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A successful result whose body carries no data for the output schema: an empty value that
+    conforms to it stands in (``structured.conform`` of null)."""
+    result = _complete(content)
+    if output is not None:
+        empty = conform(None, output).value
+        if empty is not MISSING:
+            result["structuredContent"] = empty
+    return result
+
+
+def _parse_json(text: str, *, lines: bool) -> Any:
+    """The JSON value of ``text``; JSON Lines (one value per line) become an array."""
+    if not lines:
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    rows = [line for line in text.replace("\x1e", "\n").splitlines() if line.strip()]
+    if not rows or (not lines and len(rows) < 2):
+        return MISSING
+    try:
+        return [json.loads(row) for row in rows]
+    except ValueError:
+        return MISSING
+
+
+def _is_text(body: bytes) -> bool:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _redirect_message(response: UpstreamResponse) -> str:
+    head = f"Upstream answered {response.status} {response.reason}".rstrip()
+    why = f": {response.not_followed}" if response.not_followed else ""
+    return f"{head}, redirecting to {response.location}; it was not followed{why}."
+
+
+def resource_contents(
+    response: UpstreamResponse, uri: str, mime_type: str | None
+) -> list[dict[str, Any]]:
+    """``resources/read`` contents for ``uri``; a non-2xx status raises ``UpstreamStatusError``."""
+    if not 200 <= response.status < 300:
+        raise UpstreamStatusError(response.status, _status_message(response))
+    media = _media(response.content_type)
+    kind = _kind(media, response.body) if response.body else "text"
+    if response.encoding:
+        kind = "binary"
+    if kind in ("json", "ndjson", "text"):
+        mime = media or mime_type or ("application/json" if kind == "json" else "text/plain")
+        return [{"uri": uri, "mimeType": mime, "text": _decode(response)}]
+    mime = media or mime_type or "application/octet-stream"
+    blob = base64.b64encode(response.body).decode("ascii")
+    return [{"uri": uri, "mimeType": mime, "blob": blob}]
+
+
+def _complete(content: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"resultType": "complete", "content": content}
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _media(content_type: str) -> str:
+    return content_type.split(";", 1)[0].strip().lower()
+
+
+def _charset(content_type: str) -> str:
+    for param in content_type.split(";")[1:]:
+        key, _, value = param.partition("=")
+        if key.strip().lower() == "charset":
+            return value.strip().strip('"') or "utf-8"
+    return "utf-8"
+
+
+def _decode(response: UpstreamResponse) -> str:
+    return _decode_bytes(response.body, response.content_type)
+
+
+def _decode_bytes(body: bytes, content_type: str) -> str:
+    try:
+        return body.decode(_charset(content_type), errors="replace")
+    except LookupError:  # an unknown charset name
+        return body.decode("utf-8", errors="replace")
+
+
+def _kind(media: str, body: bytes) -> str:
+    """json, ndjson, text, image, audio, multipart or binary; a missing content type is sniffed."""
+    if media in _JSON_LINES:
+        return "ndjson"
+    if media == "application/json" or media.endswith("+json"):
+        return "json"
+    if media.startswith("text/") or media in _TEXTUAL_APPLICATION or media.endswith("+xml"):
+        return "text"
+    if media.startswith("image/"):
+        return "image"
+    if media.startswith("audio/"):
+        return "audio"
+    if media.startswith("multipart/"):
+        return "multipart"
+    if media:
+        return "binary"
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return "binary"
+    try:
+        json.loads(text)
+    except ValueError:
+        return "text"
+    return "json"
+
+
+class TextBudget:
+    """The characters of text a result may still hand the model; text beyond them is cut."""
+
+    __slots__ = ("_left", "_limits")
+
+    def __init__(self, limits: ResultLimits) -> None:
+        self._limits = limits
+        self._left = limits.max_text_chars
+
+    def take(self, text: str) -> str:
+        """``text``, or as much of it as fits with a notice saying what was cut (the notice counts
+        against the budget too, unless it alone is longer than what is left)."""
+        if len(text) <= self._left:
+            self._left -= len(text)
+            return text
+        shown = self._left
+        for _ in range(3):  # the notice's length depends on the numbers in it
+            notice = self._notice(len(text) - shown, len(text))
+            shown = max(0, self._left - len(notice))
+        self._left = 0
+        return text[:shown] + self._notice(len(text) - shown, len(text))
+
+    def _notice(self, cut: int, total: int) -> str:
+        limit = self._limits.max_text_chars
+        return (
+            f"\n[truncated: {cut} of {total} characters cut; this server returns at most {limit} "
+            f"characters per result (its operator can raise that with {self._limits.setting})]"
+        )
+
+
+# -- multipart ----------------------------------------------------------------------------------
+
+
+def _multipart_blocks(response: UpstreamResponse, budget: TextBudget) -> list[dict[str, Any]]:
+    """One content block per part; a body that cannot be split stays one embedded resource."""
+    media = _media(response.content_type)
+    try:
+        multipart = parse_multipart(response.content_type, response.body)
+    except MultipartError as exc:
+        whole = {
+            "uri": response.url,
+            "mimeType": media,
+            "blob": base64.b64encode(response.body).decode("ascii"),
+        }
+        note = f"The {media} response could not be split into parts ({exc}); it follows whole."
+        return [_text(note), {"type": "resource", "resource": whole}]
+    blocks = [
+        _part_block(part, index, response.url, budget)
+        for index, part in enumerate(multipart.parts, start=1)
+        if part.body
+    ]
+    if multipart.omitted:
+        blocks.append(
+            _text(
+                f"[{multipart.omitted} more parts of the {media} response are not shown: "
+                f"at most {len(multipart.parts)} parts are returned]"
+            )
+        )
+    if not multipart.complete:
+        blocks.append(_text(f"[the {media} response ended before its closing boundary]"))
+    return blocks or [_text(f"HTTP {response.status} {response.reason} (no parts)")]
+
+
+def _part_block(part: Part, index: int, url: str, budget: TextBudget) -> dict[str, Any]:
+    media = _media(part.content_type)
+    kind = _kind(media, part.body)
+    if kind == "text":
+        return _text(budget.take(_decode_bytes(part.body, part.content_type)))
+    if kind in ("image", "audio"):
+        return {
+            "type": kind,
+            "data": base64.b64encode(part.body).decode("ascii"),
+            "mimeType": media,
+        }
+    resource: dict[str, Any] = {"uri": _part_uri(part, index, url), "mimeType": media}
+    if kind == "json":
+        resource["text"] = budget.take(_decode_bytes(part.body, part.content_type))
+    else:
+        resource["mimeType"] = media or "application/octet-stream"
+        resource["blob"] = base64.b64encode(part.body).decode("ascii")
+    return {"type": "resource", "resource": resource}
+
+
+def _part_uri(part: Part, index: int, url: str) -> str:
+    """The part's ``Content-Location`` (resolved against the request URL), else a ``cid:`` URI
+    (RFC 2392) from its ``Content-ID``, else the request URL with a ``#part-N`` fragment."""
+    location = (part.header("content-location") or "").strip()
+    if location and len(location) <= _MAX_PART_URI and _printable(location):
+        resolved = urljoin(url, location) if url else location
+        if urlsplit(resolved).scheme:
+            return resolved
+    content_id = (part.header("content-id") or "").strip().removeprefix("<").removesuffix(">")
+    if content_id and len(content_id) <= _MAX_PART_URI and _printable(content_id):
+        return "cid:" + quote(content_id, safe="@.!$&'*+-=^_`{|}~")
+    return f"{url.split('#', 1)[0]}#part-{index}"
+
+
+def _printable(text: str) -> bool:
+    return all("!" <= char <= "~" for char in text)
+
+
+def _excerpt(text: str) -> str:
+    if len(text) > MAX_ERROR_EXCERPT:
+        return text[:MAX_ERROR_EXCERPT] + f"… [{len(text) - MAX_ERROR_EXCERPT} more characters]"
+    return text
+
+
+def _status_message(response: UpstreamResponse) -> str:
+    message = _status_excerpt(response)
+    hint = response.auth_hint
+    if response.status in _AUTH_STATUSES and hint:
+        message += f"\n{hint[0].upper()}{hint[1:]}."
+    return message
+
+
+def _status_excerpt(response: UpstreamResponse) -> str:
+    head = f"Upstream returned {response.status} {response.reason}".rstrip()
+    if response.retry_after is not None and response.status in (429, 503):
+        head += f" (it asks to retry after {response.retry_after:g} s)"
+    if not response.body:
+        return head
+    media = _media(response.content_type)
+    kind = "binary" if response.encoding else _kind(media, response.body)
+    if kind not in ("json", "ndjson", "text"):
+        return f"{head}: ({len(response.body)} bytes of {media or 'binary data'})"
+    text = _decode(response).strip()
+    if kind == "json":
+        with contextlib.suppress(ValueError):
+            text = compact(json.loads(text))
+    return f"{head}: {_excerpt(scrub_credentials(text))}"
+
+
+# query parameter names that page through a collection (lower case, without "_" and "-")
+_PAGING_NAMES = frozenset(
+    {
+        "page",
+        "perpage",
+        "pagesize",
+        "pagenumber",
+        "pagetoken",
+        "nextpagetoken",
+        "limit",
+        "offset",
+        "cursor",
+        "after",
+        "before",
+        "startingafter",
+        "endingbefore",
+        "since",
+        "maxresults",
+        "top",
+        "skip",
+        "count",
+        "start",
+        "marker",
+        "continuationtoken",
+        "continue",
+        "next",
+    }
+)
+
+
+def pagination_arguments(parameters: Iterable[tuple[str, str, str]]) -> tuple[str, ...]:
+    """The tool arguments that page through a collection, from ``(name, location, argument)``."""
+    found = [
+        argument
+        for name, location, argument in parameters
+        if location == "query"
+        and name.lower().lstrip("$").replace("_", "").replace("-", "") in _PAGING_NAMES
+    ]
+    return tuple(found)

@@ -1,0 +1,788 @@
+"""The HTTP client side of a generated server: from tool arguments to one upstream request.
+
+``Upstream`` owns one lazily built ``httpx.AsyncClient`` per API and turns an ``OperationSpec`` plus
+the tool's (already validated) arguments into a request (``upstream_encoding`` writes the parameters
+and the body) with credentials picked from the environment per security scheme and the extra
+headers of ``<PREFIX>_HEADERS`` (``upstream_credentials``; without credentials a request still goes
+out and the API decides); OAuth2 client-credentials tokens come from ``upstream_oauth`` (fetched after
+the limits let the call through, refreshed once when the API answers 401). The request always goes
+to the scheme, host and port of the operation's server, whatever the arguments: the base URL
+(``<PREFIX>_BASE_URL``, else the spec's first server with each ``{variable}`` from its
+``<PREFIX>_SERVER_<NAME>`` variable or its default, checked against the allowed values), or the
+operation's own ``servers`` entry, whose variables are set the same way and which, when relative, is
+resolved against the base URL (RFC 3986: ``/files`` replaces the base URL's path, ``files`` is
+appended to it); the base URL variable does not change an operation's own absolute server. Each call
+is bounded: the timeout covers the whole attempt (connecting, sending, reading a body of at most
+``MAX_RESPONSE_BYTES`` as sent and as decoded, ``upstream_decoding``), failed attempts are retried
+with backoff when that is safe, and ``resilience.Guard`` applies the rate and concurrency limits and
+the operation's circuit breaker. Redirects of GET and HEAD requests (and the GET a 303 asks for) are
+followed for ``MAX_REDIRECTS`` hops; credentials and extra headers never go to another origin, and a
+public API cannot redirect a call to a loopback or private address. Other redirects come back with
+their ``Location``. Failures become ``UpstreamError`` with a short message that is safe to show a
+model; no credential ever appears in it, in a response body handed back (``redaction``) or in a log
+line. Cookies set by the upstream are never stored, so no state leaks from one caller to the next.
+Stdlib + httpx only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http
+import json
+import re
+import socket
+import ssl
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from http.cookiejar import CookieJar, CookiePolicy
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+
+from ..catalog.model import BodySpec, OperationSpec, ParameterSpec, ServerSpec, UpstreamInfo
+from .bodies import encode_body
+from .credentials import (
+    Credentials,
+    ExtraHeaders,
+    HeaderError,
+    RequestParts,
+    extra_headers,
+)
+from .decoding import TooLarge, accept_encoding, decode_body
+from .encoding import (
+    ARRAY_MODES,
+    INDEXED,
+    EncodingRefused,
+    cookie_pairs,
+    encode_path,
+    header_value,
+    is_json,
+    media_type,
+    query_pairs,
+)
+from .http11 import upstream_client
+from .oauth import ClientCredentials, TokenError
+from .redaction import Redactor, install_log_redaction
+from .request import REDIRECTS, Prepared, follow_redirect, origin_of
+from .resilience import (
+    FAILURE_STATUSES,
+    RETRY_STATUSES,
+    THROTTLED,
+    CircuitBreaker,
+    Guard,
+    Policy,
+    PolicyError,
+    Refused,
+)
+from .resilience import parse_retry_after as _parse_retry_after
+
+__all__ = [
+    "MAX_REDIRECTS",
+    "MAX_RESPONSE_BYTES",
+    "Upstream",
+    "UpstreamError",
+    "UpstreamResponse",
+    "headers_env",
+    "upstream_headers",
+]
+
+MAX_RESPONSE_BYTES = 10 * 1024 * 1024
+MAX_REDIRECTS = 5
+# OpenAPI ignores header parameters with these names; they are set from the spec itself.
+_IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+_BASE_URL_SUFFIX = "_BASE_URL"
+_SERVER_VARIABLE = re.compile(r"\{([^{}]+)\}")
+_UNAUTHORIZED = 401
+
+
+class UpstreamError(Exception):
+    """The call could not be made or completed; the message is safe to show the model."""
+
+
+@dataclass(frozen=True, slots=True)
+class UpstreamResponse:
+    """What the upstream answered; ``url`` carries no credential (apiKey query values removed)."""
+
+    status: int
+    reason: str
+    content_type: str
+    body: bytes
+    url: str
+    # seconds the upstream asked to wait (``Retry-After``), when it said so
+    retry_after: float | None = None
+    # the method the caller asked for (a followed 303 ends with a GET)
+    method: str = "GET"
+    # a redirect's target, resolved against the request URL; and why it was not followed
+    location: str = ""
+    not_followed: str = ""
+    # content codings still applied to ``body`` (one that could not be undone), e.g. "br"
+    encoding: str = ""
+    # what a 401/403 should tell about credentials (``upstream_credentials``)
+    auth_hint: str = ""
+
+
+class _RefuseCookies(CookiePolicy):
+    """Neither store nor send cookies: a shared client must not carry one caller's session."""
+
+    netscape = True
+    rfc2965 = False
+    hide_cookie2 = False
+
+    def set_ok(self, cookie: Any, request: Any) -> bool:
+        return False
+
+    def return_ok(self, cookie: Any, request: Any) -> bool:
+        return False
+
+    def domain_return_ok(self, domain: str, request: Any) -> bool:
+        return False
+
+    def path_return_ok(self, path: str, request: Any) -> bool:
+        return False
+
+
+_REASONS = (
+    ("refused", "connection refused"),
+    ("name or service not known", "host not found"),
+    ("nodename nor servname", "host not found"),
+    ("getaddrinfo", "host not found"),
+    ("name resolution", "host not found"),
+    ("no address associated", "host not found"),
+    ("certificate", "TLS certificate verification failed"),
+    ("unreachable", "network is unreachable"),
+    ("reset by peer", "connection reset"),
+    ("server disconnected", "the server closed the connection without answering"),
+)
+
+
+def _reason(exc: BaseException) -> str:
+    """A short cause, found along the exception chain (httpx wraps the OS error twice)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain and len(chain) < 10:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    for error in chain:
+        if isinstance(error, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(error, socket.gaierror):
+            return "host not found"
+        if isinstance(error, ssl.SSLCertVerificationError):
+            return "TLS certificate verification failed"
+    for error in chain:
+        lowered = str(error).lower()
+        for needle, reason in _REASONS:
+            if needle in lowered:
+                return reason
+    text = str(exc)
+    return text[:200] if text else type(exc).__name__
+
+
+class _Failed(Exception):
+    """One attempt failed in transport; ``retryable`` failures also count against the circuit."""
+
+    def __init__(self, message: str, reason: str, *, retryable: bool) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason
+        self.retryable = retryable
+
+
+def _pool_limits(policy: Policy) -> httpx.Limits:
+    size = policy.max_concurrency or None
+    return httpx.Limits(max_connections=size, max_keepalive_connections=size)
+
+
+def env_prefix(info: UpstreamInfo) -> str:
+    """The prefix of the server's environment variables, as in ``<PREFIX>_BASE_URL``."""
+    name = info["baseUrlEnv"]
+    return name.removesuffix(_BASE_URL_SUFFIX) if name.endswith(_BASE_URL_SUFFIX) else "MCP"
+
+
+def headers_env(info: UpstreamInfo) -> str:
+    """The variable of the extra headers, ``<PREFIX>_HEADERS``."""
+    return f"{env_prefix(info)}_HEADERS"
+
+
+def upstream_headers(info: UpstreamInfo, environ: Mapping[str, str]) -> ExtraHeaders:
+    """The extra headers of every call: the catalog's (config file) and ``<PREFIX>_HEADERS``.
+
+    Raises ``UpstreamError`` naming the variable when they are unusable.
+    """
+    try:
+        return extra_headers(environ, headers_env(info), info.get("headers"))
+    except HeaderError as exc:
+        raise UpstreamError(str(exc)) from None
+
+
+def server_override(info: UpstreamInfo, environ: Mapping[str, str], declared: str) -> str | None:
+    """The URL ``<PREFIX>_SERVER_URLS`` (a JSON object: server URL as declared -> URL) gives an
+    operation's own server, else ``None``; ``UpstreamError`` names the variable when unusable."""
+    name = f"{env_prefix(info)}_SERVER_URLS"
+    raw = (environ.get(name) or "").strip()
+    if not raw:
+        return None
+    try:
+        table = json.loads(raw)
+    except ValueError:
+        table = None
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise UpstreamError(
+            f"{name} must be a JSON object of server URLs as the spec declares them to URLs, "
+            'e.g. {"https://uploads.example.com": "http://127.0.0.1:8080"}'
+        )
+    found = table.get(declared)
+    return found if isinstance(found, str) else None
+
+
+def expand_server(server: ServerSpec, environ: Mapping[str, str]) -> str:
+    """``server``'s URL with each ``{variable}`` from its environment variable or default.
+
+    ``UpstreamError`` names the variable when it is missing (no default) or not one of its enum.
+    """
+    variables = server.get("variables", {})
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        spec = variables.get(name)
+        if spec is None:
+            return match.group(0)
+        env = spec["env"]
+        raw = (environ.get(env) or "").strip()
+        if not raw:
+            if "default" in spec:
+                return spec["default"]
+            raise UpstreamError(
+                f"the server URL {server['url']} needs a value for {{{name}}}: set {env}"
+            )
+        allowed = spec.get("enum")
+        if allowed and raw not in allowed:
+            raise UpstreamError(
+                f"{env} is {raw[:40]!r}, which the server URL {server['url']} does not "
+                f"allow for {{{name}}}; allowed values: {', '.join(allowed)}"
+            )
+        if any(c.isspace() or not c.isprintable() for c in raw):
+            raise UpstreamError(f"{env} must not contain spaces or control characters")
+        return raw
+
+    return _SERVER_VARIABLE.sub(value, server["url"])
+
+
+class Upstream:
+    """Calls the API's operations; one instance (and one connection pool) per server."""
+
+    def __init__(
+        self,
+        info: UpstreamInfo,
+        operations: Mapping[str, OperationSpec],
+        *,
+        environ: Mapping[str, str],
+        user_agent: str,
+        transport: httpx.AsyncBaseTransport | None = None,
+        event_hooks: Mapping[str, list[Callable[..., Any]]] | None = None,
+    ) -> None:
+        self._info = info
+        self._operations = operations
+        self._environ = environ
+        self._user_agent = user_agent
+        self._transport = transport
+        # httpx event hooks, e.g. the package's custom ``before_request`` (hooks.py)
+        self._event_hooks = event_hooks
+        self._http: httpx.AsyncClient | None = None
+        # the base URL, or why there is none (only operations that need it fail)
+        self._base_url: str | None = None
+        self._base_error = ""
+        # an operation's own server (by its spec, as JSON) -> its resolved URL
+        self._server_urls: dict[str, str] = {}
+        self._timeout = 30.0
+        # built with the client, kept across aclose(): the circuit remembers a failing upstream
+        self._guard: Guard | None = None
+        self._redactor = Redactor(())
+        self._credentials = Credentials(info, environ, ExtraHeaders(env=headers_env(info)))
+        self._oauth: ClientCredentials | None = None
+        # tokens fetched lately: kept out of results and messages like the configured credentials
+        self._fetched_tokens: list[str] = []
+        arrays = info.get("deepObjectArrays", INDEXED)
+        self._arrays = arrays if arrays in ARRAY_MODES else INDEXED
+
+    async def aclose(self) -> None:
+        if self._oauth is not None:
+            oauth, self._oauth = self._oauth, None
+            await oauth.aclose()
+        if self._http is not None:
+            client, self._http = self._http, None
+            await client.aclose()
+
+    def _client(self) -> httpx.AsyncClient:
+        if self._http is None:
+            try:
+                self._base_url, self._base_error = self._resolve_base_url(), ""
+            except UpstreamError as exc:
+                self._base_url, self._base_error = None, str(exc)
+            self._server_urls.clear()
+            self._timeout = self._resolve_timeout()
+            if self._guard is None:
+                try:
+                    policy = Policy.from_env(self._environ, env_prefix(self._info))
+                except PolicyError as exc:
+                    raise UpstreamError(str(exc)) from None
+                label = origin_of(self._base_url) if self._base_url else "API"
+                self._guard = Guard(policy, label)
+            extra = upstream_headers(self._info, self._environ)
+            self._credentials = Credentials(self._info, self._environ, extra)
+            self._redactor = Redactor(self._credentials.values() + self._fetched_tokens)
+            if self._redactor:
+                install_log_redaction(self._redactor)
+            # our lean HTTP/1.1 client unless a test passed a transport or a proxy is configured
+            self._http = upstream_client(
+                self._transport,
+                # keep as many connections alive as calls may be in flight: reopening them under
+                # load costs more than the calls themselves
+                _pool_limits(self._guard.policy),
+                http2=False,
+                follow_redirects=False,
+                timeout=self._timeout,
+                # only the codings upstream_decoding can undo (bodies are read as sent)
+                headers={"User-Agent": self._user_agent, "Accept-Encoding": accept_encoding()},
+                cookies=CookieJar(policy=_RefuseCookies()),
+                event_hooks=self._event_hooks,
+            )
+        return self._http
+
+    def _remember_token(self, token: str) -> None:
+        """A token just fetched: masked from now on, like the configured credentials."""
+        self._fetched_tokens = [*self._fetched_tokens[-15:], token]
+        self._redactor = Redactor(self._credentials.values() + self._fetched_tokens)
+        install_log_redaction(Redactor([token]))
+
+    def _expand(self, server: ServerSpec) -> str:
+        return expand_server(server, self._environ)
+
+    def _resolve_base_url(self) -> str:
+        env = self._info["baseUrlEnv"]
+        override = (self._environ.get(env) or "").strip()
+        url = override or self._info["baseUrl"]
+        server = self._info.get("server")
+        # the variables fill in the spec's server, not a base URL configured instead of it
+        if server is not None and not override and url == _with_defaults(server):
+            url = self._expand(server)
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            shown = repr(origin_of(url)) if parts.scheme and parts.hostname else "a relative URL"
+            raise UpstreamError(
+                f"the upstream base URL is {shown}, not an http(s) URL; set {env} to the "
+                "API's base URL (for example https://api.example.com)"
+            )
+        if parts.query or parts.fragment:
+            raise UpstreamError(
+                f"the upstream base URL must not have a query or fragment; check {env}"
+            )
+        return url.rstrip("/")
+
+    def _require_base(self) -> str:
+        if self._base_url is None:
+            raise UpstreamError(self._base_error)
+        return self._base_url
+
+    def _server_base(self, spec: OperationSpec) -> str:
+        """Where the operation's requests go: its own server, else the base URL."""
+        server = spec.get("server")
+        if server is None:
+            return self._require_base()
+        key = json.dumps(server, sort_keys=True)
+        known = self._server_urls.get(key)
+        if known is None:
+            url = server_override(self._info, self._environ, server["url"]) or self._expand(server)
+            if not urlsplit(url).scheme:
+                url = urljoin(self._require_base() + "/", url)
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise UpstreamError(
+                    f"the operation's server {server['url']!r} does not give an http(s) URL"
+                )
+            if parts.query or parts.fragment:
+                raise UpstreamError(
+                    f"the operation's server {server['url']!r} must not have a query or fragment"
+                )
+            known = self._server_urls[key] = url.rstrip("/")
+        return known
+
+    def _resolve_timeout(self) -> float:
+        env = self._info["timeoutEnv"]
+        raw = (self._environ.get(env) or "").strip()
+        if not raw:
+            return float(self._info["timeoutSeconds"])
+        try:
+            seconds = float(raw)
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds < float("inf"):
+            raise UpstreamError(f"{env} must be a positive number of seconds, got {raw[:40]!r}")
+        return seconds
+
+    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+        """Send one operation's request and read the (bounded) response, retrying if allowed.
+
+        Arguments are placed (and refused) before anything is sent; the operation's circuit and the
+        guard's limits are checked next, so a refused call never reaches the upstream. Redirects are
+        followed as the module docstring says.
+        """
+        spec = self._operations.get(operation)
+        if spec is None:
+            raise UpstreamError(f"unknown operation {operation!r}")
+        client = self._client()
+        guard = self._guard
+        assert guard is not None
+        prepared = self._prepare(spec, arguments)
+        circuit = guard.circuit(operation, f"{prepared.method} {spec['path']}")
+        try:
+            circuit.check()
+            await guard.enter()
+        except Refused as exc:
+            raise UpstreamError(str(exc)) from None
+        try:
+            signed = await self._authorize(spec, prepared)
+            response = await self._send(client, guard, circuit, signed)
+            if response.status == _UNAUTHORIZED and signed.tokens:
+                # the API rejected a token it issued (revoked, keys rotated): a new one, once
+                tokens = self._tokens()
+                for name, scopes, token in signed.tokens:
+                    tokens.invalidate(name, scopes, token)
+                signed = await self._authorize(spec, prepared)
+                response = await self._send(client, guard, circuit, signed)
+            return await self._redirected(client, guard, circuit, signed, response)
+        finally:
+            guard.leave()
+
+    async def _redirected(
+        self,
+        client: httpx.AsyncClient,
+        guard: Guard,
+        circuit: CircuitBreaker,
+        prepared: Prepared,
+        response: UpstreamResponse,
+    ) -> UpstreamResponse:
+        """The answer once the redirects that may be followed have been followed."""
+        seen = {prepared.public_url}
+        hops = 0
+        while response.status in REDIRECTS and response.location:
+            follow, why = follow_redirect(prepared, response)
+            if follow is not None and follow.public_url in seen:
+                follow, why = None, "it leads back to an address already visited"
+            elif follow is not None and hops >= MAX_REDIRECTS:
+                follow, why = None, f"it is the {hops + 1}th redirect in a row"
+            if follow is None:
+                return replace(response, not_followed=why)
+            hops += 1
+            seen.add(follow.public_url)
+            prepared = follow
+            response = await self._send(client, guard, circuit, prepared)
+        return response
+
+    def _tokens(self) -> ClientCredentials:
+        if self._oauth is None:
+            self._oauth = ClientCredentials(
+                environ=self._environ,
+                user_agent=self._user_agent,
+                timeout=self._timeout,
+                transport=self._transport,
+                describe=_reason,
+                on_token=self._remember_token,
+            )
+        return self._oauth
+
+    async def _authorize(self, spec: OperationSpec, prepared: Prepared) -> Prepared:
+        """``prepared`` with a bearer token for each client-credentials scheme it needs."""
+        if not prepared.oauth:
+            return prepared
+        headers, secrets = list(prepared.headers), list(prepared.secrets)
+        sent: list[tuple[str, tuple[str, ...], str]] = []
+        for name in prepared.oauth:
+            scheme = self._info["securitySchemes"][name]
+            assert scheme["type"] == "oauth2ClientCredentials"
+            scopes = tuple(sorted(set(spec.get("scopes", {}).get(name, []))))
+            try:
+                token = await self._tokens().token(name, scheme, self._token_url(name), scopes)
+            except TokenError as exc:
+                raise UpstreamError(self._redactor.text(str(exc))) from None
+            headers.insert(0, (b"Authorization", f"Bearer {token}".encode()))
+            secrets.append(token)
+            sent.append((name, scopes, token))
+        return replace(prepared, headers=headers, secrets=secrets, oauth=(), tokens=tuple(sent))
+
+    def _token_url(self, name: str) -> str:
+        scheme = self._info["securitySchemes"][name]
+        assert scheme["type"] == "oauth2ClientCredentials"
+        url = scheme["tokenUrl"]
+        if not urlsplit(url).scheme:
+            url = urljoin(self._require_base() + "/", url)
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise UpstreamError(f"the token URL of {name!r} is not an http(s) URL")
+        return url
+
+    async def _send(
+        self, client: httpx.AsyncClient, guard: Guard, circuit: CircuitBreaker, prepared: Prepared
+    ) -> UpstreamResponse:
+        attempt = 0
+        while True:
+            try:
+                circuit.admit()
+            except Refused as exc:
+                raise UpstreamError(str(exc)) from None
+            try:
+                response = await self._attempt(client, prepared)
+            except _Failed as failure:
+                if failure.retryable:
+                    circuit.record(False, failure.reason)
+                else:
+                    circuit.abandon()
+                delay = None
+                if failure.retryable and self._may_retry(guard, circuit, prepared, attempt):
+                    delay = guard.retry_delay(attempt)
+                if delay is None:
+                    tries = f" ({attempt + 1} attempts)" if attempt else ""
+                    raise UpstreamError(failure.message + tries) from None
+            except BaseException:
+                # not the upstream's failure (an oversized body, a cancellation)
+                circuit.abandon()
+                raise
+            else:
+                failed = response.status in FAILURE_STATUSES
+                # any other answer, a 500 or a 4xx included, shows the route is up
+                circuit.record(not failed, f"HTTP {response.status} {response.reason}".rstrip())
+                again = response.status in RETRY_STATUSES or response.status == THROTTLED
+                if not again or not self._may_retry(
+                    guard, circuit, prepared, attempt, response.status
+                ):
+                    return response
+                delay = guard.retry_delay(attempt, response.retry_after)
+                if delay is None:
+                    return response
+            await asyncio.sleep(delay)
+            attempt += 1
+
+    @staticmethod
+    def _may_retry(
+        guard: Guard,
+        circuit: CircuitBreaker,
+        prepared: Prepared,
+        attempt: int,
+        status: int | None = None,
+    ) -> bool:
+        return guard.may_retry(prepared.method, attempt, status) and circuit.state == "closed"
+
+    async def _attempt(self, client: httpx.AsyncClient, prepared: Prepared) -> UpstreamResponse:
+        """One request and its whole body, within the timeout; transport failures are ``_Failed``."""
+        origin = prepared.origin
+        try:
+            async with asyncio.timeout(self._timeout):
+                request = client.build_request(
+                    prepared.method,
+                    prepared.url,
+                    headers=prepared.headers,
+                    content=prepared.content,
+                )
+                response = await client.send(request, stream=True)
+                try:
+                    raw, coding = await self._read(response)
+                finally:
+                    await response.aclose()
+        except (TimeoutError, httpx.TimeoutException):
+            message = f"upstream timed out after {self._timeout:g} s"
+            raise _Failed(message, "timeout", retryable=True) from None
+        except httpx.ConnectError as exc:
+            message = self._scrub(f"could not reach {origin}: {_reason(exc)}", prepared)
+            raise _Failed(message, _reason(exc), retryable=True) from None
+        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            message = self._scrub(f"request to {origin} failed: {_reason(exc)}", prepared)
+            raise _Failed(message, self._scrub(_reason(exc), prepared), retryable=True) from None
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            message = self._scrub(f"request to {origin} failed: {_reason(exc)}", prepared)
+            raise _Failed(message, "", retryable=False) from None
+        try:
+            decoded = decode_body(raw, coding, MAX_RESPONSE_BYTES)
+        except TooLarge:
+            raise UpstreamError(_too_large()) from None
+        reason = self._redactor.text(response.reason_phrase)
+        if not reason:
+            try:
+                reason = http.HTTPStatus(response.status_code).phrase
+            except ValueError:
+                reason = ""
+        location = response.headers.get("location", "").strip()
+        if location and response.status_code in REDIRECTS | {201}:
+            # resolved against the address asked for (without credentials in its query)
+            location = self._redactor.text(urljoin(prepared.public_url, location))
+        return UpstreamResponse(
+            response.status_code,
+            reason,
+            response.headers.get("content-type", ""),
+            self._redactor.bytes(decoded.body),
+            prepared.public_url,
+            _parse_retry_after(response.headers.get("retry-after")),
+            method=prepared.asked_method or prepared.method,
+            location=location,
+            encoding=decoded.undecoded,
+            auth_hint=prepared.auth_hint,
+        )
+
+    @staticmethod
+    async def _read(response: httpx.Response) -> tuple[bytes, str]:
+        """The body as it came over the wire and its content codings (decoded afterwards, with
+        their own bound); a response built in memory (a test transport) is already decoded."""
+        if response.is_stream_consumed:
+            if len(response.content) > MAX_RESPONSE_BYTES:
+                raise UpstreamError(_too_large())
+            return response.content, ""
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_raw():
+            size += len(chunk)
+            if size > MAX_RESPONSE_BYTES:
+                raise UpstreamError(_too_large())
+            chunks.append(chunk)
+        return b"".join(chunks), response.headers.get("content-encoding", "")
+
+    def _scrub(self, message: str, prepared: Prepared) -> str:
+        for secret in prepared.secrets:
+            message = message.replace(secret, "***")
+        return self._redactor.text(message)
+
+    # -- request parts -------------------------------------------------------------------------
+
+    def _prepare(self, spec: OperationSpec, arguments: Mapping[str, Any]) -> Prepared:
+        """The request for ``arguments``, or ``UpstreamError`` naming the argument that cannot be sent."""
+        base = self._server_base(spec)
+        parts = RequestParts()
+        try:
+            self._credentials.apply(spec["security"], parts)
+            path = self._parameters(spec, arguments, parts)
+            content = self._body(spec.get("body"), arguments, parts, self._arrays_of(spec))
+        except (EncodingRefused, ValueError) as exc:
+            raise UpstreamError(str(exc)) from None
+        public = base + path + ("?" + "&".join(parts.query) if parts.query else "")
+        query = parts.query + parts.secret_query
+        url = base + path + ("?" + "&".join(query) if query else "")
+        self._check_destination(url, base)
+        parts.headers.append(("Accept", spec.get("accept") or spec["responseMediaType"] or "*/*"))
+        if parts.cookies:
+            parts.headers.append(("Cookie", "; ".join(parts.cookies)))
+        extra = self._credentials.extra
+        if extra.headers:
+            # the configured headers replace any header of the same name
+            replaced = extra.names()
+            parts.headers = [(k, v) for k, v in parts.headers if k.lower() not in replaced]
+            parts.headers += extra.headers
+            parts.credential_headers |= extra.secret_names
+            parts.secrets += extra.secret
+        return Prepared(
+            spec["method"].upper(),
+            url,
+            public,
+            parts.raw_headers(),
+            content,
+            parts.secrets,
+            origin=origin_of(base),
+            oauth=tuple(parts.oauth),
+            credential_headers=frozenset(name.encode() for name in parts.credential_headers),
+            secret_query=tuple(parts.secret_query),
+            auth_hint=parts.auth_hint,
+        )
+
+    @staticmethod
+    def _check_destination(url: str, base_url: str) -> None:
+        """Defence in depth: nothing an argument holds may change the scheme, host or port."""
+        try:
+            target, base = httpx.URL(url), httpx.URL(base_url)
+        except httpx.InvalidURL:
+            raise UpstreamError("the arguments do not form a valid request URL") from None
+        if (target.scheme, target.host, target.port) != (base.scheme, base.host, base.port):
+            raise UpstreamError(f"refused: the request would not go to {origin_of(base_url)}")
+
+    def _parameters(
+        self, spec: OperationSpec, arguments: Mapping[str, Any], parts: RequestParts
+    ) -> str:
+        """Place every parameter; returns the expanded, encoded path."""
+        path_params: dict[str, ParameterSpec] = {}
+        for param in spec["parameters"]:
+            value = arguments.get(param["argument"])
+            location = param["location"]
+            if location == "path":
+                path_params[param["name"]] = param
+                continue
+            if value is None:
+                if param["required"]:
+                    raise UpstreamError(f"missing required argument {param['argument']!r}")
+                continue
+            if location == "query":
+                parts.query += query_pairs(param, value, self._arrays_of(spec))
+            elif location == "header":
+                if param["name"].lower() not in _IGNORED_HEADERS:
+                    parts.headers.append((param["name"], header_value(param, value)))
+            else:
+                parts.cookies += cookie_pairs(param, value)
+        return encode_path(spec["path"], path_params, arguments)
+
+    def _arrays_of(self, spec: OperationSpec) -> str:
+        arrays = spec.get("deepObjectArrays", self._arrays)
+        return arrays if arrays in ARRAY_MODES else INDEXED
+
+    def _body(
+        self,
+        spec: BodySpec | None,
+        arguments: Mapping[str, Any],
+        parts: RequestParts,
+        arrays: str = INDEXED,
+    ) -> bytes | None:
+        if spec is None:
+            return None
+        argument = spec.get("argument")
+        if argument is not None:
+            value = arguments.get(argument)
+            # an explicit null is a JSON body of its own (the schema admitted it: it was validated)
+            null_body = argument in arguments and is_json(media_type(spec["contentType"]))
+            if value is None and not null_body:
+                if spec["required"]:
+                    raise UpstreamError(f"missing required argument {argument!r}")
+                return None
+        else:
+            # an explicit null is sent (a JSON body can clear a field with it); absent is absent
+            names = spec.get("properties", {})
+            value = {p: arguments[a] for a, p in names.items() if a in arguments}
+            if not value and not spec["required"]:
+                return None
+            missing = [p for p in spec.get("requiredProperties", []) if p not in value]
+            if missing:
+                given = {v: k for k, v in names.items()}
+                shown = ", ".join(repr(given.get(p, p)) for p in missing)
+                raise UpstreamError(
+                    f"the request body is sent as a whole: once any of its fields is given, "
+                    f"{shown} must be given too"
+                )
+        content, content_type = encode_body(
+            spec["contentType"],
+            value,
+            argument or "body",
+            spec.get("parts"),
+            declared=spec.get("declaredType", ""),
+            arrays=arrays,
+        )
+        parts.headers.append(("Content-Type", content_type))
+        return content
+
+
+def _too_large() -> str:
+    return f"upstream response is larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MiB; not read"
+
+
+def _with_defaults(server: ServerSpec) -> str:
+    """The server's URL as the generator wrote it into ``baseUrl``: defaults filled in."""
+    variables = server.get("variables", {})
+
+    def default(match: re.Match[str]) -> str:
+        spec = variables.get(match.group(1))
+        return spec["default"] if spec is not None and "default" in spec else match.group(0)
+
+    return _SERVER_VARIABLE.sub(default, server["url"])

@@ -1,0 +1,273 @@
+"""Upstream credentials: per security scheme from the environment, and extra headers.
+
+``Credentials`` reads what each security scheme of the catalog needs (``<PREFIX>_<SCHEME>`` for API
+keys, ``…_TOKEN`` for bearer tokens, ``…_USERNAME``/``…_PASSWORD`` for basic, ``…_CLIENT_ID``/
+``…_CLIENT_SECRET`` for OAuth2 client credentials) and places it in a request being assembled
+(``RequestParts``). When no alternative of an operation's security can be satisfied the request is
+sent without credentials — many APIs serve public reads anonymously, and the API, not this server,
+decides — and the request carries a hint naming the variables to set, which a 401/403 answer
+repeats. ``extra_headers`` reads the headers sent with every call: the config file's (non-secret,
+written into the catalog) and ``<PREFIX>_HEADERS`` (a JSON object, treated as secret: its headers never
+go to another origin, and the values of credential-like ones are masked wherever upstream text is
+shown). It is also the only way to authenticate to an API whose description declares no security
+scheme. No value read here ever appears in a message.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import quote, quote_plus
+
+from ..catalog.model import SecurityScheme, UpstreamInfo
+
+__all__ = ["Credentials", "ExtraHeaders", "HeaderError", "RequestParts", "extra_headers"]
+
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+# framing and content negotiation this server owns: a configured header may not replace them
+_RESERVED_HEADERS = frozenset(
+    {
+        "host",
+        "content-length",
+        "transfer-encoding",
+        "connection",
+        "keep-alive",
+        "upgrade",
+        "te",
+        "trailer",
+        "proxy-connection",
+        "content-type",
+        "accept-encoding",
+    }
+)
+
+
+# header names that carry credentials, and values that look like a key whatever their header
+_CREDENTIAL_NAME = re.compile(
+    r"authoriz|cookie|key|token|secret|auth|session|passw|signature|credential", re.IGNORECASE
+)
+_KEY_LIKE = re.compile(r"(?=[^ ]*[0-9])(?=[^ ]*[A-Za-z])[A-Za-z0-9_\-+/=.~:]{20,}")
+
+
+class HeaderError(ValueError):
+    """An extra header is unusable; the message names the setting and the header, not the value."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraHeaders:
+    """Headers sent with every upstream call; ``secret`` ones come from the environment."""
+
+    headers: tuple[tuple[str, str], ...] = ()
+    # the values and the (lower-case) names of the headers from the environment
+    secret: tuple[str, ...] = ()
+    secret_names: frozenset[str] = frozenset()
+    # the variable that holds the secret ones, for hints and messages
+    env: str = ""
+
+    def names(self) -> frozenset[str]:
+        return frozenset(name.lower() for name, _ in self.headers)
+
+
+def extra_headers(
+    environ: Mapping[str, str], env: str, configured: Mapping[str, str] | None = None
+) -> ExtraHeaders:
+    """The config file's headers overlaid by ``<PREFIX>_HEADERS`` (``env``), checked.
+
+    Raises ``HeaderError`` naming the variable (or the config table) and the header.
+    """
+    merged: dict[str, tuple[str, str]] = {}
+    for name, value in (configured or {}).items():
+        _check_header(name, value, "the config file's [upstream.headers]")
+        merged[name.lower()] = (name, value)
+    raw = (environ.get(env) or "").strip()
+    secret: list[str] = []
+    secret_names: set[str] = set()
+    if raw:
+        try:
+            given = json.loads(raw)
+        except ValueError:
+            raise HeaderError(
+                f'{env} must be a JSON object of header names and values, e.g. {{"Authorization": '
+                '"Bearer <token>"}; it is not valid JSON'
+            ) from None
+        if not isinstance(given, dict):
+            raise HeaderError(f"{env} must be a JSON object of header names and values")
+        for name, value in given.items():
+            if not isinstance(value, str):
+                raise HeaderError(f"{env}: the value of header {name[:60]!r} must be a string")
+            _check_header(name, value, env)
+            merged[name.lower()] = (name, value.strip())
+            secret_names.add(name.lower())
+            secret += _secret_forms(name, value.strip())
+    return ExtraHeaders(tuple(merged.values()), tuple(secret), frozenset(secret_names), env)
+
+
+def _secret_forms(name: str, value: str) -> list[str]:
+    """What to mask of one header from the environment: the value of a credential-like header
+    (and the credential after its scheme word, ``Bearer <this>``) or a value that looks like a key.
+
+    ``X-GitHub-Api-Version: 2022-11-28`` is not masked: doing so would blank every date in results.
+    """
+    if not value:
+        return []
+    if _CREDENTIAL_NAME.search(name) or _KEY_LIKE.fullmatch(value):
+        scheme, _, credential = value.partition(" ")
+        return [value, credential.strip()] if credential.strip() and scheme.isalpha() else [value]
+    return []
+
+
+def _check_header(name: str, value: str, where: str) -> None:
+    if not _TOKEN.fullmatch(name):
+        raise HeaderError(f"{where}: {name[:60]!r} is not a valid header name")
+    if name.lower() in _RESERVED_HEADERS:
+        raise HeaderError(f"{where}: the header {name} is set by the server itself")
+    if any(not (" " <= c <= "~" or c == "\t") for c in value):
+        raise HeaderError(
+            f"{where}: the value of header {name} must be printable ASCII on one line"
+        )
+
+
+@dataclass(slots=True)
+class RequestParts:
+    """A request being assembled; ``secrets`` are scrubbed from any error message."""
+
+    headers: list[tuple[str, str | bytes]] = field(default_factory=list)
+    query: list[str] = field(default_factory=list)
+    secret_query: list[str] = field(default_factory=list)
+    cookies: list[str] = field(default_factory=list)
+    secrets: list[str] = field(default_factory=list)
+    # names (lower case) of the headers that carry credentials: never sent to another origin
+    credential_headers: set[str] = field(default_factory=set)
+    # client-credentials schemes whose tokens are fetched once the call may go ahead
+    oauth: list[str] = field(default_factory=list)
+    # what a 401/403 answer should tell the user about credentials ("" when nothing to say)
+    auth_hint: str = ""
+
+    def raw_headers(self) -> list[tuple[bytes, bytes]]:
+        return [
+            (k.encode("utf-8"), v if isinstance(v, bytes) else v.encode("utf-8"))
+            for k, v in self.headers
+        ]
+
+
+class Credentials:
+    """The credentials of one server's security schemes, read from its environment."""
+
+    def __init__(self, info: UpstreamInfo, environ: Mapping[str, str], extra: ExtraHeaders) -> None:
+        self._schemes = info["securitySchemes"]
+        self._environ = environ
+        self.extra = extra
+
+    def values(self) -> list[str]:
+        """Every configured secret (user names and client ids are not secrets), the Basic
+        tokens made of them and the values of ``<PREFIX>_HEADERS``: masked wherever shown."""
+        values: list[str] = list(self.extra.secret)
+        for scheme in self._schemes.values():
+            if scheme["type"] == "basic":
+                user = self._get(scheme["usernameEnv"])
+                password = self._get(scheme["passwordEnv"])
+                if password:
+                    values.append(password)
+                    values.append(base64.b64encode(f"{user}:{password}".encode()).decode("ascii"))
+                continue
+            value = self._get(scheme["env"])
+            if value:
+                values.append(value)
+            if scheme["type"] == "oauth2ClientCredentials":
+                client = self._get(scheme["clientIdEnv"])
+                secret = self._get(scheme["clientSecretEnv"])
+                if secret:
+                    pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
+                    values += [secret, base64.b64encode(pair.encode()).decode("ascii")]
+        return values
+
+    def apply(self, security: Sequence[Sequence[str]], parts: RequestParts) -> None:
+        """Place the credentials of the first satisfied alternative of ``security``.
+
+        Without one, nothing is placed (the request goes out anonymously) and ``parts.auth_hint``
+        names what to set. Raises ``ValueError`` for a credential holding a line break.
+        """
+        options: list[str] = []
+        for alternative in security:
+            chosen = [(name, self._schemes[name]) for name in alternative if name in self._schemes]
+            if not alternative or len(chosen) < len(alternative):
+                continue  # anonymous, or a scheme this server cannot use (the generator said so)
+            needed = [hint for _, scheme in chosen for hint in _env_hints(scheme)]
+            if all(self._satisfied(scheme) for _, scheme in chosen):
+                for name, scheme in chosen:
+                    self._apply(name, scheme, parts)
+                parts.auth_hint = f"the API did not accept the credentials of {', '.join(needed)}"
+                return
+            option = " and ".join(dict.fromkeys(needed))
+            if option not in options:
+                options.append(option)
+        if self.extra.secret:
+            others = f", or set {', or set '.join(options)}" if options else ""
+            parts.auth_hint = f"check the headers in {self.extra.env}{others}"
+        elif options:
+            parts.auth_hint = (
+                "it was sent without credentials; to send them, set the environment variable "
+                + ", or set ".join(options)
+            )
+        else:
+            parts.auth_hint = (
+                f"it was sent without credentials; if the API needs them, set {self.extra.env} to "
+                'the headers it expects, e.g. {"Authorization": "Bearer <token>"}'
+            )
+
+    def _get(self, env: str) -> str:
+        return (self._environ.get(env) or "").strip()
+
+    def _secret(self, env: str, parts: RequestParts) -> str:
+        value = self._get(env)
+        if any(c in value for c in "\r\n\0"):
+            raise ValueError(f"the environment variable {env} contains a line break")
+        parts.secrets.append(value)
+        return value
+
+    def _satisfied(self, scheme: SecurityScheme) -> bool:
+        if scheme["type"] == "basic":
+            return bool(self._get(scheme["usernameEnv"]) and self._get(scheme["passwordEnv"]))
+        if scheme["type"] == "oauth2ClientCredentials" and not self._get(scheme["env"]):
+            return bool(self._get(scheme["clientIdEnv"]) and self._get(scheme["clientSecretEnv"]))
+        return bool(self._get(scheme["env"]))
+
+    def _apply(self, name: str, scheme: SecurityScheme, parts: RequestParts) -> None:
+        if scheme["type"] == "oauth2ClientCredentials" and not self._get(scheme["env"]):
+            parts.oauth.append(name)  # a token issued beforehand wins over fetching one
+            parts.credential_headers.add("authorization")
+        elif scheme["type"] == "bearer" or scheme["type"] == "oauth2ClientCredentials":
+            token = self._secret(scheme["env"], parts)
+            parts.headers.append(("Authorization", f"Bearer {token}"))
+            parts.credential_headers.add("authorization")
+        elif scheme["type"] == "basic":
+            user = self._secret(scheme["usernameEnv"], parts)
+            password = self._secret(scheme["passwordEnv"], parts)
+            token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+            parts.secrets.append(token)
+            parts.headers.append(("Authorization", f"Basic {token}"))
+            parts.credential_headers.add("authorization")
+        else:
+            key = self._secret(scheme["env"], parts)
+            if scheme["location"] == "header":
+                parts.headers.append((scheme["name"], key))
+                parts.credential_headers.add(scheme["name"].lower())
+            elif scheme["location"] == "query":
+                encoded = f"{quote(scheme['name'], safe='[]')}={quote(key, safe='')}"
+                parts.secrets.append(quote(key, safe=""))
+                parts.secret_query.append(encoded)
+            else:
+                parts.cookies.append(f"{scheme['name']}={key}")
+
+
+def _env_hints(scheme: SecurityScheme) -> list[str]:
+    """The variables that would satisfy ``scheme``, for hints about credentials."""
+    if scheme["type"] == "basic":
+        return [scheme["usernameEnv"], scheme["passwordEnv"]]
+    if scheme["type"] == "oauth2ClientCredentials":
+        token = f"(or an access token in {scheme['env']})"
+        return [scheme["clientIdEnv"], f"{scheme['clientSecretEnv']} {token}"]
+    return [scheme["env"]]

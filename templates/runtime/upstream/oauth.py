@@ -1,0 +1,247 @@
+"""OAuth2 client credentials for the upstream API: access tokens fetched, cached and refreshed.
+
+``ClientCredentials`` gets the tokens of every ``oauth2ClientCredentials`` scheme of one ``Upstream``:
+it POSTs ``grant_type=client_credentials`` (and the scopes an operation needs) to the scheme's token
+URL, form-encoded, authenticating the client with HTTP Basic (RFC 6749 §2.3.1, §4.4). A token is
+cached per scheme and scope set until shortly before its ``expires_in`` (without one, until the API
+rejects it); ``invalidate`` drops a token the API answered 401 to, so the next call fetches a fresh
+one. However many calls need a token at once, one request is made and all of them share its outcome
+(a failure too). Token requests use their own small client (no custom hooks, no cookies, no
+redirects), bounded in time and size. A failure is a ``TokenError`` whose message names the scheme,
+the token endpoint and what it answered (the OAuth ``error`` code and description, scrubbed), never
+the client secret or a token; every token obtained is handed to ``on_token`` so the caller can keep
+it out of results and logs. Stdlib + httpx only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from typing import Any
+from urllib.parse import quote_plus, urlencode, urlsplit
+
+import httpx
+
+from ..catalog.model import OAuth2ClientCredentialsScheme
+
+__all__ = ["ClientCredentials", "TokenError", "clock"]
+
+# the clock token lifetimes are measured with (replaced in tests)
+clock: Callable[[], float] = time.monotonic
+# a token is renewed this long before it expires (at most a tenth of its lifetime)
+REFRESH_MARGIN = 30.0
+MAX_TOKEN_RESPONSE_BYTES = 64 * 1024
+_MAX_DETAIL = 200
+
+Scopes = tuple[str, ...]
+
+
+class TokenError(Exception):
+    """No access token could be obtained; the message is safe to show the model."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    value: str
+    # clock() value after which the token is renewed; None: until the API rejects it
+    renew_at: float | None
+
+
+def _endpoint(url: str) -> str:
+    """The token URL without query or fragment, for messages."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}"
+
+
+class ClientCredentials:
+    """Access tokens of an API's client-credentials schemes, per scheme and scope set."""
+
+    def __init__(
+        self,
+        *,
+        environ: Mapping[str, str],
+        user_agent: str,
+        timeout: float,
+        transport: httpx.AsyncBaseTransport | None,
+        describe: Callable[[BaseException], str],
+        on_token: Callable[[str], None],
+    ) -> None:
+        self._environ = environ
+        self._user_agent = user_agent
+        self._timeout = timeout
+        self._transport = transport
+        # a short cause for a transport failure ("connection refused"), as upstream words it
+        self._describe = describe
+        self._on_token = on_token
+        self._tokens: dict[tuple[str, Scopes], _Token] = {}
+        self._inflight: dict[tuple[str, Scopes], asyncio.Task[_Token]] = {}
+        self._http: httpx.AsyncClient | None = None
+
+    async def aclose(self) -> None:
+        for task in self._inflight.values():
+            task.cancel()
+        self._inflight.clear()
+        if self._http is not None:
+            client, self._http = self._http, None
+            await client.aclose()
+
+    def configured(self, scheme: OAuth2ClientCredentialsScheme) -> bool:
+        """Whether the client id and secret of ``scheme`` are set."""
+        return all(
+            (self._environ.get(env) or "").strip()
+            for env in (scheme["clientIdEnv"], scheme["clientSecretEnv"])
+        )
+
+    async def token(
+        self, name: str, scheme: OAuth2ClientCredentialsScheme, token_url: str, scopes: Scopes
+    ) -> str:
+        """A valid token for ``scopes``: cached, or fetched once for every caller waiting on it."""
+        key = (name, scopes)
+        cached = self._tokens.get(key)
+        if cached is not None and (cached.renew_at is None or clock() < cached.renew_at):
+            return cached.value
+        task = self._inflight.get(key)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(
+                self._fetch(name, scheme, token_url, scopes)
+            )
+            self._inflight[key] = task
+            task.add_done_callback(lambda done: self._settle(key, done))
+        # a caller that gives up (cancellation) must not cancel the request the others wait for
+        token = await asyncio.shield(task)
+        return token.value
+
+    def invalidate(self, name: str, scopes: Scopes, value: str) -> None:
+        """Forget ``value`` if it is still the cached token (the API rejected it)."""
+        cached = self._tokens.get((name, scopes))
+        if cached is not None and cached.value == value:
+            del self._tokens[(name, scopes)]
+
+    def _settle(self, key: tuple[str, Scopes], task: asyncio.Task[_Token]) -> None:
+        if self._inflight.get(key) is task:
+            del self._inflight[key]
+        if task.cancelled():
+            return
+        if task.exception() is None:  # retrieving the exception also marks it as seen
+            self._tokens[key] = task.result()
+
+    def _client(self) -> httpx.AsyncClient:
+        if self._http is None:
+            self._http = httpx.AsyncClient(
+                transport=self._transport,
+                follow_redirects=False,
+                timeout=self._timeout,
+                headers={"User-Agent": self._user_agent},
+                # no domain is allowed: cookies set by the token endpoint are never kept
+                cookies=CookieJar(policy=DefaultCookiePolicy(allowed_domains=[])),
+            )
+        return self._http
+
+    async def _fetch(
+        self, name: str, scheme: OAuth2ClientCredentialsScheme, token_url: str, scopes: Scopes
+    ) -> _Token:
+        client_id = (self._environ.get(scheme["clientIdEnv"]) or "").strip()
+        secret = (self._environ.get(scheme["clientSecretEnv"]) or "").strip()
+        # RFC 6749 §2.3.1: both are form-encoded before they are joined for Basic
+        pair = f"{quote_plus(client_id, safe='')}:{quote_plus(secret, safe='')}"
+        basic = base64.b64encode(pair.encode("utf-8")).decode("ascii")
+        form: list[tuple[str, str]] = [("grant_type", "client_credentials")]
+        if scopes:
+            form.append(("scope", " ".join(scopes)))
+        where = f"the token endpoint {_endpoint(token_url)}"
+        failed = f"could not get an access token for {name!r} from {where}"
+        started = clock()
+        try:
+            async with asyncio.timeout(self._timeout):
+                response = await self._client().send(
+                    self._client().build_request(
+                        "POST",
+                        token_url,
+                        headers={
+                            "Authorization": f"Basic {basic}",
+                            "Content-Type": "application/x-www-form-urlencoded",
+                            "Accept": "application/json",
+                        },
+                        content=urlencode(form).encode("ascii"),
+                    ),
+                    stream=True,
+                )
+                try:
+                    body = await _read(response)
+                finally:
+                    await response.aclose()
+        except (TimeoutError, httpx.TimeoutException):
+            raise TokenError(f"{failed}: timed out after {self._timeout:g} s") from None
+        except httpx.HTTPError as exc:
+            raise TokenError(f"{failed}: {self._scrub(self._describe(exc), secret)}") from None
+        if not 200 <= response.status_code < 300:
+            detail = self._scrub(_oauth_error(body), secret)
+            raise TokenError(f"{failed}: HTTP {response.status_code}{detail}")
+        token = _parse(body, started)
+        if token is None:
+            raise TokenError(
+                f"{failed}: the answer is not a JSON object with a bearer access_token"
+            )
+        self._on_token(token.value)
+        return token
+
+    @staticmethod
+    def _scrub(text: str, secret: str) -> str:
+        return text.replace(secret, "***") if secret else text
+
+
+async def _read(response: httpx.Response) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > MAX_TOKEN_RESPONSE_BYTES:
+            break  # a token answer is small; what is read so far says enough about an error
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _json_object(body: bytes) -> dict[str, Any] | None:
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _oauth_error(body: bytes) -> str:
+    """`` invalid_client (Client authentication failed)`` from an RFC 6749 §5.2 error answer."""
+    value = _json_object(body) or {}
+    words = [
+        str(value[key])[:_MAX_DETAIL]
+        for key in ("error", "error_description")
+        if isinstance(value.get(key), str) and value[key].strip()
+    ]
+    if not words:
+        return ""
+    printable = ["".join(c if c.isprintable() else " " for c in word) for word in words]
+    return " " + printable[0] + (f" ({printable[1]})" if len(printable) > 1 else "")
+
+
+def _parse(body: bytes, started: float) -> _Token | None:
+    value = _json_object(body)
+    if value is None:
+        return None
+    token = value.get("access_token")
+    kind = value.get("token_type", "bearer")
+    if not isinstance(token, str) or not token.strip() or any(c in token for c in "\r\n\0"):
+        return None
+    if not isinstance(kind, str) or kind.lower() != "bearer":
+        return None
+    lifetime = value.get("expires_in")
+    if isinstance(lifetime, str) and lifetime.strip().isdigit():
+        lifetime = int(lifetime)  # some servers send it as a string
+    renew_at = None
+    if isinstance(lifetime, int | float) and not isinstance(lifetime, bool) and lifetime > 0:
+        renew_at = started + lifetime - min(REFRESH_MARGIN, lifetime / 10)
+    return _Token(token.strip(), renew_at)
