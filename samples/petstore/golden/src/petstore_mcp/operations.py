@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import models
-from ._runtime.client import ApiClient, parsed
-from ._runtime.client import ApiError as ApiError
+from ._runtime.typed_client import ApiClient, parsed
+from ._runtime.typed_client import ApiError as ApiError
 
 # keyword -> the API's name for the argument, where they differ
 _NAMES = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._runtime.catalog import Catalog, load_catalog
+from ._runtime.catalog.model import Catalog, load_catalog
 from ._runtime.server import McpServer, Settings, load_custom_code
 
 CATALOG_PATH = Path(__file__).with_name("catalog.json")
