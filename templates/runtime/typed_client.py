@@ -1,10 +1,12 @@
-"""A typed-client façade over :class:`~.upstream.Upstream`, used by the generated ``operations.py``.
+"""A typed-client façade over :class:`~.upstream.client.Upstream`, used by the generated ``operations.py``.
 
 The MCP server never goes through here: it maps upstream responses to tool results itself. This is
 for people who import a generated package as an ordinary async client for the API: a non-2xx answer
 raises :class:`ApiError`, JSON comes back decoded, pydantic models passed as arguments are dumped to
-plain JSON first. A ``304 Not Modified`` (to a conditional request) returns ``None``; JSON Lines come
-back as a list, and a body that is not the JSON its content type says as text.
+plain JSON first. ``None`` leaves an argument out; :data:`NULL` sends it as JSON ``null`` (a body
+field cleared on purpose), at the top level or anywhere inside a dict or list value. A
+``304 Not Modified`` (to a conditional request) returns ``None``; JSON Lines come back as a list, and
+a body that is not the JSON its content type says as text.
 """
 
 from __future__ import annotations
@@ -22,6 +24,20 @@ from .catalog.model import Catalog
 from .upstream.client import Upstream, UpstreamResponse
 
 _NOT_MODIFIED = 304
+
+
+class _Null:
+    """The type of :data:`NULL`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NULL"
+
+
+# an argument value meaning "send JSON null" (None means "leave the argument out"); typed Any so
+# that it fits every parameter of the generated functions
+NULL: Any = _Null()
 
 
 def parsed(kind: Any, data: Any) -> Any:
@@ -48,7 +64,8 @@ class ApiError(Exception):
 
 
 class ApiClient:
-    """Calls operations by key with plain or pydantic arguments; ``None`` arguments are left out."""
+    """Calls operations by key with plain or pydantic arguments; ``None`` arguments are left out,
+    :data:`NULL` ones sent as JSON null."""
 
     def __init__(self, upstream: Upstream) -> None:
         self._upstream = upstream
@@ -81,7 +98,7 @@ class ApiClient:
         return await self.call(operation, arguments)
 
     async def call(self, operation: str, arguments: Mapping[str, Any]) -> Any:
-        plain = {k: _plain(v) for k, v in arguments.items() if v is not None}
+        plain = {k: _plain(v) for k, v in arguments.items() if v is not None}  # NULL -> None
         response = await self._upstream.call(operation, plain)
         if response.status == _NOT_MODIFIED:
             return None
@@ -119,6 +136,8 @@ class ApiClient:
 
 
 def _plain(value: Any) -> Any:
+    if value is NULL:
+        return None
     dump = getattr(value, "model_dump", None)
     if callable(dump):
         return dump(mode="json", by_alias=True, exclude_none=True)

@@ -17,7 +17,7 @@ import pytest
 import zstandard
 
 from templates.runtime.catalog.model import UpstreamInfo
-from templates.runtime.typed_client import ApiClient
+from templates.runtime.typed_client import NULL, ApiClient
 from templates.runtime.upstream.client import MAX_REDIRECTS, UpstreamError
 from templates.runtime.upstream.decoding import accept_encoding
 from tests.runtime.upstream_kit import API_KEY, INFO, TOKEN, FakeApi, Make, call, fake_api, op
@@ -264,6 +264,23 @@ async def test_basic_credentials_are_masked_in_echoed_bodies(api: FakeApi, make:
 
 
 # -- the typed client ---------------------------------------------------------------------------
+
+
+async def test_the_typed_client_sends_null_only_when_asked(api: FakeApi, make: Make) -> None:
+    body = {
+        "contentType": "application/json",
+        "required": False,
+        "properties": {"name": "name", "tag": "tag", "owner": "owner"},
+    }
+    client = ApiClient(make({"op": op("PATCH", "/pets/1", body=body)}))
+    api.reply(200, b"{}", JSON)
+    # None leaves an argument out; NULL sends JSON null, also inside a nested value
+    await client.call("op", {"name": "Rex", "tag": NULL, "owner": {"id": 1, "team": NULL}})
+    await client.call("op", {"name": "Rex", "tag": None})
+    first, second = api.requests[-2:]
+    assert json.loads(first.body) == {"name": "Rex", "tag": None, "owner": {"id": 1, "team": None}}
+    assert json.loads(second.body) == {"name": "Rex"}
+    assert repr(NULL) == "NULL"
 
 
 async def test_the_typed_client_reads_304_and_json_lines(api: FakeApi, make: Make) -> None:

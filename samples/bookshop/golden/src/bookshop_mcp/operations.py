@@ -10,7 +10,10 @@ Use them as an ordinary client::
 
 Each function sends one HTTP request through the same request building as the MCP server: its keyword
 arguments (``locals()``, read before anything else is assigned) are the operation's arguments, named as
-the API names them where a ``_NAMES`` map says so; ``None`` leaves an argument out.
+the API names them where a ``_NAMES`` map says so. ``None`` leaves an argument out; ``NULL`` sends it as
+JSON null (to clear a field, say)::
+
+    from bookshop_mcp.operations import NULL
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import models
+from ._runtime.typed_client import NULL as NULL
 from ._runtime.typed_client import ApiClient, parsed
 from ._runtime.typed_client import ApiError as ApiError
 
