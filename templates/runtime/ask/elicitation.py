@@ -21,6 +21,7 @@ from typing import Any, Final
 from ..catalog.model import OperationSpec, SecurityScheme
 from ..jsonschema import SchemaError, Validator
 from ..protocol.jsonrpc import JsonObject
+from ..sensitive import SECRET_HEADERS, secret_argument
 
 ELICIT: Final = "elicitation/create"
 SAMPLE: Final = "sampling/createMessage"
@@ -29,12 +30,6 @@ METHODS: Final = (ELICIT, SAMPLE, ROOTS)
 ACTIONS: Final = ("accept", "decline", "cancel")
 
 _FORMATS = frozenset({"email", "uri", "date", "date-time"})
-_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
-_SECRET_NAME = re.compile(
-    r"(^|[^a-z])(pass(word|wd|phrase)?|secret|token|api[-_ ]?key|apikey|credentials?|"
-    r"private[-_ ]?key|authorization|cookie|session[-_ ]?id)([^a-z]|$)",
-    re.IGNORECASE,
-)
 _MAX_TEXT = 500
 _MAX_ANSWER_CHARS = 64 * 1024
 
@@ -77,16 +72,14 @@ def secret_arguments(
     for parameter in spec["parameters"] if spec is not None else []:
         wire = parameter["name"].lower()
         if (
-            (parameter["location"] == "header" and wire in _SECRET_HEADERS)
+            (parameter["location"] == "header" and wire in SECRET_HEADERS)
             or (parameter["location"], wire) in api_keys
-            or _SECRET_NAME.search(parameter["name"])
+            or secret_argument(parameter["name"])
         ):
             secret.add(parameter["argument"])
     properties = schema.get("properties") if isinstance(schema, dict) else None
     for name, prop in (properties or {}).items():
-        if _SECRET_NAME.search(name) or (
-            isinstance(prop, dict) and prop.get("format") == "password"
-        ):
+        if secret_argument(name) or (isinstance(prop, dict) and prop.get("format") == "password"):
             secret.add(name)
     return frozenset(secret)
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, quote_plus
 
 from ..catalog.model import SecurityScheme, UpstreamInfo
+from ..sensitive import secret_header
 
 __all__ = ["Credentials", "ExtraHeaders", "HeaderError", "RequestParts", "extra_headers"]
 
@@ -45,10 +46,7 @@ _RESERVED_HEADERS = frozenset(
 )
 
 
-# header names that carry credentials, and values that look like a key whatever their header
-_CREDENTIAL_NAME = re.compile(
-    r"authoriz|cookie|key|token|secret|auth|session|passw|signature|credential", re.IGNORECASE
-)
+# values that look like a key whatever their header (names: sensitive.secret_header)
 _KEY_LIKE = re.compile(r"(?=[^ ]*[0-9])(?=[^ ]*[A-Za-z])[A-Za-z0-9_\-+/=.~:]{20,}")
 
 
@@ -113,7 +111,7 @@ def _secret_forms(name: str, value: str) -> list[str]:
     """
     if not value:
         return []
-    if _CREDENTIAL_NAME.search(name) or _KEY_LIKE.fullmatch(value):
+    if secret_header(name) or _KEY_LIKE.fullmatch(value):
         scheme, _, credential = value.partition(" ")
         return [value, credential.strip()] if credential.strip() and scheme.isalpha() else [value]
     return []

@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote
 
+from ..sensitive import scrub_fields
+
 __all__ = [
     "MASK",
     "MIN_SECRET_LENGTH",
@@ -31,22 +33,12 @@ __all__ = [
 MIN_SECRET_LENGTH = 6
 MASK = "***"
 
-_FIELD = re.compile(
-    r"""(?ix)
-    (\b(?:proxy-)?authorization|\bx-api-key|\bapi[-_]?key|\bapikey|\baccess[-_]?token
-      |\brefresh[-_]?token|\bclient[-_]?secret|\btoken|\bsecret|\bpassword|\bpasswd|\bcookie
-      |\bset-cookie|\bsession[-_]?id)
-    (["']?\s*[:=]\s*["']?)
-    ((?:bearer|basic|token|digest)\s+)?
-    [^\s"',;&}<]+
-    """
-)
 _JWT = re.compile(r"\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*")
 
 
 def scrub_credentials(text: str) -> str:
     """``text`` with credential-looking fields and JWTs masked (for upstream error excerpts)."""
-    text = _FIELD.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''}{MASK}", text)
+    text = scrub_fields(text, MASK)
     return _JWT.sub(MASK, text)
 
 

@@ -1,0 +1,62 @@
+"""The one list of secret-looking names (``sensitive.py``), as each of its three users asks it."""
+
+from __future__ import annotations
+
+import pytest
+
+from templates.runtime.sensitive import scrub_fields, secret_argument, secret_header
+
+
+@pytest.mark.parametrize(
+    ("name", "secret"),
+    [
+        ("Authorization", True),
+        ("Proxy-Authorization", True),
+        ("X-Api-Key", True),
+        ("Cookie", True),
+        ("X-Session-Id", True),
+        ("X-Hub-Signature-256", True),
+        ("X-Client-Credential", True),
+        ("Idempotency-Key", True),  # any "key": never mirrored, masked when it looks like one
+        ("Accept", False),
+        ("X-GitHub-Api-Version", False),
+        ("X-Request-ID", False),
+    ],
+)
+def test_header_names(name: str, secret: bool) -> None:
+    assert secret_header(name) is secret
+
+
+@pytest.mark.parametrize(
+    ("name", "secret"),
+    [
+        ("password", True),
+        ("new_passphrase", True),
+        ("client_secret", True),
+        ("api-key", True),
+        ("apiKey", True),
+        ("x_api_key", True),
+        ("access_token", True),
+        ("refreshToken", True),
+        ("sessionId", True),
+        ("credentials", True),
+        ("private key", True),
+        ("tokens_count", False),  # a word, not a fragment: "tokens" is not "token"
+        ("passage", False),
+        ("keyword", False),
+        ("author", False),
+    ],
+)
+def test_argument_names(name: str, secret: bool) -> None:
+    assert secret_argument(name) is secret
+
+
+def test_fields_in_text_are_masked_value_only() -> None:
+    text = (
+        '{"access_token": "abc.def", "name": "rex"} password=hunter2&user=al '
+        "Authorization: Bearer sk-123 cookie: s=1"
+    )
+    assert scrub_fields(text, "***") == (
+        '{"access_token": "***", "name": "rex"} password=***&user=al '
+        "Authorization: Bearer *** cookie: ***"
+    )
