@@ -8,6 +8,7 @@ import pytest
 
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.ir.model import Api, ApiKeyScheme, Operation, Parameter, RequestBody, Response
+from openapi2mcp.ir.x_mcp import XMcp
 from openapi2mcp.plan.build import PlanOptions, build_plan
 from openapi2mcp.plan.classify import ClassifyOptions, classify_operations
 
@@ -188,8 +189,8 @@ def test_deprecated_and_excluded_operations_are_skipped() -> None:
     surface = classify_operations(
         api(
             op("GET", "/old", "oldThing", deprecated=True),
-            op("GET", "/hidden", "hidden", x_mcp={"exclude": True}),
-            op("GET", "/new", "newThing", x_mcp={"name": "fresh_thing", "title": "Fresh"}),
+            op("GET", "/hidden", "hidden", x_mcp=XMcp(exclude=True)),
+            op("GET", "/new", "newThing", x_mcp=XMcp(name="fresh_thing", title="Fresh")),
         ),
         ClassifyOptions(),
         "x",

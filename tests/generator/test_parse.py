@@ -26,6 +26,7 @@ from openapi2mcp.ir.model import (
 )
 from openapi2mcp.ir.operation_parts import response as real_response
 from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.ir.x_mcp import XMcp
 from openapi2mcp.load.reading import load_source
 
 HEAD = "openapi: 3.0.3\ninfo: {title: Pets, version: '1.0'}\nservers: [{url: 'https://pets.example.com/v1'}]\n"
@@ -776,7 +777,7 @@ def test_unsupported_security_schemes(tmp_path: Path, scheme: str, message: str)
 # -- operations ---------------------------------------------------------------------------------
 
 
-def test_operation_fields_and_x_mcp_verbatim(tmp_path: Path) -> None:
+def test_operation_fields_and_typed_x_mcp(tmp_path: Path) -> None:
     op, report = one_operation(
         tmp_path,
         f"""\
@@ -799,14 +800,17 @@ def test_operation_fields_and_x_mcp_verbatim(tmp_path: Path) -> None:
         tags=("pets",),
         deprecated=True,
         response=Response("204", "", None, "done"),
-        x_mcp={"name": "pets", "hidden": False, "extra": {"nested": [1, 2]}},
+        x_mcp=XMcp(name="pets"),
     )
-    assert where(report) == []
+    assert where(report) == [
+        ("x-mcp-invalid", "#/paths/~1pets/get/x-mcp/hidden"),
+        ("x-mcp-invalid", "#/paths/~1pets/get/x-mcp/extra"),
+    ]
 
 
 def test_x_mcp_that_is_not_an_object_is_ignored(tmp_path: Path) -> None:
     op, report = one_operation(tmp_path, f"x-mcp: tool\nresponses: {NO_CONTENT}")
-    assert op.x_mcp == {}
+    assert op.x_mcp == XMcp()
     assert where(report) == [("x-mcp-invalid", "#/paths/~1pets/get/x-mcp")]
 
 

@@ -1,6 +1,6 @@
 """``x-mcp`` on the document and on path items: defaults for the operations below them.
 
-Precedence: document < path item < operation (annotations and confirm merge key by key); keys that
+Precedence: document < path item < operation (annotations merge key by key); keys that
 name a single operation are rejected above the operation with a diagnostic naming their pointer; a
 config rule still beats every level, and ``inspect`` says which level decided.
 """
@@ -15,6 +15,7 @@ from openapi2mcp.diagnostics import Report
 from openapi2mcp.generate import GenerateOptions, plan_source
 from openapi2mcp.ir.model import Api
 from openapi2mcp.ir.parse import parse_api
+from openapi2mcp.ir.x_mcp import XMcp, XMcpAnnotations
 from openapi2mcp.load.reading import load_source
 from openapi2mcp.plan.model import ServerPlan
 
@@ -25,7 +26,7 @@ SPEC = dedent(
     servers: [{url: "https://library.example.com"}]
     x-mcp:
       annotations: {openWorldHint: false, title: nope}
-      confirm: {message: Are you sure?}
+      confirm: when-supported
       name: everything
       description: not a default
     paths:
@@ -38,7 +39,7 @@ SPEC = dedent(
           operationId: addBook
           x-mcp:
             annotations: {idempotentHint: true}
-            confirm: {required: true}
+            confirm: true
           responses: {"201": {description: created}}
       /books/{id}:
         x-mcp: {kind: resource_template, read_tool: false}
@@ -87,23 +88,22 @@ def planned(tmp_path: Path, config: str | None = None) -> tuple[ServerPlan, Repo
 def test_operations_inherit_the_document_and_path_item_defaults(tmp_path: Path) -> None:
     api, _ = parsed(tmp_path)
     ops = {op.key: op for op in api.operations}
-    assert ops["listBooks"].x_mcp == {
-        "annotations": {"openWorldHint": False, "title": "nope"},
-        "confirm": {"message": "Are you sure?"},
-        "kind": "tool",
-    }
-    # the operation's own objects are laid over the inherited ones, key by key
-    assert ops["addBook"].x_mcp == {
-        "annotations": {"openWorldHint": False, "title": "nope", "idempotentHint": True},
-        "confirm": {"message": "Are you sure?", "required": True},
-        "kind": "tool",
-    }
-    assert ops["reindexStatus"].x_mcp["exclude"] is False
-    assert ops["reindex"].x_mcp["exclude"] is True
-    assert ops["oldThing"].x_mcp == {
-        "annotations": {"openWorldHint": False, "title": "nope"},
-        "confirm": {"message": "Are you sure?"},
-    }
+    assert ops["listBooks"].x_mcp == XMcp(
+        annotations=XMcpAnnotations(openWorldHint=False, title="nope"),
+        confirm="when-supported",
+        kind="tool",
+    )
+    # the operation's own annotations are laid over the inherited ones, key by key
+    assert ops["addBook"].x_mcp == XMcp(
+        annotations=XMcpAnnotations(openWorldHint=False, title="nope", idempotentHint=True),
+        confirm=True,
+        kind="tool",
+    )
+    assert ops["reindexStatus"].x_mcp.exclude is False
+    assert ops["reindex"].x_mcp.exclude is True
+    assert ops["oldThing"].x_mcp == XMcp(
+        annotations=XMcpAnnotations(openWorldHint=False, title="nope"), confirm="when-supported"
+    )
 
 
 def test_origins_name_the_level_that_set_each_key(tmp_path: Path) -> None:
@@ -147,7 +147,7 @@ def test_keys_of_a_single_operation_are_rejected_above_it(tmp_path: Path) -> Non
             "x-mcp 'name' describes a single operation and cannot be set on the document; ignored",
         ),
     ]
-    assert all("name" not in op.x_mcp and "title" not in op.x_mcp for op in api.operations)
+    assert all(op.x_mcp.name is None and op.x_mcp.title is None for op in api.operations)
 
 
 def test_x_mcp_that_is_not_an_object_on_the_document_or_a_path_is_ignored(tmp_path: Path) -> None:
@@ -165,7 +165,7 @@ def test_x_mcp_that_is_not_an_object_on_the_document_or_a_path_is_ignored(tmp_pa
         """
     )
     api, report = parsed(tmp_path, spec)
-    assert api.operations[0].x_mcp == {}
+    assert api.operations[0].x_mcp == XMcp()
     assert [(d.code, d.pointer) for d in report.diagnostics if d.code == "x-mcp-invalid"] == [
         ("x-mcp-invalid", "#/x-mcp"),
         ("x-mcp-invalid", "#/paths/~1a/x-mcp"),

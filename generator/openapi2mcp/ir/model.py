@@ -12,6 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..config import PromptConfig
+from .x_mcp import XMcp
+
 JsonSchema = Mapping[str, Any]
 ParameterLocation = Literal["path", "query", "header", "cookie"]
 HttpMethod = Literal["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]
@@ -143,8 +146,8 @@ class Operation:
     response: Response | None = None
     # alternatives; each a tuple of scheme names; () inside means anonymous is allowed
     security: tuple[tuple[str, ...], ...] = ()
-    # the operation's `x-mcp` extension over the path item's and the document's (validated by classify)
-    x_mcp: Mapping[str, Any] = field(default_factory=dict)
+    # the operation's `x-mcp` extension over the path item's and the document's (checked by the parser)
+    x_mcp: XMcp = field(default_factory=XMcp)
     # x-mcp key -> JSON pointer of the `x-mcp` object that set it (provenance, not compared)
     x_mcp_origins: Mapping[str, str] = field(default_factory=dict, compare=False)
     # links declared by the success responses, in document order
@@ -221,5 +224,5 @@ class Api:
     external_docs_url: str = ""
     # the first of `servers` as declared, when its URL has variables
     server: Server | None = None
-    # prompt definitions of the document's `x-mcp: {prompts: [...]}`, each with its JSON pointer
-    x_mcp_prompts: tuple[tuple[Any, str], ...] = ()
+    # the prompts of the document's `x-mcp: {prompts: [...]}` that are valid, each with its JSON pointer
+    x_mcp_prompts: tuple[tuple[PromptConfig, str], ...] = ()

@@ -3,10 +3,11 @@
 This module owns :func:`parse_api`. It checks the document's shape (``validate.py``; problems become
 warnings), then reads it tolerantly as plain data: metadata, servers, tags, security schemes and
 requirements here, each operation's parameters, body and response in ``operations.py``, schemas in
-``schemas.py``, ``$ref`` in ``refs.py``. The ``x-mcp`` of the document and of a path item are defaults
-merged under each operation's own (:func:`merge_x_mcp`); response ``links`` are kept as written. An
-operation that cannot be understood is skipped with an ``op-skipped`` warning naming its pointer;
-nothing in the document makes the run crash.
+``schemas.py``, ``$ref`` in ``refs.py``. Each ``x-mcp`` is checked where it is written (``x_mcp.py``);
+the document's and a path item's are defaults merged under each operation's own into its typed
+:class:`~openapi2mcp.ir.x_mcp.XMcp`; response ``links`` are kept as written. An operation that cannot
+be understood is skipped with an ``op-skipped`` warning naming its pointer; nothing in the document
+makes the run crash.
 """
 
 from __future__ import annotations
@@ -37,16 +38,11 @@ from .model import (
 )
 from .operation_parts import Context, SkipOperation, parameters, response, text
 from .schemas import SchemaNormaliser
+from .x_mcp import XMcpLevel, merge, read_level
 
 METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _SERVER_VARIABLE: Final = re.compile(r"\{([^{}]+)\}")
 Security = tuple[tuple[str, ...], ...]
-# x-mcp keys that describe one operation: meaningless as a default on the document or a path item
-X_MCP_OPERATION_ONLY: Final = frozenset({"name", "title", "description"})
-# x-mcp keys whose objects merge key by key across levels; every other key is replaced whole
-_X_MCP_MERGED: Final = frozenset({"annotations", "confirm"})
-# an `x-mcp` object and the JSON pointer where it is written
-XMcpLevel = tuple[dict[str, Any], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +72,8 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     default_security = _requirements(
         resolver, data.get("security"), ROOT.child("security"), schemes
     )
-    document_x_mcp = _x_mcp_defaults(resolver, data, ROOT.child("x-mcp"), "the document")
-    # prompts belong to the server, not to each operation: kept apart from the defaults
-    spec_prompts = document_x_mcp[0].pop("prompts", None)
+    # the document's prompts belong to the server, not to each operation: kept apart from the defaults
+    document_x_mcp = read_level(data, ROOT.child("x-mcp"), "the document", resolver.warn)
     operations = _assign_keys(
         resolver, _operations(ctx, data, default_security, schemes, document_x_mcp)
     )
@@ -102,17 +97,8 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
         terms_of_service=text(info.get("termsOfService")),
         external_docs_url=_member_text(data, "externalDocs", "url"),
         server=server if server is not None and server.variables else None,
-        x_mcp_prompts=_x_mcp_prompts(resolver, spec_prompts, ROOT.child("x-mcp", "prompts")),
+        x_mcp_prompts=document_x_mcp.prompts,
     )
-
-
-def _x_mcp_prompts(resolver: Resolver, raw: Any, at: Location) -> tuple[tuple[Any, str], ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, list):
-        resolver.warn("x-mcp-invalid", at, "x-mcp prompts must be a list of prompts; ignored")
-        return ()
-    return tuple((item, at.child(index).pointer) for index, item in enumerate(raw))
 
 
 def _member_text(parent: dict[str, Any], key: str, member: str) -> str:
@@ -361,42 +347,6 @@ def _requirements(resolver: Resolver, raw: Any, at: Location, schemes: _Schemes)
     return tuple(alternatives)
 
 
-def _x_mcp_defaults(
-    resolver: Resolver, owner: dict[str, Any], at: Location, what: str
-) -> XMcpLevel:
-    """The ``x-mcp`` of the document or a path item: defaults for the operations below it.
-
-    Keys that name a single operation (``name``, ``title``, ``description``) are rejected there.
-    """
-    value = owner.get("x-mcp", {})
-    if not isinstance(value, dict):
-        resolver.warn("x-mcp-invalid", at, "x-mcp must be an object; ignored")
-        return {}, at.pointer
-    for key in X_MCP_OPERATION_ONLY.intersection(value):
-        resolver.warn(
-            "x-mcp-not-a-default",
-            at.child(key),
-            f"x-mcp '{key}' describes a single operation and cannot be set on {what}; ignored",
-        )
-    return {k: v for k, v in value.items() if k not in X_MCP_OPERATION_ONLY}, at.pointer
-
-
-def merge_x_mcp(*levels: XMcpLevel) -> tuple[dict[str, Any], dict[str, str]]:
-    """Later levels win (document < path item < operation); ``annotations``/``confirm`` objects
-    merge key by key. Returns the merged object and, per key, the pointer of the level that won."""
-    merged: dict[str, Any] = {}
-    origins: dict[str, str] = {}
-    for value, pointer in levels:
-        for key, item in value.items():
-            earlier = merged.get(key)
-            if key in _X_MCP_MERGED and isinstance(item, dict) and isinstance(earlier, dict):
-                merged[key] = {**earlier, **item}
-            else:
-                merged[key] = item
-            origins[key] = pointer
-    return merged, origins
-
-
 def _operations(
     ctx: Context,
     data: dict[str, Any],
@@ -442,7 +392,7 @@ def _operations(
         path_params = (value.get("parameters"), where("parameters"))
         inherited = (
             document_x_mcp,
-            _x_mcp_defaults(resolver, value, where("x-mcp"), "a path item"),
+            read_level(value, where("x-mcp"), "a path item", resolver.warn),
         )
         for method in METHODS:
             if method not in value:
@@ -528,11 +478,8 @@ def _operation(
     declared_security = (
         raw["security"] if "security" in raw else ctx.resolver.lookup(ROOT.child("security"))[1]
     )
-    own_x_mcp = raw.get("x-mcp", {})
-    if not isinstance(own_x_mcp, dict):
-        ctx.resolver.warn("x-mcp-invalid", at.child("x-mcp"), "x-mcp must be an object; ignored")
-        own_x_mcp = {}
-    x_mcp, x_mcp_origins = merge_x_mcp(*inherited, (own_x_mcp, at.child("x-mcp").pointer))
+    own_x_mcp = read_level(raw, at.child("x-mcp"), "an operation", ctx.resolver.warn)
+    x_mcp, x_mcp_origins = merge((*inherited, own_x_mcp))
     tags = raw.get("tags")
     return Operation(
         key="",

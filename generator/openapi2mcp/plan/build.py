@@ -227,22 +227,18 @@ def _exposure(
         toolsets=toolsets,
         auto_threshold=AUTO_THRESHOLD,
         output_schemas=options.output_schemas,
-        strict_output=_strict_output(tools, options.classify.config, report),
+        strict_output=_strict_output(tools, options.classify.config),
         description_limit=options.classify.description_limit,
         dynamic_instructions=_dynamic_instructions(api, tools),
     )
 
 
-def _strict_output(tools: tuple[Tool, ...], config: Config, report: Report) -> frozenset[str]:
+def _strict_output(tools: tuple[Tool, ...], config: Config) -> frozenset[str]:
     """The tools that advertise their documented output schema (defaults < x-mcp < config)."""
     chosen: set[str] = set()
     for tool in tools:
         op = tool.operation
-        flag = op.x_mcp.get("strictOutput")
-        if flag is not None and not isinstance(flag, bool):
-            where = op.x_mcp_origins.get("strictOutput", op.pointer)
-            report.warn("x-mcp-invalid", where, "x-mcp strictOutput must be true or false; ignored")
-            flag = None
+        flag = op.x_mcp.strict_output
         wanted = config.strict_output
         if isinstance(wanted, tuple):
             key = op.operation_id or op.key

@@ -4,11 +4,12 @@ Every operation becomes a tool (annotations from its HTTP verb, DESIGN.md §5); 
 become a resource (a static URI when nothing is required to read them) or a resource template (RFC 6570,
 path variables plus ``{?query}``); each tag becomes a guiding prompt (see ``prompting.py``). Names are
 made unique here and every rename, skip or guess is reported as a diagnostic. An operation's ``x-mcp``
-arrives merged with the defaults of its path item and the document (``parse.py``); a default ``kind``
-of resource applies to GETs only, and a default never brings back a deprecated operation. Completion
-values (:func:`completion_values`) are an argument's enum, then its examples that fit its schema.
-A POST that only reads (:func:`read_only_post`: a read word such as ``search`` or ``render`` and no
-side-effect word) gets the hints of a GET unless ``x-mcp`` or the config sets hints itself.
+arrives typed (``ir/x_mcp.py``) and merged with the defaults of its path item and the document; a
+default ``kind`` of resource applies to GETs only, and a default never brings back a deprecated
+operation. Completion values (:func:`completion_values`) are an argument's enum, then its examples
+that fit its schema. A POST that only reads (:func:`read_only_post`: a read word such as ``search``
+or ``render`` and no side-effect word) gets the hints of a GET unless ``x-mcp`` or the config sets
+hints itself.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..config import AnnotationOverride, Config
 from ..diagnostics import Report
 from ..ir.model import Api, JsonSchema, Operation, Parameter
 from ..ir.schema_utils import defs_closure, enum_values, is_scalar, json_type, resolve
+from ..ir.x_mcp import XMcp
 from ..render.examples import conforms
 from ..render.runtime_schema import compilable
 from . import naming
@@ -117,10 +119,9 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
     completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
     all_tools: list[Tool] = []
     for op in api.operations:
-        x_mcp = op.x_mcp if isinstance(op.x_mcp, Mapping) else {}
-        placement = _placement(op, x_mcp, options.config)
+        placement = _placement(op, options.config)
         skipped = _skipped(op, placement, options, report)
-        built = None if skipped else _tool(api, op, x_mcp, namer, python_names, options, report)
+        built = None if skipped else _tool(api, op, namer, python_names, options, report)
         if built is None:
             why = skipped or "its input schema does not compile"
             decisions.append(Decision(op, ("skipped",), (), None, why))
@@ -181,17 +182,18 @@ def _skipped(op: Operation, placement: Placement, options: ClassifyOptions, repo
     return ""
 
 
-def _placement(op: Operation, x_mcp: Mapping[str, Any], config: Config) -> Placement:
+def _placement(op: Operation, config: Config) -> Placement:
     """Precedence: defaults < x-mcp in the spec (or an overlay) < config rules."""
     matched = config.rule_for(op.method, op.path, op.tags, op.operation_id or op.key)
     if matched is not None:
         index, rule = matched
         return Placement(rule.kind, rule.read_tool, f"config rule #{index + 1}")
-    if x_mcp.get("exclude") is True:
+    x_mcp = op.x_mcp
+    if x_mcp.exclude is True:
         return _x_mcp_placement(op, "exclude", "exclude", True)
-    read_tool = x_mcp.get("read_tool") is not False
-    kind = x_mcp.get("kind")
-    if isinstance(kind, str) and kind in {"tool", "resource", "resource_template", "exclude"}:
+    read_tool = x_mcp.read_tool is not False
+    kind = x_mcp.kind
+    if kind is not None:
         inherited = _x_mcp_origin(op, "kind") is not None
         # a default of the document or path item applies where it can: only GETs can be read
         if not (inherited and op.method != "GET" and kind.startswith("resource")):
@@ -216,7 +218,6 @@ def _x_mcp_placement(op: Operation, key: str, kind: str, read_tool: bool) -> Pla
 def _tool(
     api: Api,
     op: Operation,
-    x_mcp: Mapping[str, Any],
     namer: naming.Namer,
     python_names: naming.Namer,
     options: ClassifyOptions,
@@ -224,15 +225,16 @@ def _tool(
 ) -> tuple[Tool, str] | None:
     """The operation's tool, and the rule that decided its hints when one did (for ``inspect``);
     ``None`` when its input schema cannot be made one the server's validator compiles."""
+    x_mcp = op.x_mcp
     renamed = options.config.rename.get(op.operation_id or op.key)
-    wanted = renamed or (x_mcp.get("name") if isinstance(x_mcp.get("name"), str) else None)
+    wanted = renamed or x_mcp.name
     source = wanted or op.operation_id or f"{op.method.lower()} {op.path}"
     name = namer.claim(naming.tool_name(source, max_length=namer.max_length), seed=op.key)
     if op.operation_id and name != op.operation_id and not wanted:
         report.info("tool-renamed", op.pointer, f"operationId {op.operation_id!r} → tool {name!r}")
     python_name = python_names.claim(naming.python_identifier(name, fallback="op"), seed=op.key)
     read_only, destructive, idempotent = VERB_HINTS[op.method]
-    title = _text(x_mcp.get("title")) or op.summary.strip() or _humanize(name)
+    title = _text(x_mcp.title) or op.summary.strip() or _humanize(name)
     overrides = (
         _x_mcp_annotations(x_mcp),
         options.config.annotations.get(op.operation_id or op.key)
@@ -598,22 +600,11 @@ def _sets_hints(*overrides: AnnotationOverride | None) -> bool:
     )
 
 
-def _x_mcp_annotations(x_mcp: Mapping[str, Any]) -> AnnotationOverride | None:
-    raw = x_mcp.get("annotations")
-    if not isinstance(raw, Mapping):
+def _x_mcp_annotations(x_mcp: XMcp) -> AnnotationOverride | None:
+    """The ``x-mcp`` hints in the config file's terms (the parser has dropped invalid ones)."""
+    if x_mcp.annotations is None:
         return None
-    hint = {
-        "title": "title",
-        "readOnlyHint": "read_only",
-        "destructiveHint": "destructive",
-        "idempotentHint": "idempotent",
-        "openWorldHint": "open_world",
-    }
-    values = {hint[k]: v for k, v in raw.items() if k in hint and isinstance(v, bool | str)}
-    try:
-        return AnnotationOverride.model_validate(values)
-    except ValueError:
-        return None
+    return AnnotationOverride.model_validate(x_mcp.annotations.model_dump(exclude_none=True))
 
 
 def _override(base: Annotations, *overrides: AnnotationOverride | None) -> Annotations:
@@ -625,8 +616,8 @@ def _override(base: Annotations, *overrides: AnnotationOverride | None) -> Annot
     return result
 
 
-def _description(x_mcp: Mapping[str, Any], op: Operation, limit: int) -> str:
-    text = _text(x_mcp.get("description"))
+def _description(x_mcp: XMcp, op: Operation, limit: int) -> str:
+    text = _text(x_mcp.description)
     if not text:
         parts = [op.summary.strip(), op.description.strip()]
         text = "\n\n".join(p for i, p in enumerate(parts) if p and p not in parts[:i])
@@ -635,8 +626,8 @@ def _description(x_mcp: Mapping[str, Any], op: Operation, limit: int) -> str:
     return text
 
 
-def _text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
+def _text(value: str | None) -> str:
+    return value.strip() if value is not None else ""
 
 
 def _humanize(name: str) -> str:

@@ -3,9 +3,10 @@
 The generated server asks the user (not the model) for what it should not guess: an operation may
 declare its own questions (``x-mcp: {elicit: [...]}``), and a policy says which calls need an explicit
 yes (``x-mcp: {confirm: ...}`` per operation, ``[elicitation]`` in the config file, which wins; the
-server's ``<PREFIX>_CONFIRM`` overrides the policy at run time). This module validates the
-declarations against the tool they belong to and turns them into the catalog's ``interaction``
-entries (runtime ``catalog.ToolInteraction``); the runtime module ``interaction.py`` acts on them.
+server's ``<PREFIX>_CONFIRM`` overrides the policy at run time). The parser has checked each
+declaration's shape (``ir/x_mcp.py``); this module validates them against the tool they belong to and
+turns them into the catalog's ``interaction`` entries (runtime ``catalog.ToolInteraction``); the
+runtime module ``interaction.py`` acts on them.
 
 A declared question is a form (``elicitation/create``: flat primitive ``fields`` only, as the MCP spec
 allows), a request to the client's model (``sampling/createMessage`` with a ``prompt``) or for the
@@ -22,11 +23,9 @@ from typing import Any
 
 from ..config import ElicitationConfig
 from ..diagnostics import Report
+from ..ir.x_mcp import ELICIT, SAMPLE, XMcpQuestion
 from .model import InteractionPlan, Tool
 
-ELICIT, SAMPLE, ROOTS = "elicitation/create", "sampling/createMessage", "roots/list"
-RESERVED_KEYS = frozenset({"missing_arguments", "confirm"})
-_KEY = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 _FORMATS = frozenset({"email", "uri", "date", "date-time"})
 _COMMON = frozenset({"type", "title", "description", "default"})
 _ALLOWED = {
@@ -43,8 +42,11 @@ _SECRET_NAME = re.compile(
     r"private[-_ ]?key|authorization|cookie|session[-_ ]?id)([^a-z]|$)",
     re.IGNORECASE,
 )
-_CONFIRM = {True: "required", False: "off", "when-supported": "when-supported"}
-_MAX_TOKENS = 100_000
+_CONFIRM: dict[bool | str, str] = {
+    True: "required",
+    False: "off",
+    "when-supported": "when-supported",
+}
 
 
 def plan_interaction(
@@ -63,13 +65,11 @@ def plan_interaction(
     for tool in tools:
         op = tool.operation
         seen.add(op.operation_id or "")
-        x_mcp = op.x_mcp if isinstance(op.x_mcp, Mapping) else {}
-        where = op.x_mcp_origins.get("elicit", f"{op.pointer}/x-mcp") + "/elicit"
         entry: dict[str, Any] = {}
-        asks = _asks(tool, x_mcp.get("elicit"), where, _secrets(tool, api_keys), report)
+        asks = _asks(tool, op.x_mcp.elicit or (), _secrets(tool, api_keys), report)
         if asks:
             entry["ask"] = asks
-        confirm = _confirm(tool, x_mcp, config, report)
+        confirm = _confirm(tool, config)
         if confirm is not None:
             entry["confirm"] = confirm
         if entry:
@@ -83,22 +83,13 @@ def plan_interaction(
     return InteractionPlan(config.confirm, config.missing_arguments, entries)
 
 
-def _confirm(
-    tool: Tool, x_mcp: Mapping[str, Any], config: ElicitationConfig, report: Report
-) -> str | None:
+def _confirm(tool: Tool, config: ElicitationConfig) -> str | None:
+    """The config file's override for the operation, else its ``x-mcp`` confirm, else none."""
     op = tool.operation
     if op.operation_id and op.operation_id in config.tools:
         return _CONFIRM[config.tools[op.operation_id]]
-    if "confirm" not in x_mcp:
-        return None
-    value = x_mcp["confirm"]
-    if isinstance(value, bool) or value == "when-supported":
-        return _CONFIRM[value]
-    pointer = op.x_mcp_origins.get("confirm", f"{op.pointer}/x-mcp") + "/confirm"
-    report.warn(
-        "x-mcp-invalid", pointer, 'confirm must be true, false or "when-supported"; ignored'
-    )
-    return None
+    value = op.x_mcp.confirm
+    return None if value is None else _CONFIRM[value]
 
 
 def _secrets(tool: Tool, api_keys: set[tuple[str, str]]) -> frozenset[str]:
@@ -117,27 +108,25 @@ def _secrets(tool: Tool, api_keys: set[tuple[str, str]]) -> frozenset[str]:
 
 
 def _asks(
-    tool: Tool, declared: Any, where: str, secrets: frozenset[str], report: Report
+    tool: Tool, declared: Sequence[XMcpQuestion], secrets: frozenset[str], report: Report
 ) -> list[dict[str, Any]]:
-    if declared is None:
-        return []
-    if not isinstance(declared, list):
-        report.warn("x-mcp-invalid", where, "elicit must be a list of questions; ignored")
-        return []
     arguments = {a.name for a in tool.arguments}
     asks: list[dict[str, Any]] = []
     keys: set[str] = set()
-    for index, raw in enumerate(declared):
-        pointer = f"{where}/{index}"
+    for question in declared:
         try:
-            ask = _ask(raw, arguments, secrets)
+            ask = _ask(question, arguments, secrets)
         except _Invalid as exc:
-            report.warn("x-mcp-elicit-invalid", pointer + exc.at, f"{exc}; question left out")
+            report.warn(
+                "x-mcp-elicit-invalid", question.pointer + exc.at, f"{exc}; question left out"
+            )
             continue
-        if ask["key"] in keys:
-            report.warn("x-mcp-elicit-invalid", pointer + "/key", "duplicate key; left out")
+        if question.key in keys:
+            report.warn(
+                "x-mcp-elicit-invalid", question.pointer + "/key", "duplicate key; left out"
+            )
             continue
-        keys.add(ask["key"])
+        keys.add(question.key)
         asks.append(ask)
     return asks
 
@@ -148,32 +137,25 @@ class _Invalid(ValueError):
         self.at = at
 
 
-def _ask(raw: Any, arguments: set[str], secrets: frozenset[str]) -> dict[str, Any]:
-    if not isinstance(raw, Mapping):
-        raise _Invalid("a question must be an object")
-    key = raw.get("key")
-    if not isinstance(key, str) or not _KEY.fullmatch(key) or key in RESERVED_KEYS:
-        raise _Invalid(
-            "key must be 1-64 of A-Z a-z 0-9 _ . - and not missing_arguments or confirm", "/key"
-        )
-    method = raw.get("method", ELICIT)
-    if method not in (ELICIT, SAMPLE, ROOTS):
-        raise _Invalid(f"method must be {ELICIT}, {SAMPLE} or {ROOTS}", "/method")
-    ask: dict[str, Any] = {"key": key}
+def _ask(question: XMcpQuestion, arguments: set[str], secrets: frozenset[str]) -> dict[str, Any]:
+    method, maps_to = question.method, question.maps_to
+    ask: dict[str, Any] = {"key": question.key}
     if method != ELICIT:
         ask["method"] = method
-    maps_to = raw.get("maps_to")
     if maps_to is not None:
         if maps_to not in arguments:
             raise _Invalid(f"maps_to names no argument of this tool: {maps_to!r}", "/maps_to")
         ask["mapsTo"] = maps_to
     elif method != ELICIT:
         raise _Invalid(f"a {method} question needs maps_to (the argument it fills)")
-    ask.update(_ordering(raw))
+    if question.round != 1:
+        ask["round"] = question.round
+    if question.needed:
+        ask["needed"] = True
     if method == ELICIT:
-        ask.update(_form(raw, arguments, maps_to))
+        ask.update(_form(question, arguments))
     elif method == SAMPLE:
-        ask.update(_sampling(raw))
+        ask.update(_sampling(question))
     targets = [maps_to] if maps_to else list(ask.get("fields", {}))
     leaked = sorted(t for t in targets if t in secrets)
     if leaked:
@@ -181,56 +163,33 @@ def _ask(raw: Any, arguments: set[str], secrets: frozenset[str]) -> dict[str, An
     return ask
 
 
-def _ordering(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """``round`` (when it is asked) and ``needed`` (whether the call can go on without it)."""
-    extra: dict[str, Any] = {}
-    round_number = raw.get("round", 1)
-    if not isinstance(round_number, int) or isinstance(round_number, bool) or round_number < 1:
-        raise _Invalid("round must be a positive integer", "/round")
-    if round_number != 1:
-        extra["round"] = round_number
-    needed = raw.get("needed", False)
-    if not isinstance(needed, bool):
-        raise _Invalid("needed must be true or false", "/needed")
-    if needed:
-        extra["needed"] = True
-    return extra
-
-
-def _form(raw: Mapping[str, Any], arguments: set[str], maps_to: Any) -> dict[str, Any]:
-    message = raw.get("message")
-    if not isinstance(message, str) or not message.strip():
-        raise _Invalid("message must be a non-empty string", "/message")
-    fields = raw.get("fields")
-    if not isinstance(fields, Mapping) or not fields:
-        raise _Invalid("fields must map field names to schemas", "/fields")
+def _form(question: XMcpQuestion, arguments: set[str]) -> dict[str, Any]:
+    message, fields = question.message, question.fields
+    if message is None:
+        raise _Invalid(XMcpQuestion.must_be("message"), "/message")
+    if not fields:
+        raise _Invalid(XMcpQuestion.must_be("fields"), "/fields")
     for name, schema in fields.items():
         problem = _field_problem(schema)
         if problem:
-            raise _Invalid(problem, f"/fields/{_escape(str(name))}")
-        if maps_to is None and name not in arguments:
+            raise _Invalid(problem, f"/fields/{_escape(name)}")
+        if question.maps_to is None and name not in arguments:
             raise _Invalid(
                 f"field {name!r} is no argument of this tool (add maps_to)",
-                f"/fields/{_escape(str(name))}",
+                f"/fields/{_escape(name)}",
             )
-    required = raw.get("required", list(fields))
-    if not isinstance(required, list) or not all(r in fields for r in required):
+    required = list(fields) if question.required is None else list(question.required)
+    if not all(r in fields for r in required):
         raise _Invalid("required must list some of the fields", "/required")
-    return {"message": message, "fields": dict(fields), "required": list(required)}
+    return {"message": message, "fields": dict(fields), "required": required}
 
 
-def _sampling(raw: Mapping[str, Any]) -> dict[str, Any]:
-    prompt = raw.get("prompt")
-    if not isinstance(prompt, str) or not prompt.strip():
+def _sampling(question: XMcpQuestion) -> dict[str, Any]:
+    if question.prompt is None:
         raise _Invalid(
             "a sampling question needs a prompt (text for the client's model)", "/prompt"
         )
-    max_tokens = raw.get("max_tokens", 256)
-    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool):
-        raise _Invalid("max_tokens must be an integer", "/max_tokens")
-    if not 1 <= max_tokens <= _MAX_TOKENS:
-        raise _Invalid(f"max_tokens must be between 1 and {_MAX_TOKENS}", "/max_tokens")
-    return {"prompt": prompt, "maxTokens": max_tokens}
+    return {"prompt": question.prompt, "maxTokens": question.max_tokens}
 
 
 def _field_problem(schema: Any) -> str | None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from ..config import Config, PromptConfig, PromptMessageConfig, parse_config
-from ..diagnostics import GenerationError, Report
+from ..config import Config, PromptConfig, PromptMessageConfig
+from ..diagnostics import Report
 from ..ir.model import Api
 from .model import (
     Prompt,
@@ -33,19 +33,13 @@ def spec_prompts(api: Api, config: Config, report: Report) -> tuple[Prompt, ...]
     """Prompts the API owner wrote in the document's ``x-mcp: {prompts: [...]}``.
 
     Same shape as the config file's ``[[prompts]]`` (images inline as base64 only: the spec has no
-    folder of its own); a prompt the config file also defines is the config's. The texts are the
-    owner's own prompt templates, offered to the user like any prompt; each problem is a warning at
-    the prompt's JSON pointer, and that prompt is left out.
+    folder of its own), checked by the parser (``ir/x_mcp.py``: a bad one is reported and left out);
+    a prompt the config file also defines is the config's. The texts are the owner's own prompt
+    templates, offered to the user like any prompt.
     """
     prompts: list[Prompt] = []
     taken = {prompt.name for prompt in config.prompts}
-    for raw, where in api.x_mcp_prompts:
-        try:
-            (prompt,) = parse_config({"prompts": [raw]}, source="x-mcp").prompts
-        except GenerationError as exc:
-            message = exc.diagnostic.message.removeprefix("x-mcp: ")
-            report.warn("x-mcp-prompt-invalid", where, f"{message}; prompt left out")
-            continue
+    for prompt, where in api.x_mcp_prompts:
         if prompt.name in taken:
             report.info(
                 "x-mcp-prompt-overridden",

@@ -366,14 +366,10 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
     accept = _accept(op)
     if accept and accept != spec["responseMediaType"]:
         spec["accept"] = accept
-    arrays = op.x_mcp.get("deepObjectArrays")
+    # the parser has checked the value (ir/x_mcp.py); the config file's setting wins
+    arrays = op.x_mcp.deep_object_arrays
     if plan.deep_object_arrays is None and arrays is not None:
-        if arrays in DEEP_OBJECT_ARRAYS:
-            spec["deepObjectArrays"] = arrays
-        else:
-            where = op.x_mcp_origins.get("deepObjectArrays", op.pointer)
-            choices = ", ".join(DEEP_OBJECT_ARRAYS)
-            report.warn("x-mcp-invalid", where, f"x-mcp deepObjectArrays must be one of {choices}")
+        spec["deepObjectArrays"] = arrays
     scopes = {name: list(wanted) for name, wanted in op.scopes if wanted}
     if scopes:
         spec["scopes"] = scopes
@@ -443,9 +439,6 @@ def _part(part: BodyPart) -> dict[str, Any]:
     if part.headers:
         entry["headers"] = dict(part.headers)
     return entry
-
-
-DEEP_OBJECT_ARRAYS = ("indexed", "brackets", "repeat")
 
 
 def _deep_object_arrays(plan: ServerPlan) -> dict[str, str]:
