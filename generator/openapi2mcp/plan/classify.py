@@ -28,6 +28,7 @@ from ..ir.schema_utils import defs_closure, enum_values, is_scalar, json_type, r
 from ..ir.x_mcp import XMcp
 from ..render.examples import conforms
 from ..render.runtime_schema import compilable
+from ..shipped import runtime_module
 from . import naming
 from .hints import VERB_HINTS, read_only_post
 from .model import (
@@ -61,18 +62,6 @@ _NOT_LIFTABLE = frozenset(
 )
 # RFC 9110 token characters; `x-mcp-header` values must be tokens (mcp-wire §3.2)
 _TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
-# header names that carry credentials or personal data are never mirrored into Mcp-Param-*
-_SECRET_WORDS = (
-    "auth",
-    "token",
-    "secret",
-    "password",
-    "passwd",
-    "key",
-    "cookie",
-    "session",
-    "signature",
-)
 _MIRRORED_TYPES = {"string", "integer", "boolean"}
 # completion values stored per argument: every enum value, then examples while there is room
 MAX_COMPLETIONS = 100
@@ -319,7 +308,8 @@ def _mirrorable(param: Parameter, taken: set[str]) -> bool:
     return (
         bool(_TOKEN.match(param.name))
         and lowered not in taken
-        and not any(word in lowered for word in _SECRET_WORDS)
+        # headers that carry credentials or personal data are never mirrored (the runtime's list)
+        and not runtime_module("sensitive").secret_header(param.name)
         and "$ref" not in param.schema
         and isinstance(param.schema.get("type"), str)
         and param.schema["type"] in _MIRRORED_TYPES

@@ -17,13 +17,13 @@ Every problem is a warning naming the JSON pointer of the offending entry, which
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..config import ElicitationConfig
 from ..diagnostics import Report
 from ..ir.x_mcp import ELICIT, SAMPLE, XMcpQuestion
+from ..shipped import runtime_module
 from .model import InteractionPlan, Tool
 
 _FORMATS = frozenset({"email", "uri", "date", "date-time"})
@@ -35,13 +35,6 @@ _ALLOWED = {
     "boolean": _COMMON,
     "array": _COMMON | {"items", "minItems", "maxItems"},
 }
-_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
-# the runtime's elicitation.secret_arguments uses the same words
-_SECRET_NAME = re.compile(
-    r"(^|[^a-z])(pass(word|wd|phrase)?|secret|token|api[-_ ]?key|apikey|credentials?|"
-    r"private[-_ ]?key|authorization|cookie|session[-_ ]?id)([^a-z]|$)",
-    re.IGNORECASE,
-)
 _CONFIRM: dict[bool | str, str] = {
     True: "required",
     False: "off",
@@ -93,14 +86,16 @@ def _confirm(tool: Tool, config: ElicitationConfig) -> str | None:
 
 
 def _secrets(tool: Tool, api_keys: set[tuple[str, str]]) -> frozenset[str]:
+    """Arguments never asked for in a form: judged by the runtime's own list (``sensitive.py``)."""
+    sensitive = runtime_module("sensitive")
     secret = set()
     for argument in tool.arguments:
         wire = argument.wire_name.lower()
         if (
-            (argument.source == "header" and wire in _SECRET_HEADERS)
+            (argument.source == "header" and wire in sensitive.SECRET_HEADERS)
             or (argument.source, wire) in api_keys
-            or _SECRET_NAME.search(argument.wire_name or argument.name)
-            or _SECRET_NAME.search(argument.name)
+            or sensitive.secret_argument(argument.wire_name or argument.name)
+            or sensitive.secret_argument(argument.name)
             or argument.schema.get("format") == "password"
         ):
             secret.add(argument.name)

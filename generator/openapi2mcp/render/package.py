@@ -29,13 +29,13 @@ from ..diff.surface import surface
 from ..ir.model import Api, Server
 from ..ir.schema_utils import json_type
 from ..plan.model import ServerPlan, Tool
+from ..shipped import templates_root
 from .actions import DEFAULT_GENERATOR_REQUIREMENT, MCP_PUBLISHER, workflow_pins
 from .catalog import catalog_files
 from .examples import NoExample, example_instance
 from .filters import FILTERS
 from .models import render_models, schemas_for
 from .pytypes import python_type
-from .templates import templates_root
 
 MARKER = ".openapi2mcp"
 REGISTRY_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"

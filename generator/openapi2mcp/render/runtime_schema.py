@@ -18,17 +18,15 @@ schema compiled, and repaired, as the server would compile it.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 from collections.abc import Mapping
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from ..diagnostics import Report
 from ..ir.model import JsonSchema
 from ..ir.schema_utils import def_name, iter_refs
-from .templates import templates_root
+from ..shipped import runtime_module
 
 __all__ = ["compilable", "compiles", "validates", "validator"]
 
@@ -44,17 +42,9 @@ _SCHEMA_MAP |= {"dependentSchemas"}
 _SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 
 
-@cache
 def _runtime() -> Any:
-    """``templates/runtime/jsonschema.py``, loaded as a module of its own (it imports no sibling)."""
-    path = templates_root() / "runtime" / "jsonschema.py"
-    spec = importlib.util.spec_from_file_location("openapi2mcp._runtime_jsonschema", path)
-    if spec is None or spec.loader is None:
-        raise RuntimeError(f"cannot load the runtime validator from {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """``templates/runtime/jsonschema.py``, the generated servers' own validator."""
+    return runtime_module("jsonschema")
 
 
 @lru_cache(maxsize=512)
