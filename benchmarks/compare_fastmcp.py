@@ -109,7 +109,7 @@ class _Upstream(BaseHTTPRequestHandler):
 def upstream() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Upstream)
     server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:

@@ -1,25 +1,82 @@
 #!/usr/bin/env bash
 # Quick-start command 2: set everything up and run the whole test suite.
+#
+# scripts/test.sh --fast [PYTEST ARGS]: the quick lane for working on the code. Lint, types and
+# every test that needs nothing beyond .venv: no Node or npm, no real API servers, no package
+# builds or fresh virtual environments, no runs of many seconds (the markers node, realapi and slow
+# in pyproject.toml). It reuses .venv when it exists, installs nothing else, and runs the tests in
+# one pytest per CPU side by side (tests/conftest.py's --shard). Anything else runs everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+fast=false
+if [[ "${1:-}" == "--fast" ]]; then
+    fast=true
+    shift
+fi
+
+if ! $fast || [[ ! -x .venv/bin/python ]]; then
+    python3 -m venv .venv
+    .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+fi
 
 echo "== lint: ruff + mypy" >&2
 .venv/bin/ruff check generator templates/runtime tests samples benchmarks
 .venv/bin/ruff format --check generator templates/runtime tests samples benchmarks
 .venv/bin/mypy
 
-echo "== Node 22 and the MCP conformance suite (npm)" >&2
-bash scripts/install_node.sh >/dev/null
+if ! $fast; then
+    echo "== Node 22 and the MCP conformance suite (npm)" >&2
+    bash scripts/install_node.sh >/dev/null
 
-echo "== real API servers for tests/realapis (PyPI)" >&2
-bash scripts/install_realapis.sh
+    echo "== real API servers for tests/realapis (PyPI)" >&2
+    bash scripts/install_realapis.sh
 
-echo "== the official JSON-Schema-Test-Suite (PyPI: the jsonschema sdist)" >&2
-bash scripts/install_test_suites.sh
+    echo "== the official JSON-Schema-Test-Suite (PyPI: the jsonschema sdist)" >&2
+    bash scripts/install_test_suites.sh
 
-echo "== tests" >&2
-exec .venv/bin/python -m pytest "$@"
+    # the generated tests of real specs run in a network namespace with only loopback (unshare, ip)
+    if ! command -v ip >/dev/null || ! command -v unshare >/dev/null; then
+        echo "== iproute2 and util-linux (Debian)" >&2
+        apt-get update -qq && apt-get install -y -qq iproute2 util-linux >/dev/null
+    fi
+
+    echo "== tests" >&2
+    exec .venv/bin/python -m pytest "$@"
+fi
+
+# bytecode caches (git-ignored) spare every server subprocess the tests start from compiling the
+# runtime again, and pytest from rewriting the test modules' asserts on each run
+unset PYTHONDONTWRITEBYTECODE
+lane=(-m "not slow and not realapi and not node")
+shards="$(nproc 2>/dev/null || echo 1)"
+if ((shards > 4)); then
+    shards=4 # each shard builds the session fixtures again: more would not pay for itself
+fi
+if ((shards < 2)); then
+    echo "== tests (fast lane)" >&2
+    exec .venv/bin/python -m pytest "${lane[@]}" "$@"
+fi
+
+echo "== tests (fast lane: $shards pytest processes side by side)" >&2
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+pids=()
+for ((shard = 1; shard <= shards; shard++)); do
+    .venv/bin/python -m pytest "${lane[@]}" --shard "$shard/$shards" "$@" \
+        >"$logs/$shard.log" 2>&1 &
+    pids+=("$!")
+done
+status=0
+for ((shard = 1; shard <= shards; shard++)); do
+    code=0
+    wait "${pids[shard - 1]}" || code=$?
+    echo "-- shard $shard/$shards (exit $code)"
+    cat "$logs/$shard.log"
+    # 5: every test of the shard was deselected, which is no failure
+    if ((code != 0 && code != 5)); then
+        status=1
+    fi
+done
+exit "$status"

@@ -1,4 +1,10 @@
-"""Shared fixtures: the generated Petstore package and its fake upstream."""
+"""Shared fixtures (the generated Petstore package and its fake upstream) and the suite's lanes.
+
+Markers say what a test needs beyond this checkout's virtual environment (``pyproject.toml`` lists
+them): ``node`` (Node.js or npm), ``realapi`` (the real API servers of ``scripts/install_realapis.sh``)
+and ``slow`` (package builds, fresh virtual environments, runs of many seconds).
+``scripts/test.sh --fast`` leaves all three out and runs the rest in ``--shard``s side by side.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +31,39 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="Rewrite the committed golden output under samples/ instead of comparing with it.",
     )
+    parser.addoption(
+        "--shard",
+        metavar="K/N",
+        help="Run only the K-th of N shares of the selected test files (1 <= K <= N), so that N "
+        "pytest processes side by side run each selected test once.",
+    )
+
+
+def _shard(value: str) -> tuple[int, int]:
+    number, _, count = value.partition("/")
+    if not (number.isdigit() and count.isdigit() and 1 <= int(number) <= int(count)):
+        raise pytest.UsageError(f"--shard takes K/N with 1 <= K <= N, not {value!r}")
+    return int(number), int(count)
+
+
+def _dealt(index: int, count: int) -> int:
+    turn = index % (2 * count)
+    return turn + 1 if turn < count else 2 * count - turn
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they will
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    value = config.getoption("--shard")
+    if value is None:
+        return
+    number, count = _shard(value)
+    # whole files (module fixtures are built once), dealt back and forth (1..N, N..1, ...) so that
+    # each folder is spread over the shards and none always gets the first file of a round
+    files = list(dict.fromkeys(item.path for item in items))
+    mine = {path for index, path in enumerate(files) if _dealt(index, count) == number}
+    kept = [item for item in items if item.path in mine]
+    config.hook.pytest_deselected(items=[item for item in items if item.path not in mine])
+    items[:] = kept
 
 
 def _load_module(name: str, path: Path) -> ModuleType:

@@ -264,8 +264,12 @@ class FakeConformanceApi:
         server = _Server(("127.0.0.1", self._port), _Handler)
         server.fake = self
         self._server = server
+        # a short poll: shutdown() waits for the loop to notice
         self._thread = threading.Thread(
-            target=server.serve_forever, name="fake-conformance-api", daemon=True
+            target=server.serve_forever,
+            kwargs={"poll_interval": 0.01},
+            name="fake-conformance-api",
+            daemon=True,
         )
         self._thread.start()
         return self.base_url

@@ -674,7 +674,7 @@ class FakePetstore:
             self._server = _Server(self._address, self)
             self._thread = threading.Thread(
                 target=self._server.serve_forever,
-                kwargs={"poll_interval": 0.05},
+                kwargs={"poll_interval": 0.01},
                 name="fake-petstore",
                 daemon=True,
             )

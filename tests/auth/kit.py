@@ -1,4 +1,4 @@
-"""Test kit for inbound auth: RSA keys and JWTs signed with ``cryptography``, a JWKS server on loopback.
+"""Test kit for inbound auth: RSA keys and JWTs signed with ``cryptography``, a JWKS on loopback.
 
 The tests sign with ``cryptography`` directly; the runtime verifies with it too (through the ``http``
 extra), but adds its own JWS rules on top, so the forgeries here are built by hand (raw private-key
@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import base64
 import json
-import socket
-import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+from tests.kit.upstream import JSON, RecordingUpstream, Reply, Request
 
 RESOURCE = "https://mcp.example.com/mcp"
 PRM_URL = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
@@ -97,59 +95,24 @@ def jwk(key: rsa.RSAPrivateKey, kid: str | None = "key-1", **extra: Any) -> dict
     return entry
 
 
-@dataclass
-class JwksServer:
-    """Serves ``document`` (or ``raw``) at ``/jwks``; counts the requests it answered."""
+class JwksServer(RecordingUpstream):
+    """The kit's recording upstream serving ``document`` (or ``raw``) as the JWKS at ``jwks_url``."""
 
-    document: dict[str, Any] = field(default_factory=lambda: {"keys": []})
-    status: int = 200
-    raw: bytes | None = None
-    requests: int = 0
-    url: str = ""
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(
+        self, document: dict[str, Any] | None = None, status: int = 200, raw: bytes | None = None
+    ) -> None:
+        super().__init__()
+        self.document = {"keys": []} if document is None else document
+        self.status = status
+        self.raw = raw
 
-    def start(self) -> JwksServer:
-        owner = self
+    @property
+    def jwks_url(self) -> str:
+        return f"{self.url}/jwks"
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def setup(self) -> None:
-                super().setup()
-                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                with owner._lock:
-                    owner.requests += 1
-                body = owner.raw if owner.raw is not None else json.dumps(owner.document).encode()
-                self.send_response(owner.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/jwks"
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.01,), daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        if self._thread is not None:
-            self._thread.join(5)
-            self._thread = None
+    def answer(self, request: Request) -> Reply:
+        body = self.raw if self.raw is not None else json.dumps(self.document).encode()
+        return Reply(self.status, body, JSON)
 
 
 class FakeMonotonic:

@@ -322,7 +322,7 @@ async def test_static_tokens_and_oauth_together(signing_key: rsa.RSAPrivateKey) 
         authenticator = authenticator_from_env(
             env(
                 AUTH_TOKENS=TOKEN_1,
-                AUTH_JWKS_URL=server.url,
+                AUTH_JWKS_URL=server.jwks_url,
                 AUTH_ISSUER=ISSUER,
                 AUTH_REQUIRED_SCOPES="pets:read",
             ),
@@ -338,7 +338,7 @@ async def test_static_tokens_and_oauth_together(signing_key: rsa.RSAPrivateKey) 
         )
         jwt = make_jwt(claims(), signing_key)
         assert isinstance(await authenticator.authenticate(f"Bearer {jwt}", b""), Principal)
-        assert server.requests == 1
+        assert len(server.requests) == 1
         missing = await authenticator.authenticate(None, b"")
         assert missing == AuthFailure(
             401,

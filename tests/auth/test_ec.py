@@ -287,7 +287,7 @@ def jwks(
 
 def build(server: JwksServer, **env: str) -> BearerAuthenticator:
     environ = {
-        f"{PREFIX}AUTH_JWKS_URL": server.url,
+        f"{PREFIX}AUTH_JWKS_URL": server.jwks_url,
         f"{PREFIX}AUTH_ISSUER": ISSUER,
         **{f"{PREFIX}{k}": v for k, v in env.items()},
     }

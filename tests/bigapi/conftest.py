@@ -16,7 +16,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER, PUBLISHING_WARNINGS
 from tests.bigapi.github_like import spec
-from tests.bigapi.recording import RecordingUpstream
+from tests.bigapi.recording import GitHubLike
 from tests.catalogs import read_catalog
 
 MODULE = "github_like_mcp"
@@ -46,22 +46,22 @@ def bigapi_package(bigapi_spec: Path, tmp_path_factory: pytest.TempPathFactory) 
 
 
 @pytest.fixture
-def upstream() -> Iterator[RecordingUpstream]:
-    with RecordingUpstream() as api:
+def upstream() -> Iterator[GitHubLike]:
+    with GitHubLike() as api:
         yield api
 
 
-def server_env(package: Path, upstream: RecordingUpstream, **extra: str) -> dict[str, str]:
+def server_env(package: Path, upstream: GitHubLike, **extra: str) -> dict[str, str]:
     return {
         "PYTHONPATH": str(package / "src"),
         "PATH": os.environ.get("PATH", ""),
-        f"{PREFIX}_BASE_URL": upstream.base_url,
+        f"{PREFIX}_BASE_URL": upstream.url,
         f"{PREFIX}_BEARER_TOKEN": TOKEN,
         **{f"{PREFIX}_{key}": value for key, value in extra.items()},
     }
 
 
-def stdio(package: Path, upstream: RecordingUpstream, **extra: str) -> StdioServerParameters:
+def stdio(package: Path, upstream: GitHubLike, **extra: str) -> StdioServerParameters:
     """The generated server over stdio; ``extra`` sets ``GITHUB_LIKE_<KEY>`` variables."""
     return StdioServerParameters(
         command=sys.executable,

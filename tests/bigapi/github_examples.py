@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import subprocess
 import threading
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Literal
 from urllib.parse import urlsplit
+
+from tests.kit.upstream import RecordingUpstream, Reply, Request
 
 NPM_PACKAGE = "@octokit/openapi"
 NPM_VERSION = "23.0.2"
@@ -267,82 +266,36 @@ class Served:
     status: int
 
 
-class FakeGitHub:
+class FakeGitHub(RecordingUpstream):
     """``with FakeGitHub(router) as api:`` answers on ``api.url``; ``api.served`` records requests."""
 
     def __init__(self, router: Router) -> None:
+        super().__init__()
+        self.router = router
         self.served: list[Served] = []
-        lock = threading.Lock()
-        fake = self
+        self._lock = threading.Lock()
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def setup(self) -> None:
-                super().setup()
-                # without it, keep-alive requests wait ~40 ms for delayed ACKs
-                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-            def log_message(self, format: str, *args: object) -> None:
-                pass
-
-            def _read_body(self) -> None:
-                if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-                    while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
-                        self.rfile.read(size + 2)
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass
-                elif length := int(self.headers.get("Content-Length") or 0):
-                    self.rfile.read(length)
-
-            def _serve(self) -> None:
-                self._read_body()
-                path = urlsplit(self.path).path
-                headers: list[tuple[str, str]] = []
-                route: Route | None
-                if path.startswith(DOWNLOADS):
-                    # where a documented redirect was sent: the download it stands for
-                    route = router.routes[int(path.removeprefix(DOWNLOADS).split("/")[0])]
-                    status, media, body = 200, "application/octet-stream", DOWNLOAD
-                elif (route := router.find(self.command, path)) is None:
-                    status, media, body = 404, "application/json", b'{"message": "Not Found"}'
-                else:
-                    status = route.answer.status
-                    media, body = route.answer.pick(self.headers.get("Accept") or "")
-                    for name, value in route.answer.headers:
-                        # GitHub's documented redirect target, moved to loopback
-                        target = f"{fake.url}{DOWNLOADS}{route.index}{urlsplit(value).path}"
-                        headers.append((name, target if name == "Location" else value))
-                with lock:
-                    key = None if route is None else route.key
-                    fake.served.append(Served(self.command, path, key, status))
-                self.send_response(status)
-                for name, value in headers:
-                    self.send_header(name, value)
-                if media:
-                    self.send_header("Content-Type", media)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                if self.command != "HEAD":
-                    self.wfile.write(body)
-
-            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def __enter__(self) -> FakeGitHub:
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
+    def answer(self, request: Request) -> Reply:
+        path = request.path
+        headers: list[tuple[str, str]] = []
+        route: Route | None
+        if path.startswith(DOWNLOADS):
+            # where a documented redirect was sent: the download it stands for
+            route = self.router.routes[int(path.removeprefix(DOWNLOADS).split("/")[0])]
+            status, media, body = 200, "application/octet-stream", DOWNLOAD
+        elif (route := self.router.find(request.method, path)) is None:
+            status, media, body = 404, "application/json", b'{"message": "Not Found"}'
+        else:
+            status = route.answer.status
+            accept = next((v for k, v in request.headers if k.lower() == "accept"), "")
+            media, body = route.answer.pick(accept)
+            for name, value in route.answer.headers:
+                # GitHub's documented redirect target, moved to loopback
+                target = f"{self.url}{DOWNLOADS}{route.index}{urlsplit(value).path}"
+                headers.append((name, target if name == "Location" else value))
+        with self._lock:
+            key = None if route is None else route.key
+            self.served.append(Served(request.method, path, key, status))
+        if media:
+            headers.append(("Content-Type", media))
+        return Reply(status, body, tuple(headers))

@@ -15,7 +15,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from tests.bigapi.conftest import TOKEN, catalog_tools, stdio
-from tests.bigapi.recording import RecordingUpstream
+from tests.bigapi.recording import GitHubLike
 
 META_TOOLS = ["search_operations", "describe_operation", "call_operation"]
 
@@ -31,7 +31,7 @@ def first_hit(result: Any) -> str:
 
 
 async def test_three_tools_whatever_the_size_of_the_api(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     async with Client(stdio(bigapi_package, upstream), mode="auto") as client:
         listed = await client.list_tools()
@@ -80,7 +80,7 @@ async def test_three_tools_whatever_the_size_of_the_api(
     ],
 )
 async def test_search_finds_the_operation_for_a_realistic_query(
-    bigapi_package: Path, upstream: RecordingUpstream, query: str, expected: str
+    bigapi_package: Path, upstream: GitHubLike, query: str, expected: str
 ) -> None:
     async with Client(stdio(bigapi_package, upstream), mode="auto") as client:
         result = await client.call_tool("search_operations", {"query": query, "limit": 5})
@@ -89,7 +89,7 @@ async def test_search_finds_the_operation_for_a_realistic_query(
 
 
 async def test_search_lines_name_summary_method_and_path_and_respect_the_tag(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     async with Client(stdio(bigapi_package, upstream), mode="auto") as client:
         result = await client.call_tool("search_operations", {"query": "create an issue"})
@@ -110,7 +110,7 @@ async def test_search_lines_name_summary_method_and_path_and_respect_the_tag(
 
 
 async def test_describe_returns_the_full_input_schema_and_hints(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     expected = catalog_tools(bigapi_package)["issues_create"]
     async with Client(stdio(bigapi_package, upstream), mode="auto") as client:
@@ -128,7 +128,7 @@ async def test_describe_returns_the_full_input_schema_and_hints(
 
 
 async def test_call_sends_the_same_request_as_a_dedicated_tool(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     arguments = {"owner": "octo", "repo": "hello", "title": "Found a bug", "labels": ["bug"]}
     async with Client(stdio(bigapi_package, upstream), mode="auto") as client:
@@ -148,12 +148,12 @@ async def test_call_sends_the_same_request_as_a_dedicated_tool(
     (sent,) = upstream.requests
     assert (sent.method, sent.path, sent.query) == ("POST", "/repos/octo/hello/issues", [])
     assert sent.json() == {"title": "Found a bug", "labels": ["bug"]}
-    assert sent.headers["authorization"] == f"Bearer {TOKEN}"
-    assert sent.headers["content-type"] == "application/json"
+    assert sent.header("authorization") == f"Bearer {TOKEN}"
+    assert sent.header("content-type") == "application/json"
 
 
 async def test_invalid_arguments_and_upstream_errors_are_tool_errors_naming_the_operation(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     async with Client(stdio(bigapi_package, upstream), mode="auto") as client:
         invalid = await client.call_tool(
@@ -189,7 +189,7 @@ async def test_invalid_arguments_and_upstream_errors_are_tool_errors_naming_the_
 
 
 async def test_operations_are_not_tools_of_their_own_in_dynamic_mode(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     async with Client(stdio(bigapi_package, upstream), mode="auto") as client:
         with pytest.raises(MCPError) as raised:
@@ -200,7 +200,7 @@ async def test_operations_are_not_tools_of_their_own_in_dynamic_mode(
 
 
 async def test_legacy_clients_get_the_same_three_tools(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     async with Client(stdio(bigapi_package, upstream), mode="legacy") as client:
         assert client.protocol_version == "2025-11-25"
@@ -220,7 +220,7 @@ async def test_legacy_clients_get_the_same_three_tools(
 
 
 async def test_call_reports_errors_exactly_as_the_dedicated_tool_does(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     arguments = {"owner": "o", "repo": "r", "title": 5, "labels": "bug"}
     async with Client(stdio(bigapi_package, upstream, TOOL_MODE="full"), mode="auto") as client:

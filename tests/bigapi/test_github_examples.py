@@ -42,8 +42,6 @@ from tests.bigapi.github_examples import (
 )
 from tests.catalogs import read_catalog
 
-pytestmark = pytest.mark.slow
-
 REPO = Path(__file__).resolve().parents[2]
 CACHE = REPO / ".work" / "cache" / "octokit"
 MODULE = "github_mcp"
@@ -184,6 +182,8 @@ def spec_key(operation: dict[str, Any]) -> str:
     return f"{method.upper()} {path.replace('~1', '/').replace('~0', '~')}"
 
 
+@pytest.mark.node
+@pytest.mark.slow
 async def test_every_tool_accepts_the_example_github_documents(github: Generated) -> None:
     router = Router(github.spec)
     (catalog_path,) = github.package.glob(f"src/{MODULE}/catalog.json")

@@ -18,7 +18,7 @@ from mcp.shared.exceptions import MCPError
 from openapi2mcp.generate import GenerateOptions
 from tests.bigapi.conftest import MODULE, catalog_tools, generate_package, server_env, stdio
 from tests.bigapi.github_like import operations
-from tests.bigapi.recording import RecordingUpstream
+from tests.bigapi.recording import GitHubLike
 
 
 async def list_all(client: Client) -> list[str]:
@@ -33,7 +33,7 @@ async def list_all(client: Client) -> list[str]:
 
 
 async def test_full_mode_lists_every_operation_as_a_tool(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     expected = list(catalog_tools(bigapi_package))
     assert len(expected) == len(operations()) == 127
@@ -61,7 +61,7 @@ async def test_full_mode_lists_every_operation_as_a_tool(
 
 
 async def test_toolsets_mode_exposes_only_the_chosen_tags(
-    bigapi_package: Path, upstream: RecordingUpstream
+    bigapi_package: Path, upstream: GitHubLike
 ) -> None:
     chosen = {name for name in catalog_tools(bigapi_package) if name.startswith("pulls_")}
     async with Client(stdio(bigapi_package, upstream, TOOLSETS="pulls,search"), mode="auto") as c:
@@ -92,7 +92,7 @@ async def test_toolsets_mode_exposes_only_the_chosen_tags(
     ],
 )
 async def test_the_environment_overrides_the_generated_mode(
-    bigapi_package: Path, upstream: RecordingUpstream, env: dict[str, str], expected: int
+    bigapi_package: Path, upstream: GitHubLike, env: dict[str, str], expected: int
 ) -> None:
     async with Client(stdio(bigapi_package, upstream, **env), mode="auto") as client:
         assert len(await list_all(client)) == expected
@@ -107,7 +107,7 @@ async def test_the_environment_overrides_the_generated_mode(
     ],
 )
 def test_an_unusable_mode_stops_the_server_with_one_line(
-    bigapi_package: Path, upstream: RecordingUpstream, env: dict[str, str], message: str
+    bigapi_package: Path, upstream: GitHubLike, env: dict[str, str], message: str
 ) -> None:
     done = subprocess.run(
         [sys.executable, "-m", MODULE],
@@ -124,7 +124,7 @@ def test_an_unusable_mode_stops_the_server_with_one_line(
 
 
 async def test_a_package_generated_in_toolsets_mode_starts_in_it(
-    bigapi_spec: Path, tmp_path: Path, upstream: RecordingUpstream
+    bigapi_spec: Path, tmp_path: Path, upstream: GitHubLike
 ) -> None:
     package = generate_package(
         bigapi_spec, tmp_path / "pkg", GenerateOptions(toolsets=("gists",), output_schemas="none")
@@ -144,7 +144,7 @@ async def test_a_package_generated_in_toolsets_mode_starts_in_it(
 
 
 async def test_a_small_api_gets_full_mode_by_default(
-    petstore_package: Path, upstream: RecordingUpstream
+    petstore_package: Path, upstream: GitHubLike
 ) -> None:
     env = {
         "PYTHONPATH": str(petstore_package / "src"),

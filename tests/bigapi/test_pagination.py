@@ -18,18 +18,14 @@ from templates.runtime.catalog.model import LazyCatalog, load_catalog
 from templates.runtime.protocol.dispatch import LegacySession
 from templates.runtime.server import McpServer, Settings
 from tests.bigapi.conftest import MODULE, PREFIX, catalog_tools, stdio
-from tests.bigapi.recording import RecordingUpstream
+from tests.bigapi.recording import GitHubLike
 from tests.catalogs import read_catalog
+from tests.kit.meta import meta
 
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+META = meta()
 
 
-async def test_cursor_round_trip_over_stdio(
-    bigapi_package: Path, upstream: RecordingUpstream
-) -> None:
+async def test_cursor_round_trip_over_stdio(bigapi_package: Path, upstream: GitHubLike) -> None:
     expected = list(catalog_tools(bigapi_package))
     async with Client(stdio(bigapi_package, upstream, TOOL_MODE="full"), mode="auto") as client:
         first = await client.list_tools(cache_mode="refresh")
@@ -56,7 +52,7 @@ async def test_cursor_round_trip_over_stdio(
     ],
 )
 async def test_an_invalid_cursor_is_invalid_params(
-    bigapi_package: Path, upstream: RecordingUpstream, cursor: str
+    bigapi_package: Path, upstream: GitHubLike, cursor: str
 ) -> None:
     async with Client(stdio(bigapi_package, upstream, TOOL_MODE="full"), mode="auto") as client:
         with pytest.raises(MCPError) as raised:

@@ -38,6 +38,7 @@ import yaml
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
+from tests.kit.meta import PROTOCOL_VERSION, meta
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "samples" / "conformance"
@@ -206,12 +207,9 @@ def _free_port() -> int:
 
 def _answers(url: str) -> bool:
     """Does a modern ``server/discover`` POST get a JSON-RPC reply (any HTTP status)?"""
-    meta = {
-        "io.modelcontextprotocol/protocolVersion": REVISIONS[0],
-        "io.modelcontextprotocol/clientCapabilities": {},
-    }
+    envelope = meta(**{PROTOCOL_VERSION: REVISIONS[0]})
     body = json.dumps(
-        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}
+        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": envelope}}
     ).encode()
     request = urllib.request.Request(
         url,

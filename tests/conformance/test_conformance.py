@@ -26,7 +26,7 @@ from tests.conformance.runner import (
     summary,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.node
 ANSWERED = "Tool test_tool_with_logging: POST /tools/logging answered 200 OK"
 
 

@@ -25,6 +25,7 @@ from tests.conftest import PETSTORE_SPEC, fake_petstore_module
 from tests.e2e.helpers import server_env, stdio_params
 from tests.http import kit as http_kit
 from tests.http.kit import ServerProcess
+from tests.kit.meta import CLIENT_CAPABILITIES, meta
 
 OVERLAY = Path(__file__).parent / "specs" / "petstore-ask-overlay.yaml"
 ERAS = ["auto", "legacy"]
@@ -170,8 +171,8 @@ FORM = {"elicitation": {}}
 
 
 def ask_call(request_id: int, **extra: Any) -> dict[str, Any]:
-    meta = {**http_kit.meta(), "io.modelcontextprotocol/clientCapabilities": FORM}
-    params = {"_meta": meta, "name": "create_pet", "arguments": {"status": "sold"}, **extra}
+    envelope = meta("http-test", **{CLIENT_CAPABILITIES: FORM})
+    params = {"_meta": envelope, "name": "create_pet", "arguments": {"status": "sold"}, **extra}
     return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
 
 

@@ -4,13 +4,9 @@ path and query variables, a config-defined prompt with arguments and completions
 from __future__ import annotations
 
 import json
-import socket
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mcp import Client
@@ -20,51 +16,30 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.conftest import REPO
+from tests.kit.upstream import RecordingUpstream, Reply, Request
 
 BOOK = {"isbn": "978-0", "title": "The Hobbit", "author": "Tolkien", "genre": "fantasy"}
 
 
-class Bookshop(ThreadingHTTPServer):
-    daemon_threads = True
+class Bookshop(RecordingUpstream):
+    """The kit's recording upstream answering as the Bookshop API: its one book, orders placed."""
 
-    def __init__(self) -> None:
-        self.seen: list[tuple[str, str]] = []
-        super().__init__(("127.0.0.1", 0), _Handler)
+    @property
+    def seen(self) -> list[tuple[str, str]]:
+        """Each request as (method, target), a POST's target followed by its body."""
+        return [
+            (r.method, f"{r.target} {r.body.decode()}" if r.method == "POST" else r.target)
+            for r in self.requests
+        ]
 
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: Bookshop
-
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def _reply(self, status: int, body: Any) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self) -> None:
-        self.server.seen.append(("GET", self.path))
-        if self.path.startswith("/api/books/978-0"):
-            self._reply(200, BOOK)
-        elif self.path.startswith("/api/books"):
-            self._reply(200, [BOOK])
-        else:
-            self._reply(404, {"error": "no such book"})
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length)
-        self.server.seen.append(("POST", f"{self.path} {body.decode()}"))
-        self._reply(201, {"id": "o-1", "status": "placed"})
+    def answer(self, request: Request) -> Reply:
+        if request.method == "POST":
+            return Reply.json(201, {"id": "o-1", "status": "placed"})
+        if request.target.startswith("/api/books/978-0"):
+            return Reply.json(200, BOOK)
+        if request.target.startswith("/api/books"):
+            return Reply.json(200, [BOOK])
+        return Reply.json(404, {"error": "no such book"})
 
 
 @pytest.fixture(scope="module")
@@ -80,25 +55,20 @@ def bookshop_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def upstream() -> Iterator[Bookshop]:
-    server = Bookshop()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with Bookshop() as running:
+        yield running
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_customised_surface_over_both_eras(
     bookshop_package: Path, upstream: Bookshop, mode: str
 ) -> None:
-    host, port = upstream.server_address[:2]
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "bookshop_mcp"],
         env={
             "PYTHONPATH": str(bookshop_package / "src"),
-            "BOOKSHOP_BASE_URL": f"http://{host}:{port}/api",
+            "BOOKSHOP_BASE_URL": f"{upstream.url}/api",
         },
     )
     async with Client(params, mode=mode) as client:  # type: ignore[arg-type]

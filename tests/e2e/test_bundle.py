@@ -116,12 +116,16 @@ def unpacked(bundled: Path) -> Path:
     return where
 
 
+@pytest.mark.node
+@pytest.mark.slow
 def test_the_official_cli_validates_the_manifest(unpacked: Path) -> None:
     done = mcpb("validate", str(unpacked / "manifest.json"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip() == "Manifest schema validation passes!"
 
 
+@pytest.mark.node
+@pytest.mark.slow
 def test_manifest_offers_the_api_settings_with_secrets_masked(
     unpacked: Path, petstore_package: Path
 ) -> None:
@@ -200,6 +204,7 @@ def test_manifest_offers_the_api_settings_with_secrets_masked(
     }
 
 
+@pytest.mark.slow
 def test_bundle_holds_the_package_and_its_dependencies(
     bundled: Path, petstore_package: Path
 ) -> None:
@@ -219,6 +224,7 @@ def test_bundle_holds_the_package_and_its_dependencies(
     assert {f"{httpx}/METADATA", f"{httpx}/licenses/LICENSE.md"} <= set(names)
 
 
+@pytest.mark.slow
 def test_rebuilding_gives_the_same_bytes(bundled: Path, petstore_package: Path) -> None:
     again = bundled.with_name("again.mcpb")
     result = bundle_cli(str(petstore_package), "-o", str(again), "--author", AUTHOR)
@@ -242,6 +248,8 @@ def _resolved_config(unpacked: Path, user_config: dict[str, Any], home: Path) ->
     return config
 
 
+@pytest.mark.node
+@pytest.mark.slow
 async def test_bundled_server_runs_as_a_desktop_client_starts_it(
     unpacked: Path, fake_petstore: Any, tmp_path: Path
 ) -> None:
@@ -303,6 +311,7 @@ def _package_with_authors(source: Path, where: Path, authors: str | None) -> Pat
     return package
 
 
+@pytest.mark.slow
 def test_author_comes_from_the_package_metadata(petstore_package: Path, tmp_path: Path) -> None:
     authors = 'authors = [{ email = "ops@example.com" }, { name = "Grace Hopper" }]'
     package = _package_with_authors(petstore_package, tmp_path, authors)
@@ -312,6 +321,7 @@ def test_author_comes_from_the_package_metadata(petstore_package: Path, tmp_path
     assert build_bundle(package, author="Ada").manifest["author"] == {"name": "Ada"}
 
 
+@pytest.mark.slow
 def test_without_an_author_the_command_warns(petstore_package: Path, tmp_path: Path) -> None:
     package = _package_with_authors(petstore_package, tmp_path, None)
     out = tmp_path / "petstore.mcpb"
@@ -373,6 +383,8 @@ SECURED_SPEC: dict[str, Any] = {
 }
 
 
+@pytest.mark.node
+@pytest.mark.slow
 def test_every_credential_is_a_sensitive_setting(tmp_path: Path) -> None:
     package = generate_package(tmp_path, SECURED_SPEC, "ledger-mcp")
     manifest = build_bundle(package, author="Ledger Team").manifest

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.kit.meta import meta
 
 BIN = Path(sys.executable).parent
 CACHES = {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
@@ -46,11 +48,13 @@ def test_generated_code_passes_ruff_and_compiles(petstore_package: Path) -> None
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
 
 
+@pytest.mark.slow
 def test_generated_code_passes_mypy_strict(petstore_package: Path) -> None:
     result = run([sys.executable, "-m", "mypy", "--cache-dir", os.devnull], petstore_package)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_generated_package_own_tests_pass(petstore_package: Path) -> None:
     result = run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:asyncio"],
@@ -60,6 +64,7 @@ def test_generated_package_own_tests_pass(petstore_package: Path) -> None:
     assert " passed" in result.stdout
 
 
+@pytest.mark.slow
 def test_installs_into_a_fresh_venv_and_runs_as_a_command(
     petstore_package: Path, tmp_path: Path
 ) -> None:
@@ -80,11 +85,8 @@ def test_installs_into_a_fresh_venv_and_runs_as_a_command(
         tmp_path,
     )
     assert install.returncode == 0, install.stdout + install.stderr
-    request = (
-        '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{'
-        '"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
-        '"io.modelcontextprotocol/clientCapabilities":{}}}}\n'
-    )
+    discover = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}}
+    request = json.dumps(discover, separators=(",", ":")) + "\n"
     served = subprocess.run(
         [str(env_dir / "bin" / "petstore-mcp")],
         input=request,

@@ -133,7 +133,7 @@ def test_the_catalog_keeps_the_servers_as_declared(package: Path, catalog: dict[
         },
     }
     readme = (package / "README.md").read_text()
-    for name in ("PORT", "VERSION", "HOST", "TENANT"):
+    for name in ("PORT", "VERSION", "HOST", "TENANT", "URLS"):
         assert f"| `ATLAS_SERVER_{name}` |" in readme
     assert "one of v1, v2; not used when ATLAS\\_BASE\\_URL is set" in readme
     assert "(default: none; only for the operations that declare this server) |" in readme
@@ -189,6 +189,23 @@ async def test_a_variable_without_default_must_be_set(
         f"the server URL {TENANT_SERVER} needs a value for {{tenant}}: set ATLAS_SERVER_TENANT"
     )
     assert upstream.requests == []
+
+
+async def test_server_urls_send_an_operations_own_server_elsewhere(
+    catalog: dict[str, Any], upstream: fs.FaultServer
+) -> None:
+    # <PREFIX>_SERVER_URLS: the declared URL (variables and all) -> a URL; no variable needed then
+    moved = {TENANT_SERVER: f"{upstream.url}/moved"}
+    env = {"ATLAS_SERVER_PORT": _port(upstream), "ATLAS_SERVER_URLS": json.dumps(moved)}
+    (reply,) = await _call(catalog, env, "list_members")
+    assert reply["result"].get("isError", False) is False
+    assert [(r.method, r.target) for r in upstream.requests] == [("GET", "/moved/members")]
+    (reply,) = await _call(catalog, {**env, "ATLAS_SERVER_URLS": "[1]"}, "list_members")
+    assert texts(reply) == (
+        "ATLAS_SERVER_URLS must be a JSON object of server URLs as the spec declares them to "
+        'URLs, e.g. {"https://uploads.example.com": "http://127.0.0.1:8080"}'
+    )
+    assert len(upstream.requests) == 1
 
 
 async def test_the_base_url_variable_replaces_only_the_documents_server(

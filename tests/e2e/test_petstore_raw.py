@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import RawServer, modern_meta
+from tests.e2e.helpers import RawServer
+from tests.kit.meta import PROTOCOL_VERSION, meta
 
 
 @pytest.fixture
@@ -76,41 +77,43 @@ def test_2025_03_26_session_shapes_and_batches(raw: RawServer) -> None:
 def test_modern_error_paths(raw: RawServer) -> None:
     no_meta = raw.request("tools/list", {})
     assert no_meta["error"]["code"] == -32602
-    assert "io.modelcontextprotocol/protocolVersion" in no_meta["error"]["message"]
+    assert PROTOCOL_VERSION in no_meta["error"]["message"]
     old = raw.request(
         "tools/list",
-        {"_meta": modern_meta(**{"io.modelcontextprotocol/protocolVersion": "1999-01-01"})},
+        {"_meta": meta("raw-test", **{PROTOCOL_VERSION: "1999-01-01"})},
     )
     assert old["error"]["code"] == -32022
     assert old["error"]["data"]["requested"] == "1999-01-01"
     assert "2026-07-28" in old["error"]["data"]["supported"]
-    assert raw.request("ping", {"_meta": modern_meta()})["error"]["code"] == -32601
+    assert raw.request("ping", {"_meta": meta("raw-test")})["error"]["code"] == -32601
     assert (
-        raw.request("tools/call", {"_meta": modern_meta(), "name": "nope", "arguments": {}})[
+        raw.request("tools/call", {"_meta": meta("raw-test"), "name": "nope", "arguments": {}})[
             "error"
         ]["code"]
         == -32602
     )
-    gone = raw.request("resources/read", {"_meta": modern_meta(), "uri": "petstore://pets/99999"})
+    gone = raw.request(
+        "resources/read", {"_meta": meta("raw-test"), "uri": "petstore://pets/99999"}
+    )
     assert gone["error"]["code"] == -32602
     assert gone["error"]["data"]["uri"] == "petstore://pets/99999"
     raw.send(b"{not json")
     assert raw.receive()["error"]["code"] == -32700
     raw.send(
-        [{"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"_meta": modern_meta()}}]
+        [{"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"_meta": meta("raw-test")}}]
     )
     assert raw.receive()["error"]["code"] == -32600
 
 
 def test_modern_results_carry_result_type_caching_and_server_info(raw: RawServer) -> None:
-    discover = raw.request("server/discover", {"_meta": modern_meta()})["result"]
+    discover = raw.request("server/discover", {"_meta": meta("raw-test")})["result"]
     assert discover["resultType"] == "complete"
     assert discover["supportedVersions"][0] == "2026-07-28"
     assert {"tools", "resources", "prompts", "completions"} <= set(discover["capabilities"])
     assert isinstance(discover["ttlMs"], int) and discover["cacheScope"] in {"public", "private"}
     assert discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "petstore-mcp"
     for method in ("tools/list", "resources/list", "resources/templates/list", "prompts/list"):
-        result = raw.request(method, {"_meta": modern_meta()})["result"]
+        result = raw.request(method, {"_meta": meta("raw-test")})["result"]
         assert (
             result["resultType"] == "complete" and "ttlMs" in result and "cacheScope" in result
         ), method
@@ -121,7 +124,7 @@ def test_template_completion_and_array_query_round_trip(raw: RawServer, fake_pet
     completion = raw.request(
         "completion/complete",
         {
-            "_meta": modern_meta(),
+            "_meta": meta("raw-test"),
             "ref": {"type": "ref/resource", "uri": template},
             "argument": {"name": "status", "value": "s"},
         },
@@ -129,7 +132,7 @@ def test_template_completion_and_array_query_round_trip(raw: RawServer, fake_pet
     assert completion["values"] == ["sold"]
     read = raw.request(
         "resources/read",
-        {"_meta": modern_meta(), "uri": "petstore://pets/findByStatus?status=available,sold"},
+        {"_meta": meta("raw-test"), "uri": "petstore://pets/findByStatus?status=available,sold"},
     )
     assert read["result"]["contents"][0]["mimeType"] == "application/json"
     assert fake_petstore.requests[-1].query_params == [("status", "available"), ("status", "sold")]
@@ -138,12 +141,12 @@ def test_template_completion_and_array_query_round_trip(raw: RawServer, fake_pet
 def test_prompt_guides_through_a_tag(raw: RawServer) -> None:
     prompt = raw.request(
         "prompts/get",
-        {"_meta": modern_meta(), "name": "pets_workflow", "arguments": {"goal": "adopt a cat"}},
+        {"_meta": meta("raw-test"), "name": "pets_workflow", "arguments": {"goal": "adopt a cat"}},
     )
     (message,) = prompt["result"]["messages"]
     text = message["content"]["text"]
     assert "- create_pet:" in text and text.endswith("adopt a cat")
     missing = raw.request(
-        "prompts/get", {"_meta": modern_meta(), "name": "pets_workflow", "arguments": {}}
+        "prompts/get", {"_meta": meta("raw-test"), "name": "pets_workflow", "arguments": {}}
     )
     assert missing["error"]["code"] == -32602

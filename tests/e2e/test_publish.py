@@ -8,13 +8,11 @@ to its console script over stdio with the official MCP client.
 from __future__ import annotations
 
 import email.parser
-import http.server
 import json
 import subprocess
 import sys
 import sysconfig
 import tarfile
-import threading
 import tomllib
 import venv
 import zipfile
@@ -35,6 +33,7 @@ from openapi2mcp.plan.build import _SPDX, _version, pep440_version
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.conftest import PETSTORE_SPEC
+from tests.kit.upstream import JSON, RecordingUpstream, Reply, Request
 
 SPEC = """\
 openapi: 3.1.0
@@ -397,39 +396,26 @@ async def test_built_wheel_installs_and_serves_over_stdio(
         assert sent.headers["x-api-key"] == fake_petstore.api_key
 
 
-class _Index(http.server.BaseHTTPRequestHandler):
+class _Index(RecordingUpstream):
     """PyPI's JSON API for one existing project, ``taken-mcp``."""
 
-    def do_GET(self) -> None:
-        status = 200 if self.path == "/pypi/taken-mcp/json" else 404
-        body = b'{"info": {"name": "taken-mcp"}}' if status == 200 else b'{"message": "Not Found"}'
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+    def answer(self, request: Request) -> Reply:
+        if request.target == "/pypi/taken-mcp/json":
+            return Reply(200, b'{"info": {"name": "taken-mcp"}}', JSON)
+        return Reply(404, b'{"message": "Not Found"}', JSON)
 
 
 @pytest.mark.parametrize(("name", "taken"), [("taken", True), ("free", False)])
 def test_check_name_asks_the_index_whether_the_name_is_free(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, taken: bool
 ) -> None:
-    index = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Index)
-    thread = threading.Thread(target=index.serve_forever, daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{index.server_address[1]}"
+    with _Index() as index:
+        url = index.url
         monkeypatch.setenv("OPENAPI2MCP_PYPI_URL", url)
         code, output = invoke(
             "generate", str(PETSTORE_SPEC), "-o", str(tmp_path / "out"), "--name", name,
             "--registry-name", f"io.github.acme/{name}-mcp", "--check-name", "--strict",
         )  # fmt: skip
-    finally:
-        index.shutdown()
-        index.server_close()
     expected = (
         f"warning[pypi-name]: 'taken-mcp' is already a project on {url} ({url}/pypi/taken-mcp): "
         "choose another name with --name before publishing\n"

@@ -27,6 +27,7 @@ from templates.runtime.hooks import DefinitionError, collect
 from templates.runtime.server import CustomCodeError, McpServer, Settings
 from tests.conftest import PETSTORE_SPEC
 from tests.e2e.helpers import server_env, stdio_params
+from tests.kit.meta import meta
 
 CUSTOM = Path("src/petstore_mcp/custom.py")
 USER_MODULE = '''\
@@ -181,12 +182,7 @@ def test_deleted_custom_module_is_created_again_and_the_server_starts_without_it
             "jsonrpc": "2.0",
             "id": 1,
             "method": "tools/list",
-            "params": {
-                "_meta": {
-                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                    "io.modelcontextprotocol/clientCapabilities": {},
-                }
-            },
+            "params": {"_meta": meta()},
         }
     )
     served = run_server(out, request + "\n")
@@ -353,10 +349,7 @@ def test_broken_custom_module_fails_start_up_in_one_line(
 # -- the runtime in-process: declarations and results at the edges --------------------------------
 
 FIXTURE_CATALOG = Path(__file__).parents[1] / "runtime" / "fixtures" / "catalog.json"
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+META = meta()
 
 
 def module_from(source: str) -> ModuleType:

@@ -127,6 +127,7 @@ def uploaded(document: dict[str, Any], runner_temp: Path) -> list[str]:
     return sorted(p.name for p in Path(path).iterdir())
 
 
+@pytest.mark.slow
 def test_a_big_change_keeps_the_full_report_and_a_pull_request_body_that_fits(
     package: Path, tmp_path: Path
 ) -> None:
@@ -175,6 +176,7 @@ def test_without_an_old_surface_there_is_nothing_to_compare_or_keep(
     assert body == PREAMBLE + "\n"
 
 
+@pytest.mark.slow
 def test_a_surface_that_cannot_be_compared_is_said_so(package: Path, tmp_path: Path) -> None:
     runner_temp = tmp_path / "runner-temp"
     runner_temp.mkdir()
@@ -189,6 +191,7 @@ def test_a_surface_that_cannot_be_compared_is_said_so(package: Path, tmp_path: P
     assert body.endswith("\n\nopenapi2mcp diff could not compare the old and new MCP surfaces.\n")
 
 
+@pytest.mark.slow
 def test_a_compressed_old_surface_is_carried_over_and_compared(
     package: Path, tmp_path: Path
 ) -> None:

@@ -23,11 +23,9 @@ from openapi2mcp.render.catalog import build_catalog
 from templates.runtime.catalog.model import Catalog
 from templates.runtime.protocol.dispatch import Dispatcher
 from templates.runtime.upstream.client import UpstreamResponse
+from tests.kit.meta import meta
 
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+META = meta()
 DEFS: dict[str, Any] = {"Colour": {"type": "string", "enum": ["red", "green"]}}
 
 

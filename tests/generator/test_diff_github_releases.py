@@ -22,7 +22,7 @@ CACHE = Path(__file__).resolve().parents[2] / ".work" / "cache" / "github-releas
 RELEASES = ("22.0.0", "23.0.2")
 SPEC_FILE = "node_modules/@octokit/openapi/generated/api.github.com.json"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.node, pytest.mark.slow]
 
 
 def fetch(version: str) -> Path:

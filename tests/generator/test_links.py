@@ -22,11 +22,9 @@ from openapi2mcp.render.catalog import build_catalog
 from templates.runtime.catalog.model import Catalog
 from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
 from templates.runtime.upstream.client import UpstreamResponse
+from tests.kit.meta import meta
 
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+META = meta()
 JSON_OBJECT = "{application/json: {schema: {type: object}}}"
 SPEC = dedent(
     f"""\

@@ -1,15 +1,13 @@
 """``$ref``s to http(s) URLs with ``--allow-remote-refs``: fetched once, resolved relative to their URL.
 
-A stdlib HTTP server on 127.0.0.1 serves the referenced documents and records every request path.
+The kit's recording upstream on 127.0.0.1 serves the referenced documents and records every request.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import replace
 from pathlib import Path
 from textwrap import dedent
 
@@ -21,51 +19,36 @@ from openapi2mcp.diagnostics import Report
 from openapi2mcp.ir.model import Api, Parameter
 from openapi2mcp.ir.parse import parse_api
 from openapi2mcp.load.reading import RemoteFetcher, load_source
+from tests.kit.upstream import RecordingUpstream, Reply, Request
 
 
-@dataclass
-class Site:
-    """What the server answers: path → (status, headers, body); and the paths it was asked for."""
+class Site(RecordingUpstream):
+    """The kit's recording upstream answering ``routes`` (path → status, headers, body), else 404."""
 
-    routes: dict[str, tuple[int, dict[str, str], bytes]] = field(default_factory=dict)
-    requests: list[str] = field(default_factory=list)
-    delay: float = 0.0
-    url: str = ""
+    def __init__(self) -> None:
+        super().__init__()
+        self.routes: dict[str, tuple[int, dict[str, str], bytes]] = {}
+        self.delay = 0.0
+
+    @property
+    def paths(self) -> list[str]:
+        """The request targets it was asked for, in arrival order."""
+        return [request.target for request in self.requests]
 
     def file(self, path: str, text: str) -> None:
         self.routes[path] = (200, {"Content-Type": "application/yaml"}, dedent(text).encode())
 
+    def answer(self, request: Request) -> Reply:
+        if self.delay:
+            time.sleep(self.delay)
+        status, headers, body = self.routes.get(request.target, (404, {}, b"not found"))
+        return Reply(status, body, tuple(headers.items()))
+
 
 @pytest.fixture
 def site() -> Iterator[Site]:
-    state = Site()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            state.requests.append(self.path)
-            if state.delay:
-                time.sleep(state.delay)
-            status, headers, body = state.routes.get(self.path, (404, {}, b"not found"))
-            self.send_response(status)
-            for name, value in {"Content-Length": str(len(body)), **headers}.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
-        yield state
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with Site() as running:
+        yield running
 
 
 HEAD = (
@@ -169,7 +152,7 @@ def test_remote_documents_are_fetched_once_and_resolved_against_their_url(
         "Limit": {"type": "integer", "maximum": 10},
         "Name": {"type": "string", "maxLength": 20},
     }
-    assert sorted(site.requests) == [
+    assert sorted(site.paths) == [
         "/specs/common.yaml",
         "/specs/schemas/pet.yaml",
         "/specs/schemas/tag.yaml",
@@ -203,7 +186,7 @@ def test_reference_cycles_across_remote_documents_are_detected(tmp_path: Path, s
         ("op-skipped", "#/paths/~1loop/get"),
         ("ref-cycle", f"{site.url}/b.yaml#/B"),
     ]
-    assert sorted(site.requests) == ["/a.yaml", "/b.yaml"]
+    assert sorted(site.paths) == ["/a.yaml", "/b.yaml"]
 
 
 def test_failures_are_warnings_and_each_url_is_tried_once(tmp_path: Path, site: Site) -> None:
@@ -262,7 +245,7 @@ def test_failures_are_warnings_and_each_url_is_tried_once(tmp_path: Path, site: 
     assert found[3][2].startswith(f"$ref '{site.url}/bad.yaml': {site.url}/bad.yaml is not valid")
     # like an unreadable file, a URL that failed is reported once and not fetched again
     assert len(found) == 4
-    assert sorted(site.requests) == [
+    assert sorted(site.paths) == [
         "/away.yaml",
         "/bad.yaml",
         "/big.yaml",
@@ -317,7 +300,7 @@ def test_other_url_schemes_are_never_fetched(tmp_path: Path, site: Site) -> None
             "$ref 'file:///etc/hosts' is a URL; only http and https can be fetched",
         )
     ]
-    assert site.requests == []
+    assert site.paths == []
 
 
 def test_a_swagger_document_can_use_remote_definitions(tmp_path: Path, site: Site) -> None:
@@ -368,7 +351,7 @@ def test_the_cli_flag_allows_remote_references(tmp_path: Path, site: Site) -> No
     refused = CliRunner().invoke(main, ["inspect", str(spec)])
     assert refused.exit_code == 0
     assert "warning[ref-remote]" in refused.output and "--allow-remote-refs" in refused.output
-    assert site.requests == []
+    assert site.paths == []
 
     allowed = CliRunner().invoke(main, ["inspect", str(spec), "--allow-remote-refs"])
     assert allowed.exit_code == 0, allowed.output
@@ -380,4 +363,4 @@ def test_the_cli_flag_allows_remote_references(tmp_path: Path, site: Site) -> No
     )
     assert generated.exit_code == 0, generated.output
     assert '"name":"limit"' in (out / "src/t_mcp/catalog.json").read_text().replace(" ", "")
-    assert site.requests == ["/limit.yaml", "/limit.yaml"]
+    assert site.paths == ["/limit.yaml", "/limit.yaml"]

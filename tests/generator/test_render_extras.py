@@ -422,6 +422,7 @@ def outputs(runner_temp: Path) -> list[str]:
     return lines
 
 
+@pytest.mark.slow
 def test_workflow_steps_regenerate_in_place_and_describe_the_change(tmp_path: Path) -> None:
     spec_dir = tmp_path / "spec"
     spec_dir.mkdir()

@@ -24,20 +24,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-MODERN = "2026-07-28"
-PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+from tests.kit.meta import MODERN, meta
+
 # only reached when something is broken; never a timing assertion
 TIMEOUT = 20.0
 BASE_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
-
-
-def meta(**extra: Any) -> dict[str, Any]:
-    return {
-        PROTOCOL_VERSION_KEY: MODERN,
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "http-test", "version": "1"},
-        **extra,
-    }
 
 
 def modern(method: str, request_id: Any = 1, *, meta_extra: Any = None, **params: Any) -> Any:
@@ -46,7 +37,7 @@ def modern(method: str, request_id: Any = 1, *, meta_extra: Any = None, **params
         "jsonrpc": "2.0",
         "id": request_id,
         "method": method,
-        "params": {"_meta": meta(**(meta_extra or {})), **params},
+        "params": {"_meta": meta("http-test", **(meta_extra or {})), **params},
     }
 
 

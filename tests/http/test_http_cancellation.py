@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.helpers import RawServer, modern_meta
+from tests.e2e.helpers import RawServer
 from tests.http.conftest import AppFactory
 from tests.http.kit import (
     BASE_HEADERS,
@@ -29,6 +29,7 @@ from tests.http.kit import (
     modern_headers,
     server_env,
 )
+from tests.kit.meta import meta
 
 INVENTORY = {"name": "get_inventory", "arguments": {}}
 
@@ -196,7 +197,7 @@ def test_stdio_cancellation_still_cancels_the_upstream_call(
                 "jsonrpc": "2.0",
                 "id": 1,
                 "method": "tools/call",
-                "params": {"_meta": modern_meta(progressToken="p"), **INVENTORY},
+                "params": {"_meta": meta("raw-test", progressToken="p"), **INVENTORY},
             }
         )
         assert server.receive()["params"]["progress"] == 0
@@ -211,7 +212,7 @@ def test_stdio_cancellation_still_cancels_the_upstream_call(
                 "jsonrpc": "2.0",
                 "id": 2,
                 "method": "server/discover",
-                "params": {"_meta": modern_meta()},
+                "params": {"_meta": meta("raw-test")},
             }
         )
         assert server.receive()["id"] == 2

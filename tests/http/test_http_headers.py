@@ -21,7 +21,8 @@ from templates.runtime.transports.http_headers import (
     check_modern_headers,
 )
 from tests.http.conftest import AppFactory, body_of
-from tests.http.kit import PROTOCOL_VERSION_KEY, modern, modern_headers
+from tests.http.kit import modern, modern_headers
+from tests.kit.meta import PROTOCOL_VERSION
 
 REQUEST_ID = "4f1c2a1e-9a77-4c47-9f7e-2b2d1f0c3a55"
 
@@ -69,7 +70,7 @@ async def test_protocol_version_header_differing_from_meta(endpoint: httpx.Async
 async def test_header_mismatch_is_reported_before_an_unknown_version(
     endpoint: httpx.AsyncClient,
 ) -> None:
-    body = modern("server/discover", meta_extra={PROTOCOL_VERSION_KEY: "v999.0.0"})
+    body = modern("server/discover", meta_extra={PROTOCOL_VERSION: "v999.0.0"})
     response = await post(endpoint, body, modern_headers("server/discover"))
     assert response.status_code == 400
     assert body_of(response)["error"]["code"] == -32020

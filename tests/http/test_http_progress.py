@@ -13,9 +13,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.helpers import RawServer, modern_meta
+from tests.e2e.helpers import RawServer
 from tests.http.conftest import AppFactory, body_of
 from tests.http.kit import BASE_HEADERS, legacy, modern, modern_headers, sse_events
+from tests.kit.meta import meta
 
 GET_PET = {"name": "get_pet_by_id", "arguments": {"petId": 1}}
 
@@ -116,7 +117,7 @@ def test_stdio_interleaves_the_same_progress_before_the_reply(stdio_server: RawS
             "jsonrpc": "2.0",
             "id": 1,
             "method": "tools/call",
-            "params": {"_meta": modern_meta(progressToken="p"), **GET_PET},
+            "params": {"_meta": meta("raw-test", progressToken="p"), **GET_PET},
         }
     )
     assert stdio_server.receive() == progress("p", 0, "Calling GET /pets/{petId}")

@@ -14,15 +14,8 @@ import httpx
 import pytest
 
 from tests.http.conftest import body_of
-from tests.http.kit import (
-    BASE_HEADERS,
-    MODERN,
-    PROTOCOL_VERSION_KEY,
-    initialize,
-    legacy,
-    modern,
-    modern_headers,
-)
+from tests.http.kit import BASE_HEADERS, initialize, legacy, modern, modern_headers
+from tests.kit.meta import CLIENT_CAPABILITIES, MODERN, PROTOCOL_VERSION, meta
 
 DISCOVER = modern("server/discover")
 DISCOVER_HEADERS = modern_headers("server/discover")
@@ -181,7 +174,7 @@ async def test_modern_requests_without_meta_are_400_invalid_params(
     response = await post(endpoint, body, modern_headers("tools/list"))
     assert response.status_code == 400
     assert body_of(response) == error_body(
-        -32602, f"Missing required _meta field {PROTOCOL_VERSION_KEY}", 3
+        -32602, f"Missing required _meta field {PROTOCOL_VERSION}", 3
     )
 
 
@@ -189,7 +182,7 @@ async def test_missing_client_capabilities_is_400_invalid_params(
     endpoint: httpx.AsyncClient,
 ) -> None:
     body = modern("tools/list", 4)
-    del body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]
+    del body["params"]["_meta"][CLIENT_CAPABILITIES]
     response = await post(endpoint, body, modern_headers("tools/list"))
     assert response.status_code == 400
     assert body_of(response)["error"]["code"] == -32602
@@ -198,7 +191,7 @@ async def test_missing_client_capabilities_is_400_invalid_params(
 async def test_an_unsupported_version_is_400_with_the_supported_list(
     endpoint: httpx.AsyncClient,
 ) -> None:
-    body = modern("tools/list", 9, meta_extra={PROTOCOL_VERSION_KEY: "1900-01-01"})
+    body = modern("tools/list", 9, meta_extra={PROTOCOL_VERSION: "1900-01-01"})
     headers = modern_headers("tools/list", **{"mcp-protocol-version": "1900-01-01"})
     response = await post(endpoint, body, headers)
     assert response.status_code == 400
@@ -216,7 +209,7 @@ async def test_an_unsupported_version_is_400_with_the_supported_list(
 async def test_a_modern_body_naming_a_legacy_version_is_400_unsupported(
     endpoint: httpx.AsyncClient,
 ) -> None:
-    body = modern("tools/list", 9, meta_extra={PROTOCOL_VERSION_KEY: "2025-06-18"})
+    body = modern("tools/list", 9, meta_extra={PROTOCOL_VERSION: "2025-06-18"})
     headers = modern_headers("tools/list", **{"mcp-protocol-version": "2025-06-18"})
     response = await post(endpoint, body, headers)
     assert response.status_code == 400
@@ -345,10 +338,7 @@ async def test_a_modern_tool_call_reaches_the_upstream(
 
 async def test_meta_without_client_info_is_served(endpoint: httpx.AsyncClient) -> None:
     body = modern("tools/list", 6)
-    body["params"]["_meta"] = {
-        PROTOCOL_VERSION_KEY: MODERN,
-        "io.modelcontextprotocol/clientCapabilities": {},
-    }
+    body["params"]["_meta"] = meta()
     response = await post(endpoint, body, modern_headers("tools/list"))
     assert response.status_code == 200
     assert body_of(response)["result"]["tools"]

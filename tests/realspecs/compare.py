@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from tests.realspecs.recorder import Captured
+from tests.kit.upstream import Request
 from tests.realspecs.validation import Verdict, json_or_none
 
 
@@ -72,7 +72,7 @@ def _is_base64(schema: Mapping[str, Any], argument: str) -> bool:
     return isinstance(prop, Mapping) and prop.get("contentEncoding") == "base64"
 
 
-def _media(captured: Captured) -> str:
+def _media(captured: Request) -> str:
     return (captured.header("Content-Type") or "").split(";")[0].strip().lower()
 
 
@@ -113,7 +113,7 @@ def body_problems(
     operation: Mapping[str, Any],
     schema: Mapping[str, Any],
     arguments: Mapping[str, Any],
-    captured: Captured,
+    captured: Request,
     verdict: Verdict,
 ) -> list[str]:
     body = operation.get("body")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.realspecs.recorder import Recorder
+from tests.kit.upstream import RecordingUpstream
 from tests.realspecs.report import SUMMARY, table
 from tests.realspecs.sources import install
 
@@ -24,8 +24,8 @@ def realspec_cache() -> Path:
 
 
 @pytest.fixture(scope="session")
-def recorder() -> Iterator[Recorder]:
-    with Recorder() as running:
+def recorder() -> Iterator[RecordingUpstream]:
+    with RecordingUpstream() as running:
         yield running
 
 

@@ -34,17 +34,15 @@ from urllib.parse import urlsplit
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
+from tests.kit.meta import meta
+from tests.kit.upstream import EMPTY_OBJECT, RecordingUpstream, Reply, Request
 from tests.realspecs import compare
 from tests.realspecs.instances import instances
-from tests.realspecs.recorder import Captured, Recorder
 from tests.realspecs.selection import METHODS, prune, select
 from tests.realspecs.sources import Source, swagger_to_openapi
 from tests.realspecs.validation import check, validator
 
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+META = meta()
 KINDS = ("unusable", "refused", "failed", "rejected", "altered")
 
 
@@ -55,7 +53,7 @@ class Call:
     variant: str  # minimal | rich | partial | nulls
     arguments: dict[str, Any]
     problems: dict[str, list[str]] = field(default_factory=dict)
-    requests: list[Captured] = field(default_factory=list)
+    requests: list[Request] = field(default_factory=list)
 
     def add(self, kind: str, messages: list[str]) -> None:
         if messages:
@@ -159,13 +157,13 @@ def _credentials(upstream: Mapping[str, Any]) -> dict[str, str]:
     return env
 
 
-def _answer(validation: Mapping[str, Any], method: str, path: str) -> tuple[int, bytes]:
+def _answer(validation: Mapping[str, Any], method: str, path: str) -> Reply:
     """200 ``{}``, or an empty 204 when that is the only documented success."""
     operation = (validation["paths"].get(path) or {}).get(method.lower()) or {}
     codes = {str(c).upper() for c in operation.get("responses") or {}}
     if "204" in codes and not codes & {"200", "201", "202", "203", "2XX", "DEFAULT"}:
-        return 204, b""
-    return 200, b"{}"
+        return Reply(204)
+    return EMPTY_OBJECT
 
 
 def generate_package(prepared: Prepared, out: Path, run: SpecRun) -> Path:
@@ -231,7 +229,7 @@ def _reply_text(reply: Mapping[str, Any]) -> str:
 def _classify(
     call: Call,
     reply: Mapping[str, Any],
-    requests: list[Captured],
+    requests: list[Request],
     operation: Mapping[str, Any],
     schema: Mapping[str, Any],
     openapi: Any,
@@ -258,7 +256,9 @@ def _classify(
         )
 
 
-async def run(prepared: Prepared, package: Path, recorder: Recorder, result: SpecRun) -> None:
+async def run(
+    prepared: Prepared, package: Path, recorder: RecordingUpstream, result: SpecRun
+) -> None:
     source = package / "src"
     module_name = next(p.name for p in source.iterdir() if (p / "server.py").is_file())
     sys.path.insert(0, str(source))
@@ -266,12 +266,12 @@ async def run(prepared: Prepared, package: Path, recorder: Recorder, result: Spe
         server_module = importlib.import_module(f"{module_name}.server")
         catalog = server_module.load()
         upstream = catalog["upstream"]
-        env = {upstream["baseUrlEnv"]: recorder.base_url + prepared.base_path}
+        env = {upstream["baseUrlEnv"]: recorder.url + prepared.base_path}
         env |= _credentials(upstream)
         for operation in catalog["operations"].values():
             for name, variable in (operation.get("server") or {}).get("variables", {}).items():
                 if name in prepared.own_servers:
-                    env[variable["env"]] = recorder.base_url + prepared.own_servers[name]
+                    env[variable["env"]] = recorder.url + prepared.own_servers[name]
         server = server_module.build_server(server_module.Settings.from_env(catalog, env))
         openapi = validator(prepared.validator_doc)
         try:
@@ -302,7 +302,7 @@ async def run(prepared: Prepared, package: Path, recorder: Recorder, result: Spe
                 for variant, arguments in calls.items():
                     call = Call(tool["name"], label, variant, arguments)
                     recorder.requests.clear()
-                    recorder.answer = _answer(
+                    recorder.canned = _answer(
                         prepared.validator_doc, operation["method"], operation["path"]
                     )
                     reply = await _call(server, tool["name"], arguments)
@@ -313,7 +313,7 @@ async def run(prepared: Prepared, package: Path, recorder: Recorder, result: Spe
                         operation,
                         tool["inputSchema"],
                         openapi,
-                        recorder.base_url,
+                        recorder.url,
                     )
                     result.calls.append(call)
         finally:

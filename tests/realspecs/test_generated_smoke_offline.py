@@ -33,6 +33,8 @@ NO_VALID_INPUT = {
 # inside the namespace: bring loopback up, then run the generated tests as the workflow does
 _SCRIPT = 'ip link set lo up && exec "$0" -m pytest -q -p no:cacheprovider tests'
 
+pytestmark = [pytest.mark.node, pytest.mark.slow]
+
 
 @pytest.mark.parametrize("source", SOURCES, ids=[s.label for s in SOURCES])
 def test_generated_tests_pass_offline(source: Source, realspec_cache: Path, tmp_path: Path) -> None:

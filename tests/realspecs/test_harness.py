@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 from werkzeug.datastructures import ImmutableMultiDict
 
+from tests.kit.upstream import RecordingUpstream, Request
 from tests.realspecs import compare
 from tests.realspecs.instances import RICH_TEXT, instances
-from tests.realspecs.recorder import Captured, Recorder
 from tests.realspecs.selection import prune, select
 from tests.realspecs.validation import bracket_loads, check, validator
 
@@ -54,8 +54,8 @@ def _form_spec() -> dict[str, Any]:
     }
 
 
-def _form(body: bytes) -> Captured:
-    return Captured("POST", "/v1/things", (("Content-Type", FORM),), body)
+def _form(body: bytes) -> Request:
+    return Request("POST", "/v1/things", (("Content-Type", FORM),), body)
 
 
 def test_bracket_loads_reads_nested_objects_and_indexed_arrays() -> None:
@@ -90,7 +90,7 @@ def test_a_dropped_null_in_a_json_body_is_an_alteration() -> None:
             "properties": {"name": "name", "due_on": "due_on"},
         },
     }
-    sent = Captured("PATCH", "/x", (("Content-Type", "application/json"),), b'{"name":"a"}')
+    sent = Request("PATCH", "/x", (("Content-Type", "application/json"),), b'{"name":"a"}')
     verdict = check(validator(_form_spec()), sent, HOST)
     problems = compare.body_problems(operation, {}, {"name": "a", "due_on": None}, sent, verdict)
     assert problems == [
@@ -99,9 +99,9 @@ def test_a_dropped_null_in_a_json_body_is_an_alteration() -> None:
 
 
 def test_the_recorder_keeps_the_raw_target_headers_and_body() -> None:
-    with Recorder() as recorder:
+    with RecordingUpstream() as recorder:
         reply = httpx.post(
-            recorder.base_url + "/a%2Fb/c?x=1&x=2&y=%20",
+            recorder.url + "/a%2Fb/c?x=1&x=2&y=%20",
             content=b"\x00raw\xff",
             headers={"X-Thing": "v"},
         )

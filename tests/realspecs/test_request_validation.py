@@ -18,19 +18,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.upstream import RecordingUpstream
 from tests.realspecs.harness import SpecRun, generate_package, prepare, run
-from tests.realspecs.recorder import Recorder
 from tests.realspecs.report import SUMMARY, failure_message, judge
 from tests.realspecs.sources import SOURCES, Source
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.node, pytest.mark.slow]
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=[s.label for s in SOURCES])
 async def test_requests_match_the_original_document(
-    source: Source, realspec_cache: Path, recorder: Recorder, tmp_path: Path
+    source: Source, realspec_cache: Path, recorder: RecordingUpstream, tmp_path: Path
 ) -> None:
-    prepared = prepare(source, source.load(realspec_cache), tmp_path, recorder.base_url)
+    prepared = prepare(source, source.load(realspec_cache), tmp_path, recorder.url)
     result = SpecRun(source.label, prepared.selected)
     package = generate_package(prepared, tmp_path / "package", result)
     await run(prepared, package, recorder, result)

@@ -49,7 +49,7 @@ from openapi_core.security.factories import SecurityProviderFactory
 from openapi_core.security.providers import ApiKeyProvider, BaseProvider, HttpProvider
 from werkzeug.datastructures import Headers, ImmutableMultiDict, MultiDict
 
-from tests.realspecs.recorder import Captured
+from tests.kit.upstream import Request
 
 
 class _TokenProvider(BaseProvider):
@@ -208,9 +208,9 @@ def _cookies(header: str | None) -> list[tuple[str, str]]:
 
 @dataclass
 class CapturedRequest:
-    """openapi-core's ``Request`` protocol over a ``Captured`` request."""
+    """openapi-core's ``Request`` protocol over a recorded request."""
 
-    captured: Captured
+    captured: Request
     host_url: str
     parameters: RequestParameters = field(init=False)
 
@@ -267,7 +267,7 @@ def _message(error: BaseException) -> str:
     return " | ".join(dict.fromkeys(p for p in parts if p))
 
 
-def check(openapi: OpenAPI, captured: Captured, host_url: str) -> Verdict:
+def check(openapi: OpenAPI, captured: Request, host_url: str) -> Verdict:
     request = CapturedRequest(captured, host_url)
     result = openapi.unmarshal_request(request)
     unreadable: set[str] = set()

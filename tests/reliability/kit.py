@@ -12,12 +12,9 @@ from typing import Any
 
 from templates.runtime.catalog.model import Catalog, OperationSpec
 from templates.runtime.server import McpServer, Settings
+from tests.kit.meta import meta
 
-MODERN = "2026-07-28"
-META = {
-    "io.modelcontextprotocol/protocolVersion": MODERN,
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+META = meta()
 FIGURES: dict[str, list[str]] = {}
 
 

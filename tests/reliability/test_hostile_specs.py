@@ -260,6 +260,7 @@ def _strings(value: Any) -> set[str]:
     return set()
 
 
+@pytest.mark.slow
 def test_hostile_spec_corpus(tmp_path: Path) -> None:
     out = tmp_path / "out"
     failures: list[str] = []

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from benchmarks.load import fast_petstore, run_load
 from tests.reliability.kit import record
 
+pytestmark = pytest.mark.slow
 RSS_GROWTH_LIMIT_KIB = 16 * 1024
 
 

@@ -30,6 +30,7 @@ from templates.runtime.server import McpServer, Settings
 from templates.runtime.transports.http_serve import create_app
 from tests.conftest import fake_petstore_module
 from tests.http.kit import ServerProcess, server_env
+from tests.kit.meta import PROTOCOL_VERSION
 from tests.reliability import wire
 from tests.reliability.kit import record, rss_kib
 
@@ -47,8 +48,8 @@ def request_headers(body: bytes) -> dict[str, str]:
     ok, message = wire.parse(body)
     params = message.get("params") if ok and isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
-    if isinstance(meta, dict) and isinstance(meta.get(wire.META_VERSION_KEY), str):
-        headers["mcp-protocol-version"] = meta[wire.META_VERSION_KEY]
+    if isinstance(meta, dict) and isinstance(meta.get(PROTOCOL_VERSION), str):
+        headers["mcp-protocol-version"] = meta[PROTOCOL_VERSION]
         if isinstance(message.get("method"), str) and message["method"].isprintable():
             headers["mcp-method"] = message["method"]
         name = params.get("name", params.get("uri"))
@@ -202,6 +203,7 @@ def test_property_every_post_gets_one_complete_answer(
     assert asgi.post(body, headers) == []
 
 
+@pytest.mark.slow
 def test_uvicorn_run_survives_the_corpus_and_stays_bounded(
     petstore_package: Path, petstore_upstream: Any
 ) -> None:

@@ -209,6 +209,7 @@ def test_property_every_input_gets_what_it_is_owed(fuzzer: StdioFuzzer, batch: l
     assert fuzzer.run(batch) == []
 
 
+@pytest.mark.slow
 def test_long_run_keeps_memory_bounded(fuzzer: StdioFuzzer) -> None:
     inputs = wire.mutations(seed=8, count=12_000)
     chunks = [inputs[i : i + 200] for i in range(0, len(inputs), 200)]

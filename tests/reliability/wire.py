@@ -17,12 +17,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-MODERN = "2026-07-28"
-META_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
-META = {
-    "io.modelcontextprotocol/protocolVersion": MODERN,
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+from tests.kit.meta import CLIENT_CAPABILITIES, MODERN, PROTOCOL_VERSION, meta
+
+META = meta()
 NO_ID = ("no-id",)
 METHODS = [
     "server/discover",
@@ -175,10 +172,10 @@ ids = (
 metas = st.one_of(
     st.just(META),
     st.just({**META, "progressToken": "p"}),
-    st.just({**META, "io.modelcontextprotocol/protocolVersion": "2025-06-18"}),
-    st.just({**META, "io.modelcontextprotocol/protocolVersion": 20260728}),
+    st.just({**META, PROTOCOL_VERSION: "2025-06-18"}),
+    st.just({**META, PROTOCOL_VERSION: 20260728}),
     st.just({**META, "io.modelcontextprotocol/logLevel": "loud"}),
-    st.just({"io.modelcontextprotocol/protocolVersion": MODERN}),
+    st.just({PROTOCOL_VERSION: MODERN}),
     st.dictionaries(st.text(max_size=10), json_values, max_size=3),
     json_values,
 )
@@ -299,8 +296,8 @@ CORPUS: list[tuple[str, bytes]] = [
     ("params is a string", b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}'),
     ("params null", b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":null}'),
     ("_meta is a list", b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":[]}}'),
-    ("unsupported version", _dump({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {**META, "io.modelcontextprotocol/protocolVersion": "1999-01-01"}}})),
-    ("capabilities not an object", _dump({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {**META, "io.modelcontextprotocol/clientCapabilities": 3}}})),
+    ("unsupported version", _dump({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {**META, PROTOCOL_VERSION: "1999-01-01"}}})),
+    ("capabilities not an object", _dump({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {**META, CLIENT_CAPABILITIES: 3}}})),
     ("tools/call without name", _request(1, "tools/call")),
     ("tools/call with numeric name", _request(1, "tools/call", name=5)),
     ("tools/call unknown tool", _request(1, "tools/call", name="drop_tables")),

@@ -19,6 +19,7 @@ from templates.runtime.catalog.model import Catalog
 from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
 from templates.runtime.protocol.request_state import StateSigner
 from templates.runtime.upstream.client import UpstreamResponse
+from tests.kit.meta import CLIENT_CAPABILITIES
 
 CREATED = UpstreamResponse(201, "Created", "application/json", b'{"id":3,"name":"Kit"}', "u")
 DELETED = UpstreamResponse(204, "No Content", "", b"", "u")
@@ -60,8 +61,8 @@ def call(
     request_id: int = 1,
     **extra: Any,
 ) -> dict[str, Any]:
-    meta = {**META, "io.modelcontextprotocol/clientCapabilities": capabilities or {}}
-    params = {"_meta": meta, "name": name, "arguments": arguments, **extra}
+    envelope = {**META, CLIENT_CAPABILITIES: capabilities or {}}
+    params = {"_meta": envelope, "name": name, "arguments": arguments, **extra}
     return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
 
 
@@ -479,13 +480,13 @@ async def test_rounds_sampling_and_roots_follow_the_declaration_and_the_capabili
 
 async def test_prompts_get_asks_for_missing_required_arguments() -> None:
     dispatcher = server(Recorder())
-    meta = {**META, "io.modelcontextprotocol/clientCapabilities": FORM}
+    envelope = {**META, CLIENT_CAPABILITIES: FORM}
     get = {"jsonrpc": "2.0", "id": 1, "method": "prompts/get"}
-    first = await send(dispatcher, {**get, "params": {"_meta": meta, "name": "adopt_pet"}})
+    first = await send(dispatcher, {**get, "params": {"_meta": envelope, "name": "adopt_pet"}})
     form = first["result"]["inputRequests"]["missing_arguments"]["params"]["requestedSchema"]
     assert form["required"] == ["species"]
     retry = {
-        "_meta": meta,
+        "_meta": envelope,
         "name": "adopt_pet",
         "inputResponses": {"missing_arguments": accept(species="parrot")},
         "requestState": first["result"]["requestState"],

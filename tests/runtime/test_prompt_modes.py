@@ -25,11 +25,9 @@ from templates.runtime.protocol.dispatch import Dispatcher
 from templates.runtime.protocol.dynamic import selection_from_env
 from templates.runtime.protocol.prompts import Prompts, ToolView
 from templates.runtime.upstream.client import UpstreamResponse
+from tests.kit.meta import meta
 
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-}
+META = meta()
 SPEC = """\
 openapi: 3.1.0
 info: {title: Petshop, version: "1.0"}

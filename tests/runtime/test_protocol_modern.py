@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from conftest import CATALOG, META, RESULT_META
 
+from tests.kit.meta import CLIENT_CAPABILITIES, PROTOCOL_VERSION
+
 if TYPE_CHECKING:
     from conftest import PeerFactory, StdioPeer
 
@@ -333,8 +335,8 @@ def test_complete_unknown_reference(
     assert error(reply) == {"code": -32602, "message": message}
 
 
-PV = "io.modelcontextprotocol/protocolVersion"
-CC = "io.modelcontextprotocol/clientCapabilities"
+PV = PROTOCOL_VERSION
+CC = CLIENT_CAPABILITIES
 
 
 @pytest.mark.parametrize(

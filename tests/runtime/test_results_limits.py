@@ -20,14 +20,11 @@ from templates.runtime.protocol.results import (
 from templates.runtime.protocol.structured import compact
 from templates.runtime.server import McpServer, Settings, SettingsError
 from templates.runtime.upstream.client import UpstreamResponse
+from tests.kit.meta import meta
 
 CATALOG = Path(__file__).resolve().parent / "fixtures" / "catalog.json"
 URL = "https://api.example.com/pets"
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": {"name": "limits-test", "version": "1"},
-}
+META = meta("limits-test")
 
 
 def text_response(text: str, content_type: str = "text/plain") -> UpstreamResponse:

@@ -8,7 +8,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import LAUNCHER, META, TIMEOUT
+from conftest import LAUNCHER, META
+
+from tests.kit.stdio import TIMEOUT
 
 if TYPE_CHECKING:
     from conftest import PeerFactory, StdioPeer

@@ -1,16 +1,11 @@
-"""The recording upstream of the upstream-client tests: a real HTTP server on 127.0.0.1 that keeps
-each request as it arrived on the wire (the raw request target, so percent-encoding is visible), the
-``api``/``make`` fixtures (conftest imports them) and builders for operation specs.
+"""The upstream-client tests' kit: the kit's recording upstream answering from a queue (``FakeApi``),
+the ``api``/``make`` fixtures (conftest imports them) and builders for operation specs.
 """
 
 from __future__ import annotations
 
 import contextlib
-import socket
-import threading
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -18,6 +13,7 @@ import pytest
 
 from templates.runtime.catalog.model import OperationSpec, ParameterSpec, UpstreamInfo
 from templates.runtime.upstream.client import Upstream, UpstreamResponse
+from tests.kit.upstream import JSON, RecordingUpstream, Reply, Request
 
 API_KEY = "k3y-S3CRET"
 TOKEN = "t0ken-S3CRET"
@@ -95,104 +91,33 @@ def op(
     return spec
 
 
-# -- a recording HTTP server on loopback ------------------------------------------------------
+# -- the recording upstream, answering from a queue ---------------------------------------------
 
 
-@dataclass
-class Recorded:
-    method: str
-    target: str  # raw request target from the request line
-    headers: list[tuple[str, str]]
-    body: bytes
-    client_port: int
+class FakeApi(RecordingUpstream):
+    """Answers the queued ``reply`` calls in order, then ``200 {"ok":true}``; ``slow`` answers nothing."""
 
-    def header(self, name: str) -> str | None:
-        values = [v for k, v in self.headers if k.lower() == name.lower()]
-        assert len(values) <= 1, f"header {name} sent {len(values)} times"
-        return values[0] if values else None
-
-    def header_bytes(self, name: str) -> bytes | None:
-        value = self.header(name)
-        return None if value is None else value.encode("latin-1")
-
-
-@dataclass
-class FakeApi:
-    url: str = ""
-    requests: list[Recorded] = field(default_factory=list)
-    replies: list[tuple[int, dict[str, str], bytes]] = field(default_factory=list)
-    release: threading.Event = field(default_factory=threading.Event)
-    slow: bool = False
+    def __init__(self) -> None:
+        super().__init__(Reply(200, b'{"ok":true}', JSON))
+        self.replies: list[Reply] = []
+        self.slow = False
 
     def reply(
         self, status: int = 200, body: bytes = b"", headers: dict[str, str] | None = None
     ) -> None:
-        self.replies.append((status, headers or {}, body))
+        self.replies.append(Reply(status, body, tuple((headers or {}).items())))
 
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 64
-    api: FakeApi
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that gave up (timeout tests) is expected, not a failure
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def _handle(self) -> None:
-        api = self.server.api
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
-        api.requests.append(
-            Recorded(
-                self.command, self.path, list(self.headers.items()), body, self.client_address[1]
-            )
-        )
-        if api.slow:
-            api.release.wait(10)
-            return
-        status, headers, payload = (
-            api.replies.pop(0)
-            if api.replies
-            else (200, {"Content-Type": "application/json"}, b'{"ok":true}')
-        )
-        self.send_response(status)
-        for key, value in headers.items():
-            self.send_header(key, value)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(payload)
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _handle
+    def answer(self, request: Request) -> Reply | None:
+        if self.slow:
+            return None
+        return self.replies.pop(0) if self.replies else self.canned
 
 
 @contextlib.contextmanager
 def fake_api() -> Iterator[FakeApi]:
     """A recording server on a free port of 127.0.0.1 (a second one is another origin)."""
-    server = _Server(("127.0.0.1", 0), _Handler)
-    fake = FakeApi(url=f"http://127.0.0.1:{server.server_address[1]}")
-    server.api = fake
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    try:
+    with FakeApi() as fake:
         yield fake
-    finally:
-        fake.release.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 @pytest.fixture
