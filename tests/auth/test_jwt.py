@@ -8,7 +8,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from templates.runtime.auth.jwt import (
-    TokenError,
+    JwtError,
     b64url_decode,
     check_claims,
     parse_jwk,
@@ -84,14 +84,14 @@ def _token(header: Any, payload: Any = None) -> str:
     ],
 )
 def test_parse_jws_refuses_malformed_tokens(token: str, message: str) -> None:
-    with pytest.raises(TokenError) as caught:
+    with pytest.raises(JwtError) as caught:
         parse_jws(token)
     assert str(caught.value) == message
 
 
 def test_parse_jws_refuses_nan_in_claims() -> None:
     raw_payload = b64(b'{"exp": NaN}')
-    with pytest.raises(TokenError, match="not a well-formed JWT"):
+    with pytest.raises(JwtError, match="not a well-formed JWT"):
         parse_jws(f"{b64json({'alg': 'RS256'})}.{raw_payload}.{b64(b'sig')}")
 
 
@@ -179,7 +179,7 @@ def test_check_claims_returns_the_subject() -> None:
     ],
 )
 def test_check_claims_refusals(overrides: dict[str, Any], message: str) -> None:
-    with pytest.raises(TokenError) as caught:
+    with pytest.raises(JwtError) as caught:
         check(**overrides)
     assert str(caught.value) == message
 

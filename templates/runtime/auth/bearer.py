@@ -44,7 +44,7 @@ from .jwks import (
 )
 from .jwt import (
     MAX_TOKEN_LENGTH,
-    TokenError,
+    JwtError,
     check_claims,
     parse_jws,
     scopes_satisfy,
@@ -180,11 +180,11 @@ class BearerAuthenticator:
             jws = parse_jws(token)
             jwk = await jwks.key_for(jws.kid, jws.alg)
             if not jwk.verify(jws.alg, jws.signing_input, jws.signature):
-                raise TokenError("the token's signature does not verify")
+                raise JwtError("the token's signature does not verify")
             subject = check_claims(
                 jws.claims, issuer=oauth.issuer, audience=oauth.audience, now=self._clock()
             )
-        except TokenError as exc:
+        except JwtError as exc:
             logger.debug("bearer token refused: %s", exc)
             return self._failure(401, "invalid_token", str(exc))
         except KeysUnavailable:

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .jwt import Jwk, TokenError, parse_jwk
+from .jwt import Jwk, JwtError, parse_jwk
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ class JwksCache:
     async def key_for(self, kid: str | None, alg: str) -> Jwk:
         """The key for a token's ``kid`` and ``alg``; refetches once for an unknown ``kid``.
 
-        Raises ``KeysUnavailable`` when no key set could be obtained, ``TokenError`` when the key set
+        Raises ``KeysUnavailable`` when no key set could be obtained, ``JwtError`` when the key set
         has no (single) matching key.
         """
         key = _select(await self._current(), kid, alg)
@@ -104,8 +104,8 @@ class JwksCache:
             key = _select(await self._refreshed(), kid, alg)
         if key is None:
             if kid is None:
-                raise TokenError("the token names no key (kid) and the JWKS has no single match")
-            raise TokenError("the token is signed with a key this server does not know (kid)")
+                raise JwtError("the token names no key (kid) and the JWKS has no single match")
+            raise JwtError("the token is signed with a key this server does not know (kid)")
         return key
 
     async def _current(self) -> tuple[Jwk, ...]:

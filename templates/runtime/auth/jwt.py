@@ -10,7 +10,7 @@ and an entry that carries private key material is refused: anyone who read that 
 tokens. Claims follow RFC 7519 and RFC 9068: ``iss`` equal to the configured issuer, ``aud`` (string
 or list) containing the audience, ``exp`` required, ``nbf``/``iat`` honoured, all with a small leeway.
 Scopes come from ``scope`` or ``scp`` and are checked by ``scopes_satisfy``, optionally honouring a
-hierarchy (``repo`` grants ``repo:read``). Every failure is a ``TokenError`` whose message is a fixed
+hierarchy (``repo`` grants ``repo:read``). Every failure is a ``JwtError`` whose message is a fixed
 sentence, safe to return to the client: it never quotes the token or a claim.
 """
 
@@ -40,7 +40,7 @@ ALGORITHMS: Final = frozenset(rsa.ALGORITHMS) | frozenset(ec.ALGORITHMS)
 _PRIVATE_MEMBERS: Final = frozenset({"d", "p", "q", "dp", "dq", "qi", "oth"})
 
 
-class TokenError(Exception):
+class JwtError(Exception):
     """The token is not acceptable; the message is a fixed sentence that never contains the token."""
 
 
@@ -108,37 +108,37 @@ def _json_object(raw: bytes) -> dict[str, Any]:
             raw.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constants
         )
     except (ValueError, RecursionError):
-        raise TokenError(NOT_A_JWT) from None
+        raise JwtError(NOT_A_JWT) from None
     if not isinstance(value, dict):
-        raise TokenError(NOT_A_JWT)
+        raise JwtError(NOT_A_JWT)
     return value
 
 
 def parse_jws(token: str) -> Jws:
     """Split and decode a compact JWS; checks structure and header, not the signature or claims."""
     if len(token) > MAX_TOKEN_LENGTH:
-        raise TokenError("the token is too long")
+        raise JwtError("the token is too long")
     segments = token.split(".")
     if len(segments) != 3:
-        raise TokenError(NOT_A_JWT)
+        raise JwtError(NOT_A_JWT)
     try:
         header_raw, payload_raw, signature = (b64url_decode(part) for part in segments)
     except ValueError:
-        raise TokenError(NOT_A_JWT) from None
+        raise JwtError(NOT_A_JWT) from None
     header = _json_object(header_raw)
     alg = header.get("alg")
     if not isinstance(alg, str) or alg not in ALGORITHMS:
-        raise TokenError(
+        raise JwtError(
             "the token's signing algorithm is not accepted (RS256, PS256, ES256 and kin only)"
         )
     typ = header.get("typ")
     if typ is not None and (not isinstance(typ, str) or typ.lower() not in _ACCEPTED_TYP):
-        raise TokenError("the token's type is not a JWT access token")
+        raise JwtError("the token's type is not a JWT access token")
     if "crit" in header:
-        raise TokenError("the token uses critical header extensions this server does not know")
+        raise JwtError("the token uses critical header extensions this server does not know")
     kid = header.get("kid")
     if kid is not None and not isinstance(kid, str):
-        raise TokenError(NOT_A_JWT)
+        raise JwtError(NOT_A_JWT)
     claims = _json_object(payload_raw)
     signing_input = f"{segments[0]}.{segments[1]}".encode("ascii")
     return Jws(alg=alg, kid=kid, claims=claims, signing_input=signing_input, signature=signature)
@@ -199,7 +199,7 @@ def _number(claims: Mapping[str, Any], name: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise TokenError(f"the token's {name} claim is not a number")
+        raise JwtError(f"the token's {name} claim is not a number")
     return float(value)
 
 
@@ -213,26 +213,26 @@ def check_claims(
 ) -> str:
     """Check issuer, audience and time claims; return the subject (``sub``, else ``client_id``)."""
     if claims.get("iss") != issuer:
-        raise TokenError("the token was not issued by the accepted authorization server")
+        raise JwtError("the token was not issued by the accepted authorization server")
     aud = claims.get("aud")
     audiences = [aud] if isinstance(aud, str) else aud if isinstance(aud, list) else []
     if audience not in [a for a in audiences if isinstance(a, str)]:
-        raise TokenError("the token is not intended for this server (audience)")
+        raise JwtError("the token is not intended for this server (audience)")
     expires = _number(claims, "exp")
     if expires is None:
-        raise TokenError("the token has no expiry (exp)")
+        raise JwtError("the token has no expiry (exp)")
     if now >= expires + leeway:
-        raise TokenError("the token has expired")
+        raise JwtError("the token has expired")
     not_before = _number(claims, "nbf")
     if not_before is not None and now + leeway < not_before:
-        raise TokenError("the token is not valid yet (nbf)")
+        raise JwtError("the token is not valid yet (nbf)")
     issued_at = _number(claims, "iat")
     if issued_at is not None and now + leeway < issued_at:
-        raise TokenError("the token was issued in the future (iat)")
+        raise JwtError("the token was issued in the future (iat)")
     # a present sub is authoritative; client_id only stands in for tokens issued to a client itself
     subject = claims["sub"] if "sub" in claims else claims.get("client_id")
     if not isinstance(subject, str) or not subject:
-        raise TokenError("the token has no subject (sub)")
+        raise JwtError("the token has no subject (sub)")
     return subject
 
 
