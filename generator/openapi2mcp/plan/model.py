@@ -289,5 +289,10 @@ class ServerPlan:
     deep_object_arrays: str | None = None
 
     @property
+    def env_prefix(self) -> str:
+        """The prefix of the server's environment variables: ``PETSTORE`` of ``PETSTORE_BASE_URL``."""
+        return self.base_url_env.removesuffix("_BASE_URL")
+
+    @property
     def callable_tools(self) -> tuple[Tool, ...]:
         return self.operation_tools or self.tools

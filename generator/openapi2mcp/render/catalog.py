@@ -374,7 +374,7 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
     if scopes:
         spec["scopes"] = scopes
     if op.server is not None:
-        spec["server"] = _server(op.server, _env_prefix(plan))
+        spec["server"] = _server(op.server, plan.env_prefix)
     if op.body is not None:
         spec["body"] = _body(tool)
     return spec
@@ -459,14 +459,10 @@ def _accept(op: Operation) -> str:
     return ", ".join([types[0], *(f"{media};q=0.9" for media in types[1:])])
 
 
-def _env_prefix(plan: ServerPlan) -> str:
-    return plan.base_url_env.removesuffix("_BASE_URL")
-
-
 def _upstream_server(plan: ServerPlan) -> dict[str, Any]:
     """``{"server": ...}`` when the API's server URL has variables, else nothing."""
     server = plan.api.server
-    return {"server": _server(server, _env_prefix(plan))} if server is not None else {}
+    return {"server": _server(server, plan.env_prefix)} if server is not None else {}
 
 
 def _server(server: Server, prefix: str) -> dict[str, Any]:

@@ -210,7 +210,7 @@ def render_package(
         "registry_name": _registry_name(plan, publish, report),
         "registry_name_placeholder": publish.registry_name is None,
         "generator_version": __version__,
-        "env_prefix": plan.base_url_env.removesuffix("_BASE_URL"),
+        "env_prefix": plan.env_prefix,
         "docker_cmd": json.dumps(
             [plan.command, "http", "--host", CONTAINER_HOST, "--port", "8000"]
         ),
@@ -455,7 +455,7 @@ def _smoke_cases(plan: ServerPlan, report: Report) -> dict[str, Any]:
         "basePath": _wire_path(base_path),
         "servers": dict(servers),
         # the limits of a server in production would refuse a test calling every tool at once
-        "environment": {f"{_env_prefix(plan)}_{name}": "0" for name in _UNLIMITED},
+        "environment": {f"{plan.env_prefix}_{name}": "0" for name in _UNLIMITED},
         "credentials": credentials,
         "tools": cases,
     }
@@ -463,10 +463,6 @@ def _smoke_cases(plan: ServerPlan, report: Report) -> dict[str, Any]:
 
 # <PREFIX>_... limits the smoke tests switch off (0: no limit)
 _UNLIMITED = ("RATE_LIMIT", "MAX_CONCURRENCY", "CIRCUIT_THRESHOLD", "RETRIES")
-
-
-def _env_prefix(plan: ServerPlan) -> str:
-    return plan.base_url_env.removesuffix("_BASE_URL")
 
 
 def _wire_path(path: str) -> str:
