@@ -23,9 +23,9 @@ from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.conftest import PETSTORE_SPEC, fake_petstore_module
 from tests.e2e.helpers import server_env, stdio_params
-from tests.http import kit as http_kit
-from tests.http.kit import ServerProcess
 from tests.kit.meta import CLIENT_CAPABILITIES, meta
+from tests.runtime.transports import kit as http_kit
+from tests.runtime.transports.kit import ServerProcess
 
 OVERLAY = Path(__file__).parent / "specs" / "petstore-ask-overlay.yaml"
 ERAS = ["auto", "legacy"]

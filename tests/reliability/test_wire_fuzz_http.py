@@ -29,10 +29,10 @@ from templates.runtime.catalog.model import load_catalog
 from templates.runtime.server import McpServer, Settings
 from templates.runtime.transports.http_serve import create_app
 from tests.conftest import fake_petstore_module
-from tests.http.kit import ServerProcess, server_env
 from tests.kit.meta import PROTOCOL_VERSION
 from tests.reliability import wire
 from tests.reliability.kit import record, rss_kib
+from tests.runtime.transports.kit import ServerProcess, server_env
 
 T = TypeVar("T")
 STATUSES = {200, 202, 400, 403, 404, 405, 406, 413, 415}

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from mcp import Client
 
-from tests.http.kit import (
+from tests.runtime.transports.kit import (
     BASE_HEADERS,
     MODERN,
     TIMEOUT,

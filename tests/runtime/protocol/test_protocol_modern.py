@@ -6,12 +6,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import CATALOG, META, RESULT_META
 
 from tests.kit.meta import CLIENT_CAPABILITIES, PROTOCOL_VERSION
+from tests.runtime.conftest import CATALOG, META, RESULT_META
 
 if TYPE_CHECKING:
-    from conftest import PeerFactory, StdioPeer
+    from tests.runtime.conftest import PeerFactory, StdioPeer
 
 STATIC = {"ttlMs": 3600000, "cacheScope": "public"}
 PRIVATE = {"ttlMs": 0, "cacheScope": "private"}

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.http.conftest import body_of
-from tests.http.kit import BASE_HEADERS, initialize, legacy, modern, modern_headers
 from tests.kit.meta import CLIENT_CAPABILITIES, MODERN, PROTOCOL_VERSION, meta
+from tests.runtime.transports.conftest import body_of
+from tests.runtime.transports.kit import BASE_HEADERS, initialize, legacy, modern, modern_headers
 
 DISCOVER = modern("server/discover")
 DISCOVER_HEADERS = modern_headers("server/discover")

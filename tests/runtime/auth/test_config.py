@@ -22,7 +22,7 @@ from templates.runtime.auth.bearer import (
     protected_resource_metadata_url,
 )
 
-from ..http.kit import TIMEOUT, server_env
+from ..transports.kit import TIMEOUT, server_env
 from .kit import (
     ISSUER,
     NOW,

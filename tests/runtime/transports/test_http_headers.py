@@ -20,9 +20,9 @@ from templates.runtime.transports.http_headers import (
     ToolHeaders,
     check_modern_headers,
 )
-from tests.http.conftest import AppFactory, body_of
-from tests.http.kit import modern, modern_headers
 from tests.kit.meta import PROTOCOL_VERSION
+from tests.runtime.transports.conftest import AppFactory, body_of
+from tests.runtime.transports.kit import modern, modern_headers
 
 REQUEST_ID = "4f1c2a1e-9a77-4c47-9f7e-2b2d1f0c3a55"
 

@@ -20,7 +20,7 @@ from templates.runtime.server import McpServer, Settings
 from templates.runtime.transports.http import McpHttpApp
 from templates.runtime.transports.http_serve import create_app
 from tests.conftest import fake_petstore_module
-from tests.http.kit import ServerProcess, server_env
+from tests.runtime.transports.kit import ServerProcess, server_env
 
 AppFactory = Callable[..., McpHttpApp]
 

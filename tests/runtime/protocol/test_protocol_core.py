@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from conftest import CATALOG, META
 
 from templates.runtime.catalog.model import Catalog
 from templates.runtime.protocol.calls import convert_variable
@@ -18,6 +17,7 @@ from templates.runtime.protocol.jsonrpc import PreparedResult, encode
 from templates.runtime.protocol.results import UpstreamStatusError
 from templates.runtime.protocol.shaping import wrap_output_schema
 from templates.runtime.upstream.client import UpstreamError, UpstreamResponse
+from tests.runtime.conftest import CATALOG, META
 
 OK_JSON = UpstreamResponse(200, "OK", "application/json", b'{"id":1,"name":"Rex"}', "u")
 

@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 
 from templates.runtime.transports.http_responses import ReplyStream
-from tests.http.conftest import AppFactory
-from tests.http.kit import modern, modern_headers
+from tests.runtime.transports.conftest import AppFactory
+from tests.runtime.transports.kit import modern, modern_headers
 
 DISCOVER = json.dumps(modern("server/discover")).encode()
 

@@ -22,7 +22,7 @@ from templates.runtime.server import McpServer, Settings, SettingsError
 from templates.runtime.upstream.client import UpstreamResponse
 from tests.kit.meta import meta
 
-CATALOG = Path(__file__).resolve().parent / "fixtures" / "catalog.json"
+CATALOG = Path(__file__).resolve().parents[1] / "fixtures" / "catalog.json"
 URL = "https://api.example.com/pets"
 META = meta("limits-test")
 

@@ -21,7 +21,7 @@ from templates.runtime.catalog.model import LazyCatalog, load_catalog
 from templates.runtime.server import McpServer, Settings
 from templates.runtime.transports.http import McpHttpApp
 from templates.runtime.transports.http_serve import create_app
-from tests.http.kit import modern, modern_headers
+from tests.runtime.transports.kit import modern, modern_headers
 
 CATALOG_FILES = ("catalog.json", "catalog.index.json", "catalog.tools.jsonl")
 

@@ -16,7 +16,7 @@ from templates.runtime.catalog import pool as catalog_pool
 from templates.runtime.catalog.model import SCHEMA_DEFS, CatalogError, load_catalog
 from tests.catalogs import read_catalog
 
-SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+SAMPLES = Path(__file__).resolve().parents[3] / "samples"
 LONG = "a description long enough to be written once"
 
 

@@ -14,8 +14,15 @@ import httpx
 import pytest
 
 from templates.runtime.transports.http_sessions import LegacySessionIds
-from tests.http.conftest import body_of
-from tests.http.kit import BASE_HEADERS, initialize, legacy, modern, modern_headers, sse_events
+from tests.runtime.transports.conftest import body_of
+from tests.runtime.transports.kit import (
+    BASE_HEADERS,
+    initialize,
+    legacy,
+    modern,
+    modern_headers,
+    sse_events,
+)
 
 VERSION = "2025-11-25"
 GET_PET = {"name": "get_pet_by_id", "arguments": {"petId": 1}}

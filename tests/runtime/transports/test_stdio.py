@@ -8,12 +8,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import LAUNCHER, META
 
 from tests.kit.stdio import TIMEOUT
+from tests.runtime.conftest import LAUNCHER, META
 
 if TYPE_CHECKING:
-    from conftest import PeerFactory, StdioPeer
+    from tests.runtime.conftest import PeerFactory, StdioPeer
 
 
 def slow_call(request_id: Any) -> dict[str, Any]:

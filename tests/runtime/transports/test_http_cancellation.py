@@ -18,8 +18,9 @@ import httpx
 import pytest
 
 from tests.e2e.helpers import RawServer
-from tests.http.conftest import AppFactory
-from tests.http.kit import (
+from tests.kit.meta import meta
+from tests.runtime.transports.conftest import AppFactory
+from tests.runtime.transports.kit import (
     BASE_HEADERS,
     TIMEOUT,
     ServerProcess,
@@ -29,7 +30,6 @@ from tests.http.kit import (
     modern_headers,
     server_env,
 )
-from tests.kit.meta import meta
 
 INVENTORY = {"name": "get_inventory", "arguments": {}}
 

@@ -14,9 +14,9 @@ import httpx
 import pytest
 
 from tests.e2e.helpers import RawServer
-from tests.http.conftest import AppFactory, body_of
-from tests.http.kit import BASE_HEADERS, legacy, modern, modern_headers, sse_events
 from tests.kit.meta import meta
+from tests.runtime.transports.conftest import AppFactory, body_of
+from tests.runtime.transports.kit import BASE_HEADERS, legacy, modern, modern_headers, sse_events
 
 GET_PET = {"name": "get_pet_by_id", "arguments": {"petId": 1}}
 

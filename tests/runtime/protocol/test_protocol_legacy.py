@@ -6,10 +6,11 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import CATALOG
+
+from tests.runtime.conftest import CATALOG
 
 if TYPE_CHECKING:
-    from conftest import StdioPeer
+    from tests.runtime.conftest import StdioPeer
 
 LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"]
 CAPABILITIES = {

@@ -19,8 +19,8 @@ from templates.runtime.transports.http_origins import (
     OriginPolicy,
     parse_allowed_origins,
 )
-from tests.http.conftest import AppFactory, petstore_catalog
-from tests.http.kit import TIMEOUT, ServerProcess, modern, modern_headers, server_env
+from tests.runtime.transports.conftest import AppFactory, petstore_catalog
+from tests.runtime.transports.kit import TIMEOUT, ServerProcess, modern, modern_headers, server_env
 
 DISCOVER = json.dumps(modern("server/discover")).encode()
 DISCOVER_HEADERS = modern_headers("server/discover")

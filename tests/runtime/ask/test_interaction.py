@@ -13,13 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from conftest import CATALOG, META
 
 from templates.runtime.catalog.model import Catalog
 from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
 from templates.runtime.protocol.request_state import StateSigner
 from templates.runtime.upstream.client import UpstreamResponse
 from tests.kit.meta import CLIENT_CAPABILITIES
+from tests.runtime.conftest import CATALOG, META
 
 CREATED = UpstreamResponse(201, "Created", "application/json", b'{"id":3,"name":"Kit"}', "u")
 DELETED = UpstreamResponse(204, "No Content", "", b"", "u")

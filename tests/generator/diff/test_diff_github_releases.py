@@ -18,7 +18,7 @@ import pytest
 from openapi2mcp.diff.compare import SurfaceDiff, diff_surfaces, load_surface
 from openapi2mcp.diff.report import MARKDOWN_LIMIT, group_changes, render_json, render_markdown
 
-CACHE = Path(__file__).resolve().parents[2] / ".work" / "cache" / "github-releases"
+CACHE = Path(__file__).resolve().parents[3] / ".work" / "cache" / "github-releases"
 RELEASES = ("22.0.0", "23.0.2")
 SPEC_FILE = "node_modules/@octokit/openapi/generated/api.github.com.json"
 

@@ -1,4 +1,4 @@
-"""Inbound authentication wired into the HTTP transport (the details of ``auth`` are tested in tests/auth).
+"""Inbound authentication wired into the HTTP transport (the details of ``auth``: tests/runtime/auth).
 
 Configured from the environment: challenges on 401 name the Protected Resource Metadata, which is
 served at both well-known locations; a static token opens the endpoint; Origin is checked first.
@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.http.conftest import AppFactory, body_of
-from tests.http.kit import TIMEOUT, ServerProcess, modern, modern_headers, server_env
+from tests.runtime.transports.conftest import AppFactory, body_of
+from tests.runtime.transports.kit import TIMEOUT, ServerProcess, modern, modern_headers, server_env
 
 TOKEN = "static-token-0123456789abcdef"
 OAUTH = {

@@ -12,14 +12,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import CATALOG, META
 
 from templates.runtime.catalog.model import Catalog
 from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
 from templates.runtime.upstream.client import UpstreamError, UpstreamResponse
+from tests.runtime.conftest import CATALOG, META
 
 if TYPE_CHECKING:
-    from conftest import StdioPeer
+    from tests.runtime.conftest import StdioPeer
 
 REX = UpstreamResponse(200, "OK", "application/json", b'{"id":1,"name":"Rex","species":"dog"}', "u")
 MISSING = UpstreamResponse(404, "Not Found", "application/json", b'{"message":"no"}', "u")
