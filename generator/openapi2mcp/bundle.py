@@ -36,6 +36,8 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from .shipped import runtime_module
+
 __all__ = ["MANIFEST_VERSION", "Bundle", "BundleError", "build_bundle", "write_bundle"]
 
 MANIFEST_VERSION: Final = "0.3"
@@ -52,17 +54,6 @@ _INSTALL_RECORDS: Final = frozenset({"RECORD", "INSTALLER", "REQUESTED", "direct
 _COMPILED_SUFFIXES: Final = frozenset({".so", ".pyd", ".dylib"})
 _MCPB_PLATFORMS: Final = frozenset({"darwin", "linux", "win32"})
 _AUTHOR = re.compile(r"(?P<name>[^<>]*?)\s*<(?P<email>[^<>\s]+@[^<>\s]+)>")
-# the catalog's credential variables, per security scheme type: (catalog key, title)
-_CREDENTIALS: Final[Mapping[str, tuple[tuple[str, str], ...]]] = {
-    "apiKey": (("env", "API key"),),
-    "bearer": (("env", "Bearer token"),),
-    "basic": (("usernameEnv", "User name"), ("passwordEnv", "Password")),
-    "oauth2ClientCredentials": (
-        ("clientIdEnv", "OAuth client id"),
-        ("clientSecretEnv", "OAuth client secret"),
-        ("env", "Access token"),
-    ),
-}
 
 
 class BundleError(Exception):
@@ -394,13 +385,18 @@ def _user_config(upstream: Mapping[str, Any]) -> dict[str, tuple[str, dict[str, 
         seconds = float(upstream.get("timeoutSeconds", 30))
         seconds = int(seconds) if seconds.is_integer() else seconds  # 30, as people write it
         options.append((timeout, _option("Timeout (seconds)", about, default=seconds)))
-    schemes: Mapping[str, Mapping[str, Any]] = upstream.get("securitySchemes", {})
-    for scheme_name, scheme in schemes.items():
-        sent = f", sent as {scheme['location']} {scheme['name']!r}" if "location" in scheme else ""
-        for field, label in _CREDENTIALS.get(str(scheme.get("type")), ()):
-            title = f"{label} ({scheme_name})" if len(schemes) > 1 else label
-            about = f"{label} for the security scheme {scheme_name!r}{sent}"
-            options.append((scheme[field], _option(title, about, secret=True, default="")))
+    schemes = runtime_module("upstream.schemes")
+    try:
+        strategies = schemes.strategies(upstream.get("securitySchemes", {}))
+    except runtime_module("errors").CatalogError as exc:  # an unknown type: not a package of ours
+        raise BundleError(f"catalog.index.json: {exc}") from None
+    for scheme_name, scheme in strategies.items():
+        sent = f", sent as {scheme.sent_as()}" if isinstance(scheme, schemes.ApiKey) else ""
+        for setting in scheme.environment():
+            title = f"{setting.label} ({scheme_name})" if len(strategies) > 1 else setting.label
+            about = f"{setting.label} for the security scheme {scheme_name!r}{sent}"
+            option = _option(title, about, secret=setting.secret, default="")
+            options.append((setting.env, option))
     about = 'Headers for every call to the API, as a JSON object: {"Authorization": "Bearer …"}'
     options.append((f"{prefix}_HEADERS", _option("Extra headers", about, secret=True, default="")))
     server: Mapping[str, Any] = upstream.get("server", {})

@@ -32,8 +32,9 @@ from .generate import (
     name_origin,
     plan_source,
 )
-from .plan.build import AUTO_THRESHOLD, OUTPUT_SCHEMAS, TOOL_MODES, pep440_version
-from .plan.model import OutputSchemas, ServerPlan
+from .plan.build import pep440_version
+from .plan.model import ServerPlan
+from .plan.settings import AUTO_THRESHOLD, OUTPUT_SCHEMAS, TOOL_MODES, OutputSchemas
 from .progress import NO_PROGRESS, ProgressSink, StageLog
 from .render.actions import DEFAULT_GENERATOR_REQUIREMENT, generator_requirement_problem
 from .render.catalog import build_catalog, mode_sizes

@@ -22,16 +22,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from .config import Config, find_config, load_config
+from .config import find_config, load_config
 from .diagnostics import Diagnostic, GenerationError, Report
 from .ir.model import Api, Operation
 from .ir.parse import parse_api
 from .load.overlay import apply_overlay, parse_overlay
 from .load.reading import LoadedDocument, load_source, parse_bytes
 from .load.refs import Location
-from .plan.build import PlanOptions, build_plan, name_choice
-from .plan.classify import ClassifyOptions
-from .plan.model import Decision, OutputSchemas, Resource, ResourceTemplate, ServerPlan, Tool
+from .plan.build import build_plan, name_choice
+from .plan.model import Decision, Resource, ResourceTemplate, ServerPlan, Tool
+from .plan.settings import Flags, OutputSchemas, resolve
 from .progress import NO_PROGRESS, ProgressSink
 from .render.emit import format_tree
 from .render.package import PublishOptions, render_package
@@ -158,6 +158,21 @@ class GenerateOptions:
     license: str | None = None
     authors: tuple[str, ...] = ()
 
+    def flags(self) -> Flags:
+        """The settings this command line gives (``plan.settings.resolve`` lays them over the rest)."""
+        return Flags(
+            name=self.name,
+            max_name_length=self.max_name_length,
+            include_deprecated=self.include_deprecated,
+            version=self.version,
+            tool_mode=self.tool_mode,
+            toolsets=self.toolsets,
+            output_schemas=self.output_schemas,
+            description_limit=self.description_limit,
+            license=self.license,
+            authors=self.authors,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Generation:
@@ -182,34 +197,10 @@ def _planner(
     if options.overlays:
         doc = dataclasses.replace(doc, data=_overlaid(doc.data, options.overlays, report))
     api = _guarded(lambda: parse_api(doc, report))
-    classify = ClassifyOptions(
-        max_name_length=options.max_name_length or config.max_name_length,
-        include_deprecated=(
-            config.include_deprecated
-            if options.include_deprecated is None
-            else options.include_deprecated
-        ),
-        description_limit=(
-            config.description_limit
-            if options.description_limit is None
-            else options.description_limit
-        ),
-        config=config,
-    )
-    tool_mode, toolsets = _tool_mode(options, config)
-    plan_options = PlanOptions(
-        name=options.name,
-        classify=classify,
-        version=options.version,
-        tool_mode=tool_mode,
-        toolsets=toolsets,
-        output_schemas=options.output_schemas,
-        license=options.license,
-        authors=options.authors,
-    )
+    settings = resolve(options.flags(), config)
 
     def planner(api: Api, report: Report) -> ServerPlan:
-        return _with_auto_threshold(build_plan(api, plan_options, report), tool_mode, config)
+        return build_plan(api, settings, report)
 
     return api, planner
 
@@ -218,7 +209,7 @@ def name_origin(source: str, options: GenerateOptions, plan: ServerPlan) -> str:
     """Where the package's name came from (``--name``, the config file, the title, the host)."""
     spec_path = Path(source).resolve() if source != "-" else None
     config = load_config(find_config(spec_path, options.config_path))
-    return name_choice(plan.api, options.name, config.name).origin
+    return name_choice(plan.api, resolve(options.flags(), config)).origin
 
 
 def nothing_generated(plan: ServerPlan, report: Report) -> str | None:
@@ -243,32 +234,6 @@ def nothing_generated(plan: ServerPlan, report: Report) -> str | None:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def _tool_mode(options: GenerateOptions, config: Config) -> tuple[str, tuple[str, ...]]:
-    """The tool mode and toolsets: defaults < config file < CLI flags.
-
-    CLI flags outrank the whole config file: ``--toolsets`` alone selects toolsets mode whatever
-    ``tool_mode`` the file names, as it does without a file.
-    """
-    toolsets = options.toolsets or config.toolsets
-    if options.tool_mode is not None:
-        return options.tool_mode, toolsets
-    if options.toolsets:
-        return "toolsets", toolsets
-    return config.tool_mode, toolsets
-
-
-def _with_auto_threshold(plan: ServerPlan, tool_mode: str, config: Config) -> ServerPlan:
-    """The plan with the config file's ``auto_threshold`` (planning decides with the default)."""
-    exposure = plan.exposure
-    if config.auto_threshold == exposure.auto_threshold:
-        return plan
-    mode = exposure.mode
-    if tool_mode == "auto" and mode != "toolsets":
-        mode = "dynamic" if len(plan.tools) > config.auto_threshold else "full"
-    exposure = dataclasses.replace(exposure, mode=mode, auto_threshold=config.auto_threshold)
-    return dataclasses.replace(plan, exposure=exposure)
 
 
 def _overlaid(data: dict[str, Any], overlays: tuple[Path, ...], report: Report) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """What ships with the generator: the templates folder, and the runtime modules the generator runs.
 
-The templates live inside the wheel (``openapi2mcp/_templates``) or in a source checkout. A few runtime
-modules import no sibling (``jsonschema``, ``sensitive``), so the generator loads those very files and
-judges schemas and names exactly as the generated servers will.
+The templates live inside the wheel (``openapi2mcp/_templates``) or in a source checkout. The generator
+loads the runtime's own modules from there (the validator, the secret names, the environment registry,
+the security-scheme strategies) and so judges schemas, names and settings exactly as the generated
+servers will.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Final
 
 
 @cache
@@ -25,14 +27,27 @@ def templates_root() -> Path:
     raise RuntimeError("openapi2mcp templates not found; the installation is incomplete")
 
 
+_RUNTIME: Final = "openapi2mcp._runtime"
+
+
 @cache
-def runtime_module(name: str) -> ModuleType:
-    """``templates/runtime/<name>.py``, loaded as a module of its own (it must import no sibling)."""
-    path = templates_root() / "runtime" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"openapi2mcp._runtime_{name}", path)
+def _runtime_package() -> ModuleType:
+    """``templates/runtime`` as the package ``openapi2mcp._runtime`` (its initialiser imports
+    nothing), so that its modules load with their relative imports, as in a generated server."""
+    root = templates_root() / "runtime"
+    spec = importlib.util.spec_from_file_location(
+        _RUNTIME, root / "__init__.py", submodule_search_locations=[str(root)]
+    )
     if spec is None or spec.loader is None:
-        raise RuntimeError(f"cannot load the runtime module {name} from {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+        raise RuntimeError(f"cannot load the runtime from {root}")
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[_RUNTIME] = package
+    spec.loader.exec_module(package)
+    return package
+
+
+def runtime_module(name: str) -> ModuleType:
+    """The runtime's module ``name`` (dotted below the runtime: ``upstream.schemes``), as the
+    generated servers run it."""
+    _runtime_package()
+    return importlib.import_module(f"{_RUNTIME}.{name}")

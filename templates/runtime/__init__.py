@@ -9,5 +9,6 @@ lists, calls, results), ``ask`` (questions for the user), ``auth`` (inbound toke
 ``transports`` (stdio; Streamable HTTP, loaded only when HTTP is served); then ``server`` and
 ``cli``. ``hooks`` is the API of the package's own ``custom.py``; ``typed_client`` the façade of the
 generated ``operations.py``; ``jsonschema`` the validator (it imports no sibling: the generator loads
-it on its own).
+it on its own); ``errors`` every public exception but the validator's, in one tree its docstring
+draws (it imports no runtime module, so every layer may use it).
 """

@@ -28,6 +28,7 @@ from typing import Any, Literal, TypeVar
 import httpx
 
 from .catalog.model import Catalog
+from .errors import DefinitionError, ToolError
 from .jsonschema import SchemaError, Validator
 from .protocol.calls import UpstreamCaller
 from .protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
@@ -59,14 +60,6 @@ _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]+")
 _HINTS = frozenset({"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
 _EMPTY_INPUT: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
 _NOT_FOUND = 404
-
-
-class DefinitionError(ValueError):
-    """A custom tool, resource, prompt or hook is declared in a way the server cannot serve."""
-
-
-class ToolError(Exception):
-    """Raise it in a custom tool: the message reaches the model as the tool's error result."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,9 @@ import httpx
 
 from .ask.interaction import OFF, POLICIES
 from .catalog.model import OUTPUT_SCHEMA_MODES, Catalog, UpstreamInfo, catalog_part, load_catalog
+from .environment import name as env_name
+from .errors import CustomCodeError as CustomCodeError  # noqa: PLC0414 - re-exported
+from .errors import SettingsError as SettingsError  # noqa: PLC0414 - re-exported
 from .hooks import CustomCaller, CustomCode, DefinitionError, LocalItem, collect, module_path
 from .protocol.calls import UpstreamCaller
 from .protocol.dispatch import Dispatcher
@@ -51,18 +54,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 # a start-up error is one line; a longer exception message is cut
 _MAX_ERROR_CHARS = 300
-
-
-class SettingsError(Exception):
-    """A setting from the environment is unusable; the message names the variable."""
-
-
-class CustomCodeError(SettingsError):
-    """The package's custom module cannot be imported, or declares something the server cannot serve.
-
-    A ``SettingsError`` so that the command line reports it like any start-up problem: one line on
-    stderr and exit status 1.
-    """
 
 
 def load_custom_code(module_name: str) -> CustomCode | None:
@@ -148,47 +139,9 @@ class Settings:
     ) -> Settings:
         """Settings from ``environ`` (default: the process environment) and the catalog defaults.
 
-        Variables, with ``<PREFIX>`` the server's prefix (``env_prefix``, e.g. ``PETSTORE``):
-
-        - ``<PREFIX>_BASE_URL``: the upstream API's base URL (default: the spec's first server).
-        - ``<PREFIX>_TIMEOUT``: seconds allowed for one upstream request (default from the catalog).
-        - ``<PREFIX>_ALLOWED_ORIGINS`` (HTTP): browser origins allowed to call the endpoint,
-          separated by commas or spaces, each ``scheme://host``, ``scheme://host:port``,
-          ``scheme://host:*`` (any port) or ``*`` (any origin); requests without ``Origin`` are always
-          allowed. Default: ``http(s)://localhost``, ``127.0.0.1`` and ``[::1]`` on any port.
-        - ``<PREFIX>_MAX_BODY_BYTES`` (HTTP): the largest request body accepted, in bytes; larger
-          requests get 413. Default: 4194304 (4 MiB).
-        - ``<PREFIX>_PUBLIC_URL`` (HTTP): the endpoint's URL as clients reach it (e.g.
-          ``https://mcp.example.com/mcp``), the OAuth resource identifier. Default: the address the
-          server binds, e.g. ``http://127.0.0.1:8000/mcp``.
-        - ``<PREFIX>_MAX_LINE_BYTES`` (stdio): the longest message line accepted (default 4 MiB).
-        - ``<PREFIX>_MAX_RESULT_CHARS``: characters one tool result may carry, its text and its
-          structured content together; a longer result is cut with a notice saying what was cut
-          and how to get the rest (default 1048576, at least 100).
-        - ``<PREFIX>_OUTPUT_SCHEMAS``: ``lenient`` (output schemas real responses satisfy),
-          ``strict`` (as documented) or ``off`` (no output schemas, no structured content).
-          Default: as generated (lenient unless the spec or config asked for strict ones).
-        - ``<PREFIX>_RETRIES``, ``_RETRY_BACKOFF``, ``_RETRY_MAX_WAIT``, ``_CIRCUIT_THRESHOLD``,
-          ``_CIRCUIT_COOLDOWN``, ``_MAX_CONCURRENCY``, ``_RATE_LIMIT``, ``_LIMIT_WAIT``: see
-          ``resilience.Policy``.
-        - ``<PREFIX>_HEADERS``: a JSON object of headers sent with every upstream call (e.g.
-          ``{"Authorization": "token …"}``), treated as secret; see ``upstream_credentials``.
-        - ``<PREFIX>_TOOL_MODE``: ``full`` (a tool per operation), ``dynamic`` (three tools that
-          search, describe and call the operations), ``toolsets`` (only the tools of
-          ``<PREFIX>_TOOLSETS``) or ``auto``. Default: the mode the server was generated with.
-        - ``<PREFIX>_TOOLSETS``: toolsets (tags) exposed in toolsets mode, comma-separated; given
-          alone, it selects toolsets mode.
-        - ``<PREFIX>_CONFIRM``: which tool calls need the user's explicit yes first: ``off``,
-          ``destructive``, ``all``, or ``when-supported`` (destructive ones, for clients that can
-          ask). Default: the policy the server was generated with (``off`` unless configured).
-        - ``<PREFIX>_ELICIT_MISSING``: ``false`` stops asking the user for missing required
-          arguments (the model then gets the validation error). Default ``true``.
-        - ``<PREFIX>_STATE_SECRET``: the secret (at least 16 bytes) that signs ``requestState``;
-          replicas behind a load balancer must share it. Default: random per process.
-        - ``<PREFIX>_STATE_TTL``: seconds a ``requestState`` stays valid (default 600).
-
-        The credentials for the upstream API and inbound authentication (``auth``) are read from
-        ``environ`` by the upstream client and the HTTP transport.
+        The variables, their defaults and meanings are in ``environment.VARIABLES``. The credentials
+        for the upstream API and inbound authentication (``auth``) are read from ``environ`` by the
+        upstream client and the HTTP transport.
         """
         env = dict(os.environ if environ is None else environ)
         upstream = catalog["upstream"]
@@ -231,29 +184,29 @@ class Settings:
             page_size=page_size,
             transport=transport,
             env_prefix=prefix,
-            allowed_origins=_allowed_origins(env, f"{prefix}_ALLOWED_ORIGINS"),
-            max_body_bytes=_max_body_bytes(env, f"{prefix}_MAX_BODY_BYTES"),
-            max_line_bytes=_max_line_bytes(env, f"{prefix}_MAX_LINE_BYTES"),
-            max_result_chars=_max_result_chars(env, f"{prefix}_MAX_RESULT_CHARS"),
-            public_url=_public_url(env, f"{prefix}_PUBLIC_URL"),
+            allowed_origins=_allowed_origins(env, env_name(prefix, "ALLOWED_ORIGINS")),
+            max_body_bytes=_max_body_bytes(env, env_name(prefix, "MAX_BODY_BYTES")),
+            max_line_bytes=_max_line_bytes(env, env_name(prefix, "MAX_LINE_BYTES")),
+            max_result_chars=_max_result_chars(env, env_name(prefix, "MAX_RESULT_CHARS")),
+            public_url=_public_url(env, env_name(prefix, "PUBLIC_URL")),
             tool_selection=_tool_selection(catalog, env, prefix),
-            output_schemas=_output_schemas(env, f"{prefix}_OUTPUT_SCHEMAS"),
+            output_schemas=_output_schemas(env, env_name(prefix, "OUTPUT_SCHEMAS")),
             **_interaction_settings(catalog, env, prefix),
         )
 
 
 def _interaction_settings(catalog: Catalog, env: Mapping[str, str], prefix: str) -> _Interaction:
     defaults = catalog.get("interaction") or {"confirm": OFF, "elicitMissing": True}
-    name = f"{prefix}_CONFIRM"
+    name = env_name(prefix, "CONFIRM")
     policy = env.get(name, "").strip().lower() or defaults["confirm"]
     if policy not in POLICIES:
         raise SettingsError(f"{name} must be one of {', '.join(POLICIES)}, got {policy[:40]!r}")
-    name = f"{prefix}_ELICIT_MISSING"
+    name = env_name(prefix, "ELICIT_MISSING")
     raw = env.get(name, "").strip().lower()
     if raw not in ("", "true", "false", "1", "0", "yes", "no"):
         raise SettingsError(f"{name} must be true or false, got {raw[:40]!r}")
     elicit = defaults["elicitMissing"] if not raw else raw in ("true", "1", "yes")
-    name = f"{prefix}_STATE_TTL"
+    name = env_name(prefix, "STATE_TTL")
     raw = env.get(name, "").strip()
     ttl = float(DEFAULT_TTL_SECONDS)
     if raw:
@@ -265,7 +218,7 @@ def _interaction_settings(catalog: Catalog, env: Mapping[str, str], prefix: str)
             raise SettingsError(
                 f"{name} must be a number of seconds in (0, 86400], got {raw[:40]!r}"
             )
-    name = f"{prefix}_STATE_SECRET"
+    name = env_name(prefix, "STATE_SECRET")
     secret = env.get(name, "")
     if secret and len(secret.encode()) < MIN_SECRET_BYTES:
         raise SettingsError(f"{name} must be at least {MIN_SECRET_BYTES} bytes long")
@@ -391,7 +344,7 @@ class McpServer:
             elicit_missing=settings.elicit_missing,
             state_signer=settings.state_signer,
             result_limits=ResultLimits(
-                settings.max_result_chars, f"{settings.env_prefix}_MAX_RESULT_CHARS"
+                settings.max_result_chars, env_name(settings.env_prefix, "MAX_RESULT_CHARS")
             ),
             output_mode=settings.output_schemas,
         )

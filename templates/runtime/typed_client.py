@@ -21,7 +21,8 @@ from typing import Any
 import httpx
 
 from .catalog.model import Catalog
-from .upstream.client import Upstream, UpstreamResponse
+from .errors import ApiError as ApiError  # noqa: PLC0414 - re-exported
+from .upstream.client import Upstream
 
 _NOT_MODIFIED = 304
 
@@ -51,16 +52,6 @@ def _adapter(kind: Any) -> Any:
     from pydantic import TypeAdapter  # noqa: PLC0415 - only the typed client needs pydantic
 
     return TypeAdapter(kind)
-
-
-class ApiError(Exception):
-    """The API answered with a non-2xx status."""
-
-    def __init__(self, response: UpstreamResponse) -> None:
-        excerpt = response.body[:500].decode("utf-8", "replace")
-        super().__init__(f"{response.status} {response.reason}: {excerpt}")
-        self.status = response.status
-        self.response = response
 
 
 class ApiClient:

@@ -13,7 +13,7 @@ from openapi2mcp.cli import main
 from openapi2mcp.config import CONFIG_NAME, Config, parse_config
 from openapi2mcp.diagnostics import GenerationError
 from openapi2mcp.generate import GenerateOptions, plan_source
-from openapi2mcp.plan.build import AUTO_THRESHOLD
+from openapi2mcp.plan.settings import AUTO_THRESHOLD
 
 # five operations, two tags: five tools
 SPEC = """\

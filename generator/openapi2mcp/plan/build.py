@@ -10,14 +10,12 @@ decisions are delegated to ``classify.py``.
 
 from __future__ import annotations
 
-import fnmatch
+import dataclasses
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, assert_never
 from urllib.parse import urlsplit
 
-from ..config import Config
 from ..diagnostics import Diagnostic, GenerationError, Report
 from ..ir.model import (
     Api,
@@ -28,15 +26,14 @@ from ..ir.model import (
     SecurityScheme,
     Server,
 )
-from ..render.publishing import author, license_expression
+from ..shipped import runtime_module
 from . import naming
-from .classify import ClassifyOptions, classify_operations
+from .classify import classify_operations
 from .interaction import plan_interaction
 from .link_prompts import link_prompts
 from .metatools import api_name, dynamic_instructions
 from .model import (
     EnvVar,
-    OutputSchemas,
     PackageMetadata,
     Prompt,
     ServerPlan,
@@ -45,8 +42,12 @@ from .model import (
     ToolMode,
     Toolset,
 )
+from .settings import TOOL_MODES, Settings
 from .tag_prompts import delimited, tag_prompts
 from .user_prompts import configured_prompts, spec_prompts
+
+if TYPE_CHECKING:
+    from runtime.catalog import model as rt
 
 _NAME_WORDS = 3
 # PEP 440 versions in any spelling the PEP accepts ("v1.0-Beta.2", "1.0.0-rc1", "2.0.post1")
@@ -88,38 +89,17 @@ _LICENSE_REF = re.compile(r"LicenseRef-[A-Za-z0-9.-]+")
 _CONTROL_OR_SPACE = re.compile(r"[\x00-\x20\x7f]")
 INSTRUCTIONS_LIMIT = 1500
 SUMMARY_LIMIT = 200
-# `auto` exposes one tool per operation up to this many tools, and the three meta tools beyond
-AUTO_THRESHOLD = 60
-TOOL_MODES = ("auto", "full", "dynamic", "toolsets")
-OUTPUT_SCHEMAS = ("full", "compact", "none")
 UNTAGGED_TOOLSET = "untagged"
 
 
-@dataclass(frozen=True, slots=True)
-class PlanOptions:
-    name: str | None = None
-    classify: ClassifyOptions = field(default_factory=ClassifyOptions)
-    # the package version (already PEP 440, see `pep440_version`); None = from info.version
-    version: str | None = None
-    # one of TOOL_MODES; `auto` is decided by AUTO_THRESHOLD
-    tool_mode: str = "auto"
-    # toolset names exposed in toolsets mode (given alone, they ask for toolsets mode)
-    toolsets: tuple[str, ...] = ()
-    output_schemas: OutputSchemas = "compact"
-    # the package's SPDX license and authors ("Name <email>"); None / () = the config file's
-    license: str | None = None
-    authors: tuple[str, ...] = ()
-
-
-def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
-    """Precedence for every setting: defaults < x-mcp < overlays < config file < CLI flags."""
-    config = options.classify.config
-    base = name_choice(api, options.name, config.name).base
+def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
+    """The plan for ``api`` under ``settings`` (resolved by ``settings.resolve``)."""
+    base = name_choice(api, settings).base
     distribution = naming.distribution_name(base)
     package = naming.package_name(distribution)
-    prefix = naming.env_prefix(config.upstream.env_prefix or distribution.removesuffix("-mcp"))
-    scheme = config.uri_scheme or naming.uri_scheme(distribution.removesuffix("-mcp"))
-    surface = classify_operations(api, options.classify, scheme, report)
+    prefix = naming.env_prefix(settings.env_prefix or distribution.removesuffix("-mcp"))
+    scheme = settings.uri_scheme or naming.uri_scheme(distribution.removesuffix("-mcp"))
+    surface = classify_operations(api, settings, scheme, report)
     security, security_vars = _security(api, prefix)
     base_url_env, timeout_env = f"{prefix}_BASE_URL", f"{prefix}_TIMEOUT"
     base_url = api.servers[0] if api.servers else ""
@@ -129,25 +109,17 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
             "#/servers",
             f"no absolute server URL in the spec; set {base_url_env} when running the server",
         )
-    exposure = _exposure(api, surface.tools, options, report)
+    exposure = _exposure(api, surface.tools, settings, report)
     env_vars = (
-        EnvVar(
-            base_url_env,
-            f"Base URL of the API (default: {base_url or 'none'})",
+        registered_env_var(
+            prefix,
+            "BASE_URL",
+            default=base_url or "none",
             required=not base_url.startswith(("http://", "https://")),
         ),
-        EnvVar(
-            timeout_env,
-            f"Upstream request timeout in seconds (default: {config.upstream.timeout:g})",
-        ),
+        registered_env_var(prefix, "TIMEOUT", default=f"{settings.timeout:g}"),
         *security_vars,
-        EnvVar(
-            f"{prefix}_HEADERS",
-            'Extra headers for every upstream call, as a JSON object (e.g. {"Authorization": '
-            '"token ..."}); they replace headers of the same name, never go to another origin, '
-            "and credential-like values are masked in results",
-            secret=True,
-        ),
+        registered_env_var(prefix, "HEADERS"),
         *_server_env_vars(api, prefix),
     )
     return ServerPlan(
@@ -156,7 +128,7 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         distribution=distribution,
         command=distribution,
         server_name=distribution,
-        version=options.version or _version(api.version, report),
+        version=settings.version or _version(api.version, report),
         title=api.title or distribution,
         description=_first_paragraph(api.description) or f"MCP server for {api_name(api.title)}",
         instructions=_instructions(api, surface.tools),
@@ -165,32 +137,32 @@ def build_plan(api: Api, options: PlanOptions, report: Report) -> ServerPlan:
         tools=surface.tools,
         resources=surface.resources,
         resource_templates=surface.templates,
-        prompts=_prompts(api, surface.tools, config, report, exposure.toolsets, prefix),
+        prompts=_prompts(api, surface.tools, settings, report, exposure.toolsets, prefix),
         decisions=surface.decisions,
         env_vars=env_vars,
         base_url_env=base_url_env,
         timeout_env=timeout_env,
         security=security,
         template_completions=surface.template_completions,
-        metadata=_package_metadata(api, distribution, base_url, options, report),
+        metadata=_package_metadata(api, distribution, base_url, settings),
         operation_tools=surface.all_tools,
-        http_env_vars=_http_env_vars(prefix),
-        tuning_env_vars=_tuning_env_vars(prefix),
-        timeout_seconds=config.upstream.timeout,
+        http_env_vars=_registered_env_vars(prefix, "http"),
+        tuning_env_vars=_registered_env_vars(prefix, "tuning"),
+        timeout_seconds=settings.timeout,
         exposure=exposure,
-        interaction=plan_interaction(surface.tools, config.elicitation, security, report),
-        upstream_headers=tuple(sorted(config.upstream.headers.items())),
+        interaction=plan_interaction(surface.tools, settings, security, report),
+        upstream_headers=settings.headers,
         api_name=api_name(api.title),
-        deep_object_arrays=config.deep_object_arrays,
+        deep_object_arrays=settings.deep_object_arrays,
     )
 
 
 def _exposure(
-    api: Api, tools: tuple[Tool, ...], options: PlanOptions, report: Report
+    api: Api, tools: tuple[Tool, ...], settings: Settings, report: Report
 ) -> ToolExposure:
     toolsets = _toolsets(api, tools)
     known = {toolset.name for toolset in toolsets}
-    unknown = [name for name in options.toolsets if name not in known]
+    unknown = [name for name in settings.toolsets if name not in known]
     if unknown:
         raise GenerationError(
             Diagnostic(
@@ -201,16 +173,20 @@ def _exposure(
                 + ", ".join(sorted(known)),
             )
         )
-    mode = options.tool_mode
+    mode = settings.tool_mode
     if mode not in TOOL_MODES:
         raise GenerationError(
             Diagnostic("tool-mode-unknown", "error", "", f"unknown tool mode {mode!r}")
         )
     if mode == "auto":
         mode = (
-            "toolsets" if options.toolsets else "dynamic" if len(tools) > AUTO_THRESHOLD else "full"
+            "toolsets"
+            if settings.toolsets
+            else "dynamic"
+            if len(tools) > settings.auto_threshold
+            else "full"
         )
-    if mode == "toolsets" and not options.toolsets:
+    if mode == "toolsets" and not settings.toolsets:
         raise GenerationError(
             Diagnostic(
                 "toolsets-missing",
@@ -223,30 +199,14 @@ def _exposure(
     resolved: dict[str, ToolMode] = {"full": "full", "dynamic": "dynamic", "toolsets": "toolsets"}
     return ToolExposure(
         mode=resolved[mode],
-        default_toolsets=tuple(dict.fromkeys(options.toolsets)),
+        default_toolsets=tuple(dict.fromkeys(settings.toolsets)),
         toolsets=toolsets,
-        auto_threshold=AUTO_THRESHOLD,
-        output_schemas=options.output_schemas,
-        strict_output=_strict_output(tools, options.classify.config),
-        description_limit=options.classify.description_limit,
+        auto_threshold=settings.auto_threshold,
+        output_schemas=settings.output_schemas,
+        strict_output=frozenset(t.name for t in tools if t.settings.strict_output),
+        description_limit=settings.description_limit,
         dynamic_instructions=_dynamic_instructions(api, tools),
     )
-
-
-def _strict_output(tools: tuple[Tool, ...], config: Config) -> frozenset[str]:
-    """The tools that advertise their documented output schema (defaults < x-mcp < config)."""
-    chosen: set[str] = set()
-    for tool in tools:
-        op = tool.operation
-        flag = op.x_mcp.strict_output
-        wanted = config.strict_output
-        if isinstance(wanted, tuple):
-            key = op.operation_id or op.key
-            wanted = any(fnmatch.fnmatchcase(key, glob) for glob in wanted) or None
-        strict = flag if wanted is None else wanted
-        if strict:
-            chosen.add(tool.name)
-    return frozenset(chosen)
 
 
 def _dynamic_instructions(api: Api, tools: tuple[Tool, ...]) -> str:
@@ -284,68 +244,36 @@ def _toolsets(api: Api, tools: tuple[Tool, ...]) -> tuple[Toolset, ...]:
     )
 
 
-def _tuning_env_vars(prefix: str) -> tuple[EnvVar, ...]:
-    """Read by the runtime on both transports (``dynamic.py``, ``resilience.Policy``, ``stdio``)."""
-    return (
-        EnvVar(f"{prefix}_TOOL_MODE", "full (a tool per operation), dynamic (three tools that search, "
-               "describe and call the operations), toolsets or auto; default: the generated mode"),
-        EnvVar(f"{prefix}_TOOLSETS", "Tags exposed in toolsets mode, comma separated; given alone it "
-               "selects toolsets mode"),
-        EnvVar(f"{prefix}_RETRIES", "Extra attempts after transport errors, timeouts and "
-               "502/503/504 for idempotent methods, and after 429 for any method (0-10, default 2); "
-               "a 500 is the API's answer and is not retried"),
-        EnvVar(f"{prefix}_RETRY_BACKOFF", "Seconds before the first retry, doubling with jitter "
-               "(default 0.25)"),
-        EnvVar(f"{prefix}_RETRY_MAX_WAIT", "Longest wait before one retry, Retry-After included "
-               "(default 10)"),
-        EnvVar(f"{prefix}_CIRCUIT_THRESHOLD", "Consecutive failures of one operation (transport "
-               "errors, timeouts, 502/503/504) that pause it; others go on (default 5; 0 = off)"),
-        EnvVar(f"{prefix}_CIRCUIT_COOLDOWN", "Seconds a paused operation waits before one probe "
-               "call (default 30)"),
-        EnvVar(f"{prefix}_MAX_CONCURRENCY", "Upstream calls in flight at once (default 64; 0 = no "
-               "limit)"),
-        EnvVar(f"{prefix}_RATE_LIMIT", "Upstream calls per second, bursts of as many (default 100; "
-               "0 = no limit)"),
-        EnvVar(f"{prefix}_LIMIT_WAIT", "Seconds a call over the rate or concurrency limit waits "
-               "for its turn before it is refused (default 2; 0 = refuse at once)"),
-        EnvVar(f"{prefix}_MAX_LINE_BYTES", "Longest stdio message line accepted (default 4194304)"),
-        EnvVar(f"{prefix}_MAX_RESULT_CHARS", "Characters one tool result may carry, text and "
-               "structured content together; a longer one is cut with a notice saying how to get "
-               "the rest (default 1048576, at least 100)"),
-        EnvVar(f"{prefix}_OUTPUT_SCHEMAS", "lenient (output schemas real responses satisfy), "
-               "strict (as documented) or off (none); default: as generated"),
-        EnvVar(f"{prefix}_CONFIRM", "Tool calls that need the user's yes first: off, destructive, "
-               "all or when-supported (destructive, for clients that can ask); default: as generated"),
-        EnvVar(f"{prefix}_ELICIT_MISSING", "false stops asking the user for required arguments the "
-               "model left out (default true)"),
-        EnvVar(f"{prefix}_STATE_SECRET", "Secret (16+ bytes) signing the requestState of questions "
-               "to the user; replicas behind a load balancer MUST share one (default: random per "
-               "process, so a retry reaching another replica fails)", secret=True),
-        EnvVar(f"{prefix}_STATE_TTL", "Seconds a question's requestState stays valid (default 600)"),
-    )  # fmt: skip
+def _registered_env_vars(prefix: str, group: str) -> tuple[EnvVar, ...]:
+    """The runtime's variables of one group (its ``environment.VARIABLES``, the one description of
+    them), with the values "as generated" for this server where the plan knows them."""
+    environment = runtime_module("environment")
+    return tuple(
+        EnvVar(
+            environment.name(prefix, variable.suffix),
+            variable.meaning,
+            secret=variable.secret,
+            default=variable.default,
+        )
+        for variable in environment.VARIABLES
+        if variable.group == group
+    )
 
 
-def _http_env_vars(prefix: str) -> tuple[EnvVar, ...]:
-    """What ``<api>-mcp http`` reads (runtime ``Settings.from_env`` and ``auth_config``)."""
-    return (
-        EnvVar(f"{prefix}_ALLOWED_ORIGINS", "Browser origins allowed to call the server, comma "
-               "separated (default: localhost, 127.0.0.1 and [::1] on any port); others get 403"),
-        EnvVar(f"{prefix}_MAX_BODY_BYTES", "Largest request body accepted (default: 4194304); "
-               "larger gets 413"),
-        EnvVar(f"{prefix}_PUBLIC_URL", "The endpoint's URL as clients reach it (OAuth resource id; "
-               "default: the bound address)"),
-        EnvVar(f"{prefix}_AUTH_TOKENS", "Static bearer tokens accepted from MCP clients, comma "
-               "separated, at least 16 characters each (default: no authentication)", secret=True),
-        EnvVar(f"{prefix}_AUTH_JWKS_URL", "Turns on OAuth 2.1: JWKS URL of the authorization "
-               "server whose JWTs (RS256/PS256/ES256) are accepted"),
-        EnvVar(f"{prefix}_AUTH_ISSUER", "Required with the JWKS URL: the exact issuer (iss) of the tokens"),
-        EnvVar(f"{prefix}_AUTH_AUDIENCE", "Expected audience, aud (default: the public URL)"),
-        EnvVar(f"{prefix}_AUTH_REQUIRED_SCOPES", "Scopes every token must carry, space or comma separated"),
-        EnvVar(f"{prefix}_AUTH_SCOPE_HIERARCHY", "true (or a separator: ':', '.', '/') lets a granted "
-               "scope cover its children: repo covers repo:read (default: exact scopes)"),
-        EnvVar(f"{prefix}_AUTH_AUTHORIZATION_SERVERS", "Authorization servers advertised in the "
-               "protected resource metadata (default: the issuer)"),
-    )  # fmt: skip
+def registered_env_var(
+    prefix: str, suffix: str, *, default: str | None = None, required: bool = False
+) -> EnvVar:
+    """One of the runtime's variables as the API table shows it; ``default``: this server's, where
+    the registry says it is generated."""
+    environment = runtime_module("environment")
+    variable = environment.variable(suffix)
+    return EnvVar(
+        environment.name(prefix, suffix),
+        variable.meaning,
+        required=required,
+        secret=variable.secret,
+        default=variable.default if default is None else default,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,14 +284,12 @@ class NameChoice:
     origin: str
 
 
-def name_choice(api: Api, name: str | None, config_name: str | None) -> NameChoice:
-    """``--name``, else the config file's ``name``, else the title's name for the API
-    (``naming.api_words``), else the server host's (``api.stripe.com`` → ``stripe``), else the
-    title's first words as they are (a title like "OpenAPI definition" on localhost)."""
-    if name:
-        return NameChoice(name, "--name")
-    if config_name:
-        return NameChoice(config_name, "the config file's name")
+def name_choice(api: Api, settings: Settings) -> NameChoice:
+    """``--name``, else the config file's ``name`` (``settings.name``), else the title's name for
+    the API (``naming.api_words``), else the server host's (``api.stripe.com`` → ``stripe``), else
+    the title's first words as they are (a title like "OpenAPI definition" on localhost)."""
+    if settings.name:
+        return NameChoice(settings.name, settings.name_source)
     title = " ".join(api.title.split())
     short = _short_title(title)
     if short:
@@ -416,8 +342,8 @@ def pep440_version(raw: str) -> str | None:
     return text
 
 
-def _security(api: Api, prefix: str) -> tuple[Mapping[str, Mapping[str, Any]], tuple[EnvVar, ...]]:
-    entries: dict[str, Mapping[str, Any]] = {}
+def _security(api: Api, prefix: str) -> tuple[dict[str, rt.SecurityScheme], tuple[EnvVar, ...]]:
+    entries: dict[str, rt.SecurityScheme] = {}
     env_vars: list[EnvVar] = []
     for name in sorted(api.security_schemes):
         scheme: SecurityScheme = api.security_schemes[name]
@@ -461,7 +387,21 @@ def _security(api: Api, prefix: str) -> tuple[Mapping[str, Mapping[str, Any]], t
                     EnvVar(token, f"Access token for {name!r}; when set, used instead of fetching "
                            "one with the client credentials", secret=True),
                 ]  # fmt: skip
+            case _:
+                assert_never(scheme)
     return entries, tuple(env_vars)
+
+
+def ready_credentials(scheme: rt.SecurityScheme) -> tuple[str, ...]:
+    """The environment variables that, all set, satisfy a scheme of the catalog without a network
+    call (a client-credentials scheme: its ready token, not the client id and secret)."""
+    if scheme["type"] == "basic":
+        return scheme["usernameEnv"], scheme["passwordEnv"]
+    if scheme["type"] == "apiKey" or scheme["type"] == "bearer":
+        return (scheme["env"],)
+    if scheme["type"] == "oauth2ClientCredentials":
+        return (scheme["env"],)
+    assert_never(scheme["type"])
 
 
 def server_variable_env(prefix: str, variable: str) -> str:
@@ -497,10 +437,10 @@ def _server_env_vars(api: Api, prefix: str) -> tuple[EnvVar, ...]:
     own = sorted({op.server.url for op in api.operations if op.server is not None})
     if own:
         listed = ", ".join(own[:3]) + (f" and {len(own) - 3} more" if len(own) > 3 else "")
-        found[f"{prefix}_SERVER_URLS"] = EnvVar(
-            f"{prefix}_SERVER_URLS",
-            "Where the operations with a server of their own send their requests instead, as a "
-            f"JSON object of the server URL as the spec declares it to a URL ({listed}); e.g. "
+        urls = registered_env_var(prefix, "SERVER_URLS")
+        found[urls.name] = dataclasses.replace(
+            urls,
+            description=f"{urls.description} ({listed}); e.g. "
             '{"https://uploads.example.com": "http://127.0.0.1:8080"}',
         )
     return tuple(found.values())
@@ -524,7 +464,7 @@ def _instructions(api: Api, tools: tuple[Tool, ...]) -> str:
 def _prompts(
     api: Api,
     tools: tuple[Tool, ...],
-    config: Config,
+    settings: Settings,
     report: Report,
     toolsets: tuple[Toolset, ...],
     prefix: str,
@@ -532,7 +472,9 @@ def _prompts(
     """The config's prompts, the spec's own (x-mcp), then one per tag, then the workflows of
     response links (names unique, the config's and the spec's kept as written; the generated ones
     fit every tool mode, so they know the toolsets and the variable that selects them)."""
-    written = configured_prompts(config, report) + spec_prompts(api, config, report)
+    written = configured_prompts(settings.prompts, report) + spec_prompts(
+        api, settings.prompts, report
+    )
     namer = naming.Namer(max_length=64, reserved={p.name for p in written})
     tags = tag_prompts(api, tools, namer, report, toolsets, prefix)
     return written + tags + link_prompts(api, tools, namer, report, toolsets)
@@ -543,17 +485,15 @@ def _first_paragraph(text: str) -> str:
 
 
 def _package_metadata(
-    api: Api, distribution: str, base_url: str, options: PlanOptions, report: Report
+    api: Api, distribution: str, base_url: str, settings: Settings
 ) -> PackageMetadata:
     name = distribution.removesuffix("-mcp")
-    declared = options.classify.config.package
-    license_ = license_expression(options.license) if options.license else declared.license or ""
     return PackageMetadata(
         summary=_summary(api),
-        license=license_,
+        license=settings.license,
         api_license=_api_license(api),
-        authors=tuple(author(text) for text in options.authors or declared.authors),
-        classifiers=declared.classifiers,
+        authors=settings.authors,
+        classifiers=settings.classifiers,
         keywords=tuple(dict.fromkeys(("mcp", "openapi", name))),
         urls=_urls(api, base_url),
     )

@@ -17,15 +17,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from ..config import AnnotationOverride, Config
+from ..config import AnnotationOverride
 from ..diagnostics import Report
 from ..ir.model import Api, JsonSchema, Operation, Parameter
 from ..ir.schema_utils import defs_closure, enum_values, is_scalar, json_type, resolve
-from ..ir.x_mcp import XMcp
 from ..render.examples import conforms
 from ..render.runtime_schema import compilable
 from ..shipped import runtime_module
@@ -40,8 +39,8 @@ from .model import (
     ResourceTemplate,
     Tool,
 )
+from .settings import OperationSettings, Placement, Settings
 
-DESCRIPTION_LIMIT = 1024
 _LOCATION_ORDER = ("path", "query", "header", "cookie")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # a body's root keywords that constrain its properties together (see _body_constraints)
@@ -69,25 +68,6 @@ _LONGEST_COMPLETION = 200
 
 
 @dataclass(frozen=True, slots=True)
-class ClassifyOptions:
-    max_name_length: int = 64
-    include_deprecated: bool = False
-    description_limit: int = DESCRIPTION_LIMIT
-    config: Config = field(default_factory=Config)
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """Where one operation goes, and which setting decided it (shown by ``inspect``)."""
-
-    kind: str  # "default", "tool", "resource", "resource_template", "exclude"
-    read_tool: bool
-    source: str
-    # decided by an x-mcp default of the document or a path item (does not bring back deprecated ones)
-    inherited: bool = False
-
-
-@dataclass(frozen=True, slots=True)
 class Surface:
     tools: tuple[Tool, ...]
     resources: tuple[Resource, ...]
@@ -98,8 +78,8 @@ class Surface:
     all_tools: tuple[Tool, ...] = ()
 
 
-def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report: Report) -> Surface:
-    namer = naming.Namer(max_length=options.max_name_length)
+def classify_operations(api: Api, settings: Settings, scheme: str, report: Report) -> Surface:
+    namer = naming.Namer(max_length=settings.max_name_length)
     python_names = naming.Namer(max_length=200, reserved={"client"})
     tools: list[Tool] = []
     resources: list[Resource] = []
@@ -108,9 +88,10 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
     completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
     all_tools: list[Tool] = []
     for op in api.operations:
-        placement = _placement(op, options.config)
-        skipped = _skipped(op, placement, options, report)
-        built = None if skipped else _tool(api, op, namer, python_names, options, report)
+        chosen = settings.for_operation(op)
+        placement = chosen.placement
+        skipped = _skipped(op, placement, settings, report)
+        built = None if skipped else _tool(api, op, chosen, namer, python_names, settings, report)
         if built is None:
             why = skipped or "its input schema does not compile"
             decisions.append(Decision(op, ("skipped",), (), None, why))
@@ -160,75 +141,37 @@ def classify_operations(api: Api, options: ClassifyOptions, scheme: str, report:
     )
 
 
-def _skipped(op: Operation, placement: Placement, options: ClassifyOptions, report: Report) -> str:
+def _skipped(op: Operation, placement: Placement, settings: Settings, report: Report) -> str:
     """Why the operation is left out by choice ("": it is not)."""
     if placement.kind == "exclude":
         return f"excluded by {placement.source}"
     chosen = placement.source != "default" and not placement.inherited
-    if op.deprecated and not options.include_deprecated and not chosen:
+    if op.deprecated and not settings.include_deprecated and not chosen:
         report.info("op-deprecated", op.pointer, f"deprecated operation {op.key!r} not exposed")
         return "deprecated"
     return ""
 
 
-def _placement(op: Operation, config: Config) -> Placement:
-    """Precedence: defaults < x-mcp in the spec (or an overlay) < config rules."""
-    matched = config.rule_for(op.method, op.path, op.tags, op.operation_id or op.key)
-    if matched is not None:
-        index, rule = matched
-        return Placement(rule.kind, rule.read_tool, f"config rule #{index + 1}")
-    x_mcp = op.x_mcp
-    if x_mcp.exclude is True:
-        return _x_mcp_placement(op, "exclude", "exclude", True)
-    read_tool = x_mcp.read_tool is not False
-    kind = x_mcp.kind
-    if kind is not None:
-        inherited = _x_mcp_origin(op, "kind") is not None
-        # a default of the document or path item applies where it can: only GETs can be read
-        if not (inherited and op.method != "GET" and kind.startswith("resource")):
-            return _x_mcp_placement(op, "kind", kind, read_tool)
-    if not read_tool and op.method == "GET":
-        return _x_mcp_placement(op, "read_tool", "default", read_tool)
-    return Placement("default", True, "default")
-
-
-def _x_mcp_origin(op: Operation, key: str) -> str | None:
-    """The pointer of the document's or path item's ``x-mcp`` that set ``key``; None for the op's own."""
-    origin = op.x_mcp_origins.get(key)
-    return None if origin is None or origin == f"{op.pointer}/x-mcp" else origin
-
-
-def _x_mcp_placement(op: Operation, key: str, kind: str, read_tool: bool) -> Placement:
-    origin = _x_mcp_origin(op, key)
-    source = "x-mcp" if origin is None else f"x-mcp at {origin}"
-    return Placement(kind, read_tool, source, inherited=origin is not None)
-
-
 def _tool(
     api: Api,
     op: Operation,
+    chosen: OperationSettings,
     namer: naming.Namer,
     python_names: naming.Namer,
-    options: ClassifyOptions,
+    settings: Settings,
     report: Report,
 ) -> tuple[Tool, str] | None:
     """The operation's tool, and the rule that decided its hints when one did (for ``inspect``);
     ``None`` when its input schema cannot be made one the server's validator compiles."""
-    x_mcp = op.x_mcp
-    renamed = options.config.rename.get(op.operation_id or op.key)
-    wanted = renamed or x_mcp.name
+    wanted = chosen.name
     source = wanted or op.operation_id or f"{op.method.lower()} {op.path}"
     name = namer.claim(naming.tool_name(source, max_length=namer.max_length), seed=op.key)
     if op.operation_id and name != op.operation_id and not wanted:
         report.info("tool-renamed", op.pointer, f"operationId {op.operation_id!r} → tool {name!r}")
     python_name = python_names.claim(naming.python_identifier(name, fallback="op"), seed=op.key)
     read_only, destructive, idempotent = VERB_HINTS[op.method]
-    title = _text(x_mcp.title) or op.summary.strip() or _humanize(name)
-    overrides = (
-        _x_mcp_annotations(x_mcp),
-        options.config.annotations.get(op.operation_id or op.key)
-        or options.config.annotations.get(name),
-    )
+    title = chosen.title or op.summary.strip() or _humanize(name)
+    overrides = settings.annotations_for(chosen, name)
     # hints set by x-mcp or the config file win over the rule: it does not even run
     reading = None if _sets_hints(*overrides) else read_only_post(op)
     if reading is not None:
@@ -265,13 +208,14 @@ def _tool(
         name=name,
         operation=op,
         title=title,
-        description=_description(x_mcp, op, options.description_limit),
+        description=_description(chosen.description, op, settings.description_limit),
         arguments=arguments,
         input_schema=input_schema,
         output_schema=output_schema,
         annotations=annotations,
         python_name=python_name,
         body_requires=optional_body_requires(api, op, arguments),
+        settings=chosen,
     )
     return tool, reading.note() if reading else ""
 
@@ -590,13 +534,6 @@ def _sets_hints(*overrides: AnnotationOverride | None) -> bool:
     )
 
 
-def _x_mcp_annotations(x_mcp: XMcp) -> AnnotationOverride | None:
-    """The ``x-mcp`` hints in the config file's terms (the parser has dropped invalid ones)."""
-    if x_mcp.annotations is None:
-        return None
-    return AnnotationOverride.model_validate(x_mcp.annotations.model_dump(exclude_none=True))
-
-
 def _override(base: Annotations, *overrides: AnnotationOverride | None) -> Annotations:
     """Later overrides win; only the fields they set change."""
     result = base
@@ -606,18 +543,13 @@ def _override(base: Annotations, *overrides: AnnotationOverride | None) -> Annot
     return result
 
 
-def _description(x_mcp: XMcp, op: Operation, limit: int) -> str:
-    text = _text(x_mcp.description)
+def _description(text: str, op: Operation, limit: int) -> str:
     if not text:
         parts = [op.summary.strip(), op.description.strip()]
         text = "\n\n".join(p for i, p in enumerate(parts) if p and p not in parts[:i])
     if limit and len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text
-
-
-def _text(value: str | None) -> str:
-    return value.strip() if value is not None else ""
 
 
 def _humanize(name: str) -> str:

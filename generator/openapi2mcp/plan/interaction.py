@@ -18,13 +18,16 @@ Every problem is a warning naming the JSON pointer of the offending entry, which
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..config import ElicitationConfig
 from ..diagnostics import Report
 from ..ir.x_mcp import ELICIT, SAMPLE, XMcpQuestion
 from ..shipped import runtime_module
 from .model import InteractionPlan, Tool
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from runtime.catalog import model as rt
 
 _FORMATS = frozenset({"email", "uri", "date", "date-time"})
 _COMMON = frozenset({"type", "title", "description", "default"})
@@ -44,7 +47,7 @@ _CONFIRM: dict[bool | str, str] = {
 
 def plan_interaction(
     tools: Sequence[Tool],
-    config: ElicitationConfig,
+    settings: Settings,
     security: Mapping[str, Mapping[str, Any]],
     report: Report,
 ) -> InteractionPlan:
@@ -53,36 +56,26 @@ def plan_interaction(
         for s in security.values()
         if s.get("type") == "apiKey"
     }
-    entries: dict[str, Mapping[str, Any]] = {}
+    entries: dict[str, rt.ToolInteraction] = {}
     seen: set[str] = set()
     for tool in tools:
         op = tool.operation
         seen.add(op.operation_id or "")
-        entry: dict[str, Any] = {}
-        asks = _asks(tool, op.x_mcp.elicit or (), _secrets(tool, api_keys), report)
+        entry: rt.ToolInteraction = {}
+        asks = _asks(tool, tool.settings.questions, _secrets(tool, api_keys), report)
         if asks:
             entry["ask"] = asks
-        confirm = _confirm(tool, config)
-        if confirm is not None:
-            entry["confirm"] = confirm
+        if tool.settings.confirm is not None:
+            entry["confirm"] = _CONFIRM[tool.settings.confirm]
         if entry:
             entries[tool.name] = entry
-    for operation_id in sorted(set(config.tools) - seen):
+    for operation_id in sorted(set(settings.confirm_overrides) - seen):
         report.warn(
             "config-elicitation-unknown",
             f"elicitation.tools.{operation_id}",
             f"no tool has operationId {operation_id!r}; this confirmation override does nothing",
         )
-    return InteractionPlan(config.confirm, config.missing_arguments, entries)
-
-
-def _confirm(tool: Tool, config: ElicitationConfig) -> str | None:
-    """The config file's override for the operation, else its ``x-mcp`` confirm, else none."""
-    op = tool.operation
-    if op.operation_id and op.operation_id in config.tools:
-        return _CONFIRM[config.tools[op.operation_id]]
-    value = op.x_mcp.confirm
-    return None if value is None else _CONFIRM[value]
+    return InteractionPlan(settings.confirm, settings.missing_arguments, entries)
 
 
 def _secrets(tool: Tool, api_keys: set[tuple[str, str]]) -> frozenset[str]:
@@ -104,9 +97,9 @@ def _secrets(tool: Tool, api_keys: set[tuple[str, str]]) -> frozenset[str]:
 
 def _asks(
     tool: Tool, declared: Sequence[XMcpQuestion], secrets: frozenset[str], report: Report
-) -> list[dict[str, Any]]:
+) -> list[rt.AskSpec]:
     arguments = {a.name for a in tool.arguments}
-    asks: list[dict[str, Any]] = []
+    asks: list[rt.AskSpec] = []
     keys: set[str] = set()
     for question in declared:
         try:
@@ -132,9 +125,9 @@ class _Invalid(ValueError):
         self.at = at
 
 
-def _ask(question: XMcpQuestion, arguments: set[str], secrets: frozenset[str]) -> dict[str, Any]:
+def _ask(question: XMcpQuestion, arguments: set[str], secrets: frozenset[str]) -> rt.AskSpec:
     method, maps_to = question.method, question.maps_to
-    ask: dict[str, Any] = {"key": question.key}
+    ask: rt.AskSpec = {"key": question.key}
     if method != ELICIT:
         ask["method"] = method
     if maps_to is not None:
@@ -148,9 +141,9 @@ def _ask(question: XMcpQuestion, arguments: set[str], secrets: frozenset[str]) -
     if question.needed:
         ask["needed"] = True
     if method == ELICIT:
-        ask.update(_form(question, arguments))
+        ask["message"], ask["fields"], ask["required"] = _form(question, arguments)
     elif method == SAMPLE:
-        ask.update(_sampling(question))
+        ask["prompt"], ask["maxTokens"] = _sampling(question)
     targets = [maps_to] if maps_to else list(ask.get("fields", {}))
     leaked = sorted(t for t in targets if t in secrets)
     if leaked:
@@ -158,7 +151,10 @@ def _ask(question: XMcpQuestion, arguments: set[str], secrets: frozenset[str]) -
     return ask
 
 
-def _form(question: XMcpQuestion, arguments: set[str]) -> dict[str, Any]:
+def _form(
+    question: XMcpQuestion, arguments: set[str]
+) -> tuple[str, dict[str, dict[str, Any]], list[str]]:
+    """The form's message, fields and required fields."""
     message, fields = question.message, question.fields
     if message is None:
         raise _Invalid(XMcpQuestion.must_be("message"), "/message")
@@ -176,15 +172,16 @@ def _form(question: XMcpQuestion, arguments: set[str]) -> dict[str, Any]:
     required = list(fields) if question.required is None else list(question.required)
     if not all(r in fields for r in required):
         raise _Invalid("required must list some of the fields", "/required")
-    return {"message": message, "fields": dict(fields), "required": required}
+    return message, dict(fields), required
 
 
-def _sampling(question: XMcpQuestion) -> dict[str, Any]:
+def _sampling(question: XMcpQuestion) -> tuple[str, int]:
+    """The prompt for the client's model, and the most tokens it may answer with."""
     if question.prompt is None:
         raise _Invalid(
             "a sampling question needs a prompt (text for the client's model)", "/prompt"
         )
-    return {"prompt": question.prompt, "maxTokens": question.max_tokens}
+    return question.prompt, question.max_tokens
 
 
 def _field_problem(schema: Any) -> str | None:

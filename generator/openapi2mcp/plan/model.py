@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..ir.model import Api, JsonSchema, Operation
+from .settings import NO_SETTINGS, OperationSettings, OutputSchemas
+
+if TYPE_CHECKING:
+    # what the plan hands to the catalog is in the runtime's own types (catalog/model.py)
+    from runtime.catalog import model as rt
 
 Kind = Literal["tool", "resource", "resource_template", "prompt", "skipped"]
 # how tools/list presents the tools: one per operation, the selected tags' only, or three meta tools
 ToolMode = Literal["full", "dynamic", "toolsets"]
-# what a tool's outputSchema says: everything, the top-level shape, or nothing
-OutputSchemas = Literal["full", "compact", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,8 @@ class Tool:
     python_name: str  # the function name in operations.py
     # an optional, flattened body: the properties it needs once any of its fields is given
     body_requires: tuple[str, ...] = ()
+    # what x-mcp and the config file say about the operation, resolved (settings.py)
+    settings: OperationSettings = NO_SETTINGS
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +183,8 @@ class EnvVar:
     description: str
     required: bool = False
     secret: bool = False
+    # what the server does without it ("": nothing, or the description says)
+    default: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,12 +241,12 @@ class InteractionPlan:
 
     confirm: str = "off"
     elicit_missing: bool = True
-    tools: Mapping[str, Mapping[str, Any]] | None = None
+    tools: Mapping[str, rt.ToolInteraction] | None = None
 
-    def defaults(self) -> dict[str, Any]:
+    def defaults(self) -> rt.Interaction:
         return {"confirm": self.confirm, "elicitMissing": self.elicit_missing}
 
-    def for_tool(self, name: str) -> Mapping[str, Any] | None:
+    def for_tool(self, name: str) -> rt.ToolInteraction | None:
         return (self.tools or {}).get(name)
 
 
@@ -265,7 +272,7 @@ class ServerPlan:
     base_url_env: str
     timeout_env: str
     # scheme name -> catalog entry (runtime's SecurityScheme shape)
-    security: Mapping[str, Mapping[str, Any]]
+    security: Mapping[str, rt.SecurityScheme]
     # template variable completions: uri_template -> ((variable, values), ...)
     template_completions: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
     metadata: PackageMetadata = PackageMetadata()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..config import Config, PromptConfig, PromptMessageConfig
+from ..config import PromptConfig, PromptMessageConfig
 from ..diagnostics import Report
 from ..ir.model import Api
 from .model import (
@@ -29,7 +29,9 @@ from .model import (
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def spec_prompts(api: Api, config: Config, report: Report) -> tuple[Prompt, ...]:
+def spec_prompts(
+    api: Api, configured: tuple[PromptConfig, ...], report: Report
+) -> tuple[Prompt, ...]:
     """Prompts the API owner wrote in the document's ``x-mcp: {prompts: [...]}``.
 
     Same shape as the config file's ``[[prompts]]`` (images inline as base64 only: the spec has no
@@ -38,7 +40,7 @@ def spec_prompts(api: Api, config: Config, report: Report) -> tuple[Prompt, ...]
     templates, offered to the user like any prompt.
     """
     prompts: list[Prompt] = []
-    taken = {prompt.name for prompt in config.prompts}
+    taken = {prompt.name for prompt in configured}
     for prompt, where in api.x_mcp_prompts:
         if prompt.name in taken:
             report.info(
@@ -52,10 +54,10 @@ def spec_prompts(api: Api, config: Config, report: Report) -> tuple[Prompt, ...]
     return tuple(prompts)
 
 
-def configured_prompts(config: Config, report: Report) -> tuple[Prompt, ...]:
+def configured_prompts(configured: tuple[PromptConfig, ...], report: Report) -> tuple[Prompt, ...]:
     prompts: list[Prompt] = []
     seen: set[str] = set()
-    for prompt in config.prompts:
+    for prompt in configured:
         if prompt.name in seen:
             report.warn("prompt-duplicate", "", f"config prompt {prompt.name!r} is defined twice")
             continue

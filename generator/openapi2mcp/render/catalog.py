@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from ..diagnostics import Report
 from ..ir.model import Api, BodyPart, Operation, Parameter, Server
@@ -35,6 +35,10 @@ from ..plan.model import (
 )
 from .compact import compact_input, lenient_output, output_schema
 from .pooling import POOL_FILE, pool_values
+
+if TYPE_CHECKING:
+    # the catalog's format is the runtime's: mypy checks what this module builds against it
+    from runtime.catalog import model as rt
 
 CATALOG_FORMAT = 1
 DEFAULT_TIMEOUT_SECONDS = 30.0
@@ -60,9 +64,9 @@ _INDEX_KEYS = (
 _TOKEN_PIECES = re.compile(r" ?[A-Za-z]+| ?[0-9]{1,3}|[^\sA-Za-z0-9]+|\s+")
 
 
-def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
+def build_catalog(plan: ServerPlan, report: Report) -> rt.Catalog:
     operations = {t.operation.key: _operation(plan, t, report) for t in plan.callable_tools}
-    catalog: dict[str, Any] = {
+    catalog: rt.Catalog = {
         "format": CATALOG_FORMAT,
         "server": {
             "name": plan.server_name,
@@ -71,16 +75,7 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             "description": plan.description,
         },
         "instructions": plan.instructions,
-        "upstream": {
-            "baseUrl": plan.base_url,
-            "baseUrlEnv": plan.base_url_env,
-            "timeoutEnv": plan.timeout_env,
-            "timeoutSeconds": plan.timeout_seconds,
-            "securitySchemes": {k: dict(v) for k, v in plan.security.items()},
-            **_upstream_server(plan),
-            **({"headers": dict(plan.upstream_headers)} if plan.upstream_headers else {}),
-            **_deep_object_arrays(plan),
-        },
+        "upstream": _upstream(plan),
         "tools": [tool_object(t, plan.exposure) for t in plan.tools],
         "resources": [
             _drop_empty(
@@ -144,42 +139,55 @@ def build_catalog(plan: ServerPlan, report: Report) -> dict[str, Any]:
             },
         },
     }
-    catalog.update(_tool_modes(plan))
+    catalog["toolMode"] = {
+        "mode": plan.exposure.mode,
+        "toolsets": list(plan.exposure.default_toolsets),
+        "autoThreshold": plan.exposure.auto_threshold,
+    }
+    catalog["toolsets"] = {t.name: _toolset(t) for t in plan.exposure.toolsets}
+    catalog["dynamicTools"] = dynamic_tools(plan.title, plan.tools, plan.exposure.toolsets)
+    catalog["dynamicInstructions"] = plan.exposure.dynamic_instructions
     catalog["interaction"] = plan.interaction.defaults()
     return catalog
 
 
-def _tool_binding(plan: ServerPlan, tool: Tool) -> dict[str, Any]:
-    binding: dict[str, Any] = {"operation": tool.operation.key}
+def _upstream(plan: ServerPlan) -> rt.UpstreamInfo:
+    upstream: rt.UpstreamInfo = {
+        "baseUrl": plan.base_url,
+        "baseUrlEnv": plan.base_url_env,
+        "timeoutEnv": plan.timeout_env,
+        "timeoutSeconds": plan.timeout_seconds,
+        "securitySchemes": dict(plan.security),
+    }
+    if plan.api.server is not None:
+        upstream["server"] = _server(plan.api.server, plan.env_prefix)
+    if plan.upstream_headers:
+        upstream["headers"] = dict(plan.upstream_headers)
+    # the config file's style for the whole server; "indexed" is the runtime's default
+    if plan.deep_object_arrays and plan.deep_object_arrays != "indexed":
+        upstream["deepObjectArrays"] = plan.deep_object_arrays
+    return upstream
+
+
+def _tool_binding(plan: ServerPlan, tool: Tool) -> rt.ToolBinding:
+    binding: rt.ToolBinding = {"operation": tool.operation.key}
     other = _other_output_schema(tool, plan.exposure)
     if other is not None:
         binding["outputSchemas"] = dict([other])
     interaction = plan.interaction.for_tool(tool.name)
     if interaction:
-        binding["interaction"] = dict(interaction)
+        binding["interaction"] = interaction
     return binding
 
 
-def _tool_modes(plan: ServerPlan) -> dict[str, Any]:
-    exposure = plan.exposure
-    return {
-        "toolMode": {
-            "mode": exposure.mode,
-            "toolsets": list(exposure.default_toolsets),
-            "autoThreshold": exposure.auto_threshold,
-        },
-        "toolsets": {t.name: _toolset(t) for t in exposure.toolsets},
-        "dynamicTools": dynamic_tools(plan.title, plan.tools, exposure.toolsets),
-        "dynamicInstructions": exposure.dynamic_instructions,
-    }
-
-
-def _toolset(toolset: Toolset) -> dict[str, Any]:
-    entry: dict[str, Any] = {"tag": toolset.tag}
+def _toolset(toolset: Toolset) -> rt.Toolset:
     if toolset.description:
-        entry["description"] = toolset.description
-    entry["tools"] = list(toolset.tools)
-    return entry
+        return {
+            "tag": toolset.tag,
+            "description": toolset.description,
+            "tools": list(toolset.tools),
+        }
+    return {"tag": toolset.tag, "tools": list(toolset.tools)}
 
 
 def tool_object(tool: Tool, exposure: ToolExposure | None = None) -> dict[str, Any]:
@@ -242,7 +250,8 @@ def catalog_files(plan: ServerPlan, report: Report) -> dict[str, str]:
     catalog = build_catalog(plan, report)
     catalog["tools"], pools = _pooled_defs(catalog["tools"])
     completions = catalog["completions"]
-    index = {key: catalog[key] for key in _INDEX_KEYS if key in catalog}
+    whole: Mapping[str, Any] = catalog
+    index = {key: whole[key] for key in _INDEX_KEYS if key in whole}
     index["counts"] = {
         "tools": len(catalog["tools"]),
         "resources": len(catalog["resources"]),
@@ -349,12 +358,12 @@ def mode_sizes(plan: ServerPlan, report: Report) -> list[ModeSize]:
     return sizes
 
 
-def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
+def _operation(plan: ServerPlan, tool: Tool, report: Report) -> rt.OperationSpec:
     op = tool.operation
     by_wire: dict[tuple[str, str], str] = {
         (str(a.source), a.wire_name): a.name for a in tool.arguments
     }
-    spec: dict[str, Any] = {
+    spec: rt.OperationSpec = {
         "method": op.method,
         "path": op.path,
         "parameters": [_parameter(param, by_wire) for param in op.parameters],
@@ -366,10 +375,9 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> dict[str, Any]:
     accept = _accept(op)
     if accept and accept != spec["responseMediaType"]:
         spec["accept"] = accept
-    # the parser has checked the value (ir/x_mcp.py); the config file's setting wins
-    arrays = op.x_mcp.deep_object_arrays
-    if plan.deep_object_arrays is None and arrays is not None:
-        spec["deepObjectArrays"] = arrays
+    # the operation's own style (x-mcp), where the config file sets none for the whole server
+    if tool.settings.deep_object_arrays is not None:
+        spec["deepObjectArrays"] = tool.settings.deep_object_arrays
     scopes = {name: list(wanted) for name, wanted in op.scopes if wanted}
     if scopes:
         spec["scopes"] = scopes
@@ -386,8 +394,8 @@ def _path_pointer(op: Operation) -> str:
     return f"#/paths/{escaped}/{op.method.lower()}"
 
 
-def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> dict[str, Any]:
-    entry: dict[str, Any] = {
+def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> rt.ParameterSpec:
+    entry: rt.ParameterSpec = {
         "name": param.name,
         "location": param.location,
         "argument": by_wire[param.location, param.name],
@@ -402,11 +410,11 @@ def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> dict
     return entry
 
 
-def _body(tool: Tool) -> dict[str, Any]:
+def _body(tool: Tool) -> rt.BodySpec:
     """The operation's ``BodySpec``: what is sent, from which arguments, encoded how."""
     op_body = tool.operation.body
     assert op_body is not None
-    body: dict[str, Any] = {"contentType": op_body.content_type, "required": op_body.required}
+    body: rt.BodySpec = {"contentType": op_body.content_type, "required": op_body.required}
     whole = [a for a in tool.arguments if a.source == "body"]
     if whole:
         body["argument"] = whole[0].name
@@ -423,9 +431,9 @@ def _body(tool: Tool) -> dict[str, Any]:
     return body
 
 
-def _part(part: BodyPart) -> dict[str, Any]:
+def _part(part: BodyPart) -> rt.BodyPart:
     """A ``BodyPart`` of the catalog: what the runtime needs to encode one form or multipart field."""
-    entry: dict[str, Any] = {
+    entry: rt.BodyPart = {
         "contentType": part.content_type,
         "file": part.file,
         "base64": part.base64,
@@ -441,12 +449,6 @@ def _part(part: BodyPart) -> dict[str, Any]:
     return entry
 
 
-def _deep_object_arrays(plan: ServerPlan) -> dict[str, str]:
-    """``deepObjectArrays`` of the catalog's upstream, when the config file sets it."""
-    arrays = plan.deep_object_arrays
-    return {"deepObjectArrays": arrays} if arrays and arrays != "indexed" else {}
-
-
 def _accept(op: Operation) -> str:
     """The ``Accept`` header: the documented success media types, the one the tool maps first;
     the others rank lower so that a server choosing by ``Accept`` sends the preferred one."""
@@ -459,18 +461,12 @@ def _accept(op: Operation) -> str:
     return ", ".join([types[0], *(f"{media};q=0.9" for media in types[1:])])
 
 
-def _upstream_server(plan: ServerPlan) -> dict[str, Any]:
-    """``{"server": ...}`` when the API's server URL has variables, else nothing."""
-    server = plan.api.server
-    return {"server": _server(server, plan.env_prefix)} if server is not None else {}
-
-
-def _server(server: Server, prefix: str) -> dict[str, Any]:
+def _server(server: Server, prefix: str) -> rt.ServerSpec:
     """A ``ServerSpec``: the URL as declared and, per variable, its default, values and variable."""
-    entry: dict[str, Any] = {"url": server.url}
-    variables: dict[str, Any] = {}
+    entry: rt.ServerSpec = {"url": server.url}
+    variables: dict[str, rt.ServerVariableSpec] = {}
     for variable in server.variables:
-        spec: dict[str, Any] = {"env": server_variable_env(prefix, variable.name)}
+        spec: rt.ServerVariableSpec = {"env": server_variable_env(prefix, variable.name)}
         if variable.default is not None:
             spec["default"] = variable.default
         if variable.enum:
@@ -498,9 +494,9 @@ def _security(api: Api, op: Operation, report: Report) -> list[list[str]]:
     return usable
 
 
-def _prompt_message(message: PromptMessage) -> dict[str, Any]:
+def _prompt_message(message: PromptMessage) -> rt.PromptMessage:
     """A ``PromptMessage`` of the catalog: text ``parts``, an ``image`` or a ``resource``."""
-    entry: dict[str, Any] = {"role": message.role}
+    entry: rt.PromptMessage = {"role": message.role}
     content = message.content
     match content:
         case PromptText(parts=parts):
@@ -514,21 +510,19 @@ def _prompt_message(message: PromptMessage) -> dict[str, Any]:
     return entry
 
 
-def _parts(parts: tuple[PromptPart, ...]) -> list[dict[str, Any]]:
+def _parts(parts: tuple[PromptPart, ...]) -> list[rt.PromptPart]:
     """The runtime's ``PromptPart`` entries: the text or argument, then any conditions."""
-    entries: list[dict[str, Any]] = []
+    entries: list[rt.PromptPart] = []
     for part in parts:
-        entry: dict[str, Any] = (
-            {"argument": part.argument} if part.argument else {"text": part.text}
-        )
+        entry: rt.PromptPart = {"argument": part.argument} if part.argument else {"text": part.text}
         if part.modes:
             entry["modes"] = list(part.modes)
-        conditions = {
-            "unlessTool": part.unless_tool,
-            "toolset": part.toolset,
-            "unlessToolset": part.unless_toolset,
-        }
-        entry.update((key, value) for key, value in conditions.items() if value)
+        if part.unless_tool:
+            entry["unlessTool"] = part.unless_tool
+        if part.toolset:
+            entry["toolset"] = part.toolset
+        if part.unless_toolset:
+            entry["unlessToolset"] = part.unless_toolset
         entries.append(entry)
     return entries
 

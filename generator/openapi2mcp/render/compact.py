@@ -27,7 +27,7 @@ from typing import Any
 
 from ..ir.model import JsonSchema
 from ..ir.schema_utils import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, resolve
-from ..plan.model import OutputSchemas
+from ..plan.settings import OutputSchemas
 
 # constraints real responses break: dropped from lenient output schemas (value checks, closed
 # objects, conditionals); `not` and `if` would only get stricter when their subschemas are relaxed

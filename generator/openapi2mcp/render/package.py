@@ -28,6 +28,7 @@ from ..diagnostics import Report
 from ..diff.surface import surface
 from ..ir.model import Api, Server
 from ..ir.schema_utils import json_type
+from ..plan.build import ready_credentials
 from ..plan.model import ServerPlan, Tool
 from ..shipped import templates_root
 from .actions import DEFAULT_GENERATOR_REQUIREMENT, MCP_PUBLISHER, workflow_pins
@@ -430,9 +431,8 @@ def _registry_name(plan: ServerPlan, publish: PublishOptions, report: Report) ->
 def _smoke_cases(plan: ServerPlan, report: Report) -> dict[str, Any]:
     credentials: dict[str, str] = {}
     for scheme in plan.security.values():
-        for key in ("env", "usernameEnv", "passwordEnv"):
-            if key in scheme:
-                credentials[str(scheme[key])] = "smoke-test-secret"
+        for name in ready_credentials(scheme):
+            credentials[name] = "smoke-test-secret"
     cases = []
     for tool in plan.tools:
         case = _smoke_case(plan, tool)

@@ -19,9 +19,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from ..catalog.model import OperationSpec, SecurityScheme
+from ..errors import AnswerError as AnswerError  # noqa: PLC0414 - re-exported
 from ..jsonschema import SchemaError, Validator
 from ..protocol.jsonrpc import JsonObject
 from ..sensitive import SECRET_HEADERS, secret_argument
+from ..upstream.schemes import ApiKey, strategies
 
 ELICIT: Final = "elicitation/create"
 SAMPLE: Final = "sampling/createMessage"
@@ -32,10 +34,6 @@ ACTIONS: Final = ("accept", "decline", "cancel")
 _FORMATS = frozenset({"email", "uri", "date", "date-time"})
 _MAX_TEXT = 500
 _MAX_ANSWER_CHARS = 64 * 1024
-
-
-class AnswerError(ValueError):
-    """A client's answer does not have the shape of the result it answers."""
 
 
 def client_supports(capabilities: Any, method: str) -> bool:
@@ -65,9 +63,9 @@ def secret_arguments(
     """The arguments of a tool that carry credentials, and so are never asked for in a form."""
     secret: set[str] = set()
     api_keys = {
-        (scheme["location"], scheme["name"].lower())
-        for scheme in schemes.values()
-        if scheme["type"] == "apiKey"
+        (scheme.scheme["location"], scheme.scheme["name"].lower())
+        for scheme in strategies(schemes).values()
+        if isinstance(scheme, ApiKey)
     }
     for parameter in spec["parameters"] if spec is not None else []:
         wire = parameter["name"].lower()

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..catalog.model import AskSpec
+from ..errors import AskError as AskError  # noqa: PLC0414 - re-exported
 from ..protocol.jsonrpc import (
     INVALID_PARAMS,
     MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -60,10 +61,6 @@ _SHOWN_CHARS = 60
 Asker = Callable[[str, JsonObject], Awaitable[JsonObject]]
 # validates the final arguments: the error text for the model, or None
 Check = Callable[[JsonObject], str | None]
-
-
-class AskError(Exception):
-    """A server-initiated request got no usable answer (an error, a timeout, a closed transport)."""
 
 
 def confirmation(policy: str, override: str | None, annotations: Any) -> str:

@@ -29,6 +29,8 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import httpx
 
+from ..environment import name as env_name
+from ..errors import CryptographyUnavailable
 from .config import (
     NOT_QUOTABLE,
     TOKEN68,
@@ -221,10 +223,6 @@ class BearerAuthenticator:
         return AuthFailure(status, _challenge(params), message)
 
 
-class CryptographyUnavailable(ValueError):
-    """JWT verification is configured but ``cryptography`` is missing; the message says what to install."""
-
-
 def _require_cryptography() -> None:
     # only looked up here, so a misinstalled server stops at start-up; imported on the first token
     if importlib.util.find_spec("cryptography") is not None:
@@ -265,7 +263,7 @@ def authenticator_from_env(
     the variable, so it surfaces at start-up rather than on the first request; so does OAuth without
     ``cryptography`` installed (``CryptographyUnavailable``, a ``ValueError`` naming the extra).
     """
-    tokens = static_tokens_from_env(environ, f"{prefix}AUTH_TOKENS")
+    tokens = static_tokens_from_env(environ, env_name(prefix, "AUTH_TOKENS"))
     oauth = oauth_settings_from_env(environ, resource_url=resource_url, prefix=prefix)
     if not tokens and oauth is None:
         return None

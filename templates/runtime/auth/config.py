@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
+from ..environment import name as env_name
 from .jwks import jwks_url_problem
 from .jwt import MAX_TOKEN_LENGTH
 
@@ -100,7 +101,7 @@ def oauth_settings_from_env(
 ) -> OAuthSettings | None:
     """The OAuth settings, or None when ``<prefix>AUTH_JWKS_URL`` and its companions are all unset."""
     names = {
-        key: f"{prefix}AUTH_{key}"
+        key: env_name(prefix, f"AUTH_{key}")
         for key in (
             "JWKS_URL",
             "ISSUER",

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..errors import KeysUnavailable as KeysUnavailable  # noqa: PLC0414 - re-exported
 from .jwt import Jwk, JwtError, parse_jwk
 
 logger = logging.getLogger(__name__)
@@ -34,10 +35,6 @@ DEFAULT_MIN_REFRESH_SECONDS: Final = 30.0
 DEFAULT_TIMEOUT_SECONDS: Final = 10.0
 MAX_JWKS_BYTES: Final = 256 * 1024
 MAX_JWKS_KEYS: Final = 100
-
-
-class KeysUnavailable(Exception):
-    """No signing keys could be obtained (the JWKS host is down, or answered with something unusable)."""
 
 
 def is_loopback_host(host: str | None) -> bool:

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..errors import JwtError as JwtError  # noqa: PLC0414 - re-exported
 from . import ec, rsa
 from .ec import EcPublicKey
 from .rsa import RsaPublicKey
@@ -38,10 +39,6 @@ NOT_A_JWT: Final = "the token is not a well-formed JWT"
 ALGORITHMS: Final = frozenset(rsa.ALGORITHMS) | frozenset(ec.ALGORITHMS)
 # JWK members holding private key material (RFC 7518 §6.2.2, §6.3.2)
 _PRIVATE_MEMBERS: Final = frozenset({"d", "p", "q", "dp", "dq", "qi", "oth"})
-
-
-class JwtError(Exception):
-    """The token is not acceptable; the message is a fixed sentence that never contains the token."""
 
 
 @dataclass(frozen=True, slots=True)

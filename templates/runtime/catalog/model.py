@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 from urllib.parse import unquote
 
+from ..errors import CatalogError as CatalogError  # noqa: PLC0414 - re-exported
 from .pool import POOL_SUFFIX, Pool, read_pool
 
 CATALOG_FORMAT = 1
@@ -421,10 +422,6 @@ INDEX_KEYS = (
 def _read_defs(path: Path, pool: Pool) -> dict[str, Any]:
     """``catalog.defs.json``: the pools by direction (and the format, which is not a pool)."""
     return {key: value for key, value in _read_json(path, pool).items() if key != "format"}
-
-
-class CatalogError(Exception):
-    """The catalog file is missing, unreadable or of another format version."""
 
 
 def _add_tool_lines(whole: dict[str, Any], path: Path, pool: Pool) -> None:

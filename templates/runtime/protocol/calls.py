@@ -42,6 +42,7 @@ from ..catalog.model import (
     complete_tool,
     needs_defs,
 )
+from ..errors import ResourceNotFound as ResourceNotFound  # noqa: PLC0414 - re-exported
 from ..jsonschema import SchemaError, Validator
 from ..upstream.client import UpstreamError, UpstreamResponse
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
@@ -154,14 +155,6 @@ class UpstreamCaller(Protocol):
     """What the protocol needs from ``upstream.Upstream`` (tests substitute fakes)."""
 
     async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse: ...
-
-
-class ResourceNotFound(Exception):
-    """No resource has this URI; the protocol layer picks the era's error code."""
-
-    def __init__(self, uri: str) -> None:
-        super().__init__(f"Resource not found: {uri}")
-        self.uri = uri
 
 
 def _primary_type(schema: Any) -> str | None:

@@ -21,6 +21,8 @@ from typing import Any
 
 from ..ask.interaction import NO_INTERACTION, Interaction
 from ..catalog.model import Catalog, catalog_counts
+from ..environment import name as env_name
+from ..errors import ToolModeError as ToolModeError  # noqa: PLC0414 - re-exported
 from ..jsonschema import Validator
 from .calls import NO_LOG, NO_PROGRESS, Calls, Progress, RequestLog
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
@@ -36,10 +38,6 @@ MODES = ("full", "dynamic", "toolsets")
 DEFAULT_AUTO_THRESHOLD = 60
 DEFAULT_RESULTS = 10
 _SUGGESTIONS = 3
-
-
-class ToolModeError(ValueError):
-    """The tool mode asked for by the environment cannot be served; the message names the variable."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +59,7 @@ def default_selection(catalog: Catalog) -> ToolSelection:
 
 def selection_from_env(catalog: Catalog, environ: Mapping[str, str], prefix: str) -> ToolSelection:
     """The selection ``<prefix>_TOOL_MODE`` and ``<prefix>_TOOLSETS`` ask for (else the default)."""
-    mode_var, sets_var = f"{prefix}_TOOL_MODE", f"{prefix}_TOOLSETS"
+    mode_var, sets_var = env_name(prefix, "TOOL_MODE"), env_name(prefix, "TOOLSETS")
     raw_mode = environ.get(mode_var, "").strip().lower()
     asked = tuple(
         dict.fromkeys(n.strip() for n in environ.get(sets_var, "").split(",") if n.strip())

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
 
+from ..errors import JsonRpcError as JsonRpcError  # noqa: PLC0414 - re-exported
+
 JsonObject = dict[str, Any]
 RequestId = str | int | float
 
@@ -27,22 +29,6 @@ LEGACY_RESOURCE_NOT_FOUND = -32002
 HEADER_MISMATCH = -32020
 MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
 UNSUPPORTED_PROTOCOL_VERSION = -32022
-
-
-class JsonRpcError(Exception):
-    """A failure that becomes a JSON-RPC error object; ``message`` and ``data`` are shown to the peer."""
-
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.data = data
-
-    def to_error(self) -> JsonObject:
-        error: JsonObject = {"code": self.code, "message": self.message}
-        if self.data is not None:
-            error["data"] = self.data
-        return error
 
 
 class PreparedResult(dict[str, Any]):

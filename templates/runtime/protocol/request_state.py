@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..errors import StateError as StateError  # noqa: PLC0414 - re-exported
 from .jsonrpc import JsonObject
 
 VERSION: Final = "v1"
@@ -34,10 +35,6 @@ DEFAULT_TTL_SECONDS: Final = 600
 MIN_SECRET_BYTES: Final = 16
 # a state is a few answers; anything larger is not one of ours
 MAX_STATE_CHARS: Final = 64 * 1024
-
-
-class StateError(Exception):
-    """The ``requestState`` is malformed, forged, expired, or was issued for another request."""
 
 
 def arguments_digest(arguments: Any) -> str:

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
+from ..errors import UpstreamStatusError
 from ..jsonschema import Validator
-from ..upstream.client import UpstreamError, UpstreamResponse
+from ..upstream.client import UpstreamResponse
 from ..upstream.multipart import MultipartError, Part, parse_multipart
 from ..upstream.redaction import scrub_credentials
 from .structured import MISSING, Conformed, compact, conform, describe_issues, shrink
@@ -105,14 +106,6 @@ class ResultLimits:
 
 
 DEFAULT_LIMITS = ResultLimits()
-
-
-class UpstreamStatusError(UpstreamError):
-    """The upstream answered with a non-2xx status (raised when reading a resource)."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def tool_error(message: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from ..auth.bearer import (
     protected_resource_metadata_paths,
 )
 from ..catalog.model import Catalog
+from ..errors import HttpUnavailable as HttpUnavailable  # noqa: PLC0414 - re-exported
 from ..protocol.pagination import ToolSource, tool_source
 from ..server import McpServer, SettingsError
 from .http import McpHttpApp
@@ -38,10 +39,6 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 # open SSE streams must not hold a stopping server for long
 _GRACEFUL_SHUTDOWN_SECONDS = 5
-
-
-class HttpUnavailable(Exception):
-    """uvicorn is not installed; the message says how to install it."""
 
 
 def endpoint_url(host: str, port: int, path: str) -> str:

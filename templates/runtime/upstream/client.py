@@ -41,6 +41,8 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from ..catalog.model import BodySpec, OperationSpec, ParameterSpec, ServerSpec, UpstreamInfo
+from ..environment import name as env_name
+from ..errors import UpstreamError
 from .bodies import encode_body
 from .credentials import (
     Credentials,
@@ -94,10 +96,6 @@ _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 _BASE_URL_SUFFIX = "_BASE_URL"
 _SERVER_VARIABLE = re.compile(r"\{([^{}]+)\}")
 _UNAUTHORIZED = 401
-
-
-class UpstreamError(Exception):
-    """The call could not be made or completed; the message is safe to show the model."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +200,7 @@ def env_prefix(info: UpstreamInfo) -> str:
 
 def headers_env(info: UpstreamInfo) -> str:
     """The variable of the extra headers, ``<PREFIX>_HEADERS``."""
-    return f"{env_prefix(info)}_HEADERS"
+    return env_name(env_prefix(info), "HEADERS")
 
 
 def upstream_headers(info: UpstreamInfo, environ: Mapping[str, str]) -> ExtraHeaders:
@@ -219,7 +217,7 @@ def upstream_headers(info: UpstreamInfo, environ: Mapping[str, str]) -> ExtraHea
 def server_override(info: UpstreamInfo, environ: Mapping[str, str], declared: str) -> str | None:
     """The URL ``<PREFIX>_SERVER_URLS`` (a JSON object: server URL as declared -> URL) gives an
     operation's own server, else ``None``; ``UpstreamError`` names the variable when unusable."""
-    name = f"{env_prefix(info)}_SERVER_URLS"
+    name = env_name(env_prefix(info), "SERVER_URLS")
     raw = (environ.get(name) or "").strip()
     if not raw:
         return None

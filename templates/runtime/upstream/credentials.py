@@ -15,15 +15,15 @@ scheme. No value read here ever appears in a message.
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import quote, quote_plus
 
-from ..catalog.model import SecurityScheme, UpstreamInfo
+from ..catalog.model import UpstreamInfo
+from ..errors import HeaderError
 from ..sensitive import secret_header
+from .schemes import strategies
 
 __all__ = ["Credentials", "ExtraHeaders", "HeaderError", "RequestParts", "extra_headers"]
 
@@ -48,10 +48,6 @@ _RESERVED_HEADERS = frozenset(
 
 # values that look like a key whatever their header (names: sensitive.secret_header)
 _KEY_LIKE = re.compile(r"(?=[^ ]*[0-9])(?=[^ ]*[A-Za-z])[A-Za-z0-9_\-+/=.~:]{20,}")
-
-
-class HeaderError(ValueError):
-    """An extra header is unusable; the message names the setting and the header, not the value."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +151,7 @@ class Credentials:
     """The credentials of one server's security schemes, read from its environment."""
 
     def __init__(self, info: UpstreamInfo, environ: Mapping[str, str], extra: ExtraHeaders) -> None:
-        self._schemes = info["securitySchemes"]
+        self._schemes = strategies(info["securitySchemes"])
         self._environ = environ
         self.extra = extra
 
@@ -164,22 +160,7 @@ class Credentials:
         tokens made of them and the values of ``<PREFIX>_HEADERS``: masked wherever shown."""
         values: list[str] = list(self.extra.secret)
         for scheme in self._schemes.values():
-            if scheme["type"] == "basic":
-                user = self._get(scheme["usernameEnv"])
-                password = self._get(scheme["passwordEnv"])
-                if password:
-                    values.append(password)
-                    values.append(base64.b64encode(f"{user}:{password}".encode()).decode("ascii"))
-                continue
-            value = self._get(scheme["env"])
-            if value:
-                values.append(value)
-            if scheme["type"] == "oauth2ClientCredentials":
-                client = self._get(scheme["clientIdEnv"])
-                secret = self._get(scheme["clientSecretEnv"])
-                if secret:
-                    pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
-                    values += [secret, base64.b64encode(pair.encode()).decode("ascii")]
+            values += scheme.secrets(self.get)
         return values
 
     def apply(self, security: Sequence[Sequence[str]], parts: RequestParts) -> None:
@@ -190,13 +171,13 @@ class Credentials:
         """
         options: list[str] = []
         for alternative in security:
-            chosen = [(name, self._schemes[name]) for name in alternative if name in self._schemes]
+            chosen = [self._schemes[name] for name in alternative if name in self._schemes]
             if not alternative or len(chosen) < len(alternative):
                 continue  # anonymous, or a scheme this server cannot use (the generator said so)
-            needed = [hint for _, scheme in chosen for hint in _env_hints(scheme)]
-            if all(self._satisfied(scheme) for _, scheme in chosen):
-                for name, scheme in chosen:
-                    self._apply(name, scheme, parts)
+            needed = [hint for scheme in chosen for hint in scheme.hints()]
+            if all(scheme.satisfied(self.get) for scheme in chosen):
+                for scheme in chosen:
+                    scheme.apply(self, parts)
                 parts.auth_hint = f"the API did not accept the credentials of {', '.join(needed)}"
                 return
             option = " and ".join(dict.fromkeys(needed))
@@ -216,56 +197,12 @@ class Credentials:
                 'the headers it expects, e.g. {"Authorization": "Bearer <token>"}'
             )
 
-    def _get(self, env: str) -> str:
+    def get(self, env: str) -> str:
         return (self._environ.get(env) or "").strip()
 
-    def _secret(self, env: str, parts: RequestParts) -> str:
-        value = self._get(env)
+    def secret(self, env: str, parts: RequestParts) -> str:
+        value = self.get(env)
         if any(c in value for c in "\r\n\0"):
             raise ValueError(f"the environment variable {env} contains a line break")
         parts.secrets.append(value)
         return value
-
-    def _satisfied(self, scheme: SecurityScheme) -> bool:
-        if scheme["type"] == "basic":
-            return bool(self._get(scheme["usernameEnv"]) and self._get(scheme["passwordEnv"]))
-        if scheme["type"] == "oauth2ClientCredentials" and not self._get(scheme["env"]):
-            return bool(self._get(scheme["clientIdEnv"]) and self._get(scheme["clientSecretEnv"]))
-        return bool(self._get(scheme["env"]))
-
-    def _apply(self, name: str, scheme: SecurityScheme, parts: RequestParts) -> None:
-        if scheme["type"] == "oauth2ClientCredentials" and not self._get(scheme["env"]):
-            parts.oauth.append(name)  # a token issued beforehand wins over fetching one
-            parts.credential_headers.add("authorization")
-        elif scheme["type"] == "bearer" or scheme["type"] == "oauth2ClientCredentials":
-            token = self._secret(scheme["env"], parts)
-            parts.headers.append(("Authorization", f"Bearer {token}"))
-            parts.credential_headers.add("authorization")
-        elif scheme["type"] == "basic":
-            user = self._secret(scheme["usernameEnv"], parts)
-            password = self._secret(scheme["passwordEnv"], parts)
-            token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
-            parts.secrets.append(token)
-            parts.headers.append(("Authorization", f"Basic {token}"))
-            parts.credential_headers.add("authorization")
-        else:
-            key = self._secret(scheme["env"], parts)
-            if scheme["location"] == "header":
-                parts.headers.append((scheme["name"], key))
-                parts.credential_headers.add(scheme["name"].lower())
-            elif scheme["location"] == "query":
-                encoded = f"{quote(scheme['name'], safe='[]')}={quote(key, safe='')}"
-                parts.secrets.append(quote(key, safe=""))
-                parts.secret_query.append(encoded)
-            else:
-                parts.cookies.append(f"{scheme['name']}={key}")
-
-
-def _env_hints(scheme: SecurityScheme) -> list[str]:
-    """The variables that would satisfy ``scheme``, for hints about credentials."""
-    if scheme["type"] == "basic":
-        return [scheme["usernameEnv"], scheme["passwordEnv"]]
-    if scheme["type"] == "oauth2ClientCredentials":
-        token = f"(or an access token in {scheme['env']})"
-        return [scheme["clientIdEnv"], f"{scheme['clientSecretEnv']} {token}"]
-    return [scheme["env"]]

@@ -18,15 +18,13 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from ..errors import TooLarge
+
 __all__ = ["Decoded", "TooLarge", "accept_encoding", "decode_body"]
 
 # gzip, zlib or raw deflate, told apart by their headers (the +32 of wbits: gzip or zlib)
 _GZIP_WBITS = zlib.MAX_WBITS | 32
 _STEP = 64 * 1024
-
-
-class TooLarge(Exception):
-    """The decoded body would exceed the limit."""
 
 
 class Decoded:

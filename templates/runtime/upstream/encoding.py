@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from ..catalog.model import ParameterSpec
+from ..errors import EncodingRefused
 
 __all__ = [
     "ARRAY_MODES",
@@ -51,10 +52,6 @@ _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _SEGMENT_SEPARATORS = re.compile(r"[/\\]")
 # how many rounds of percent-decoding a server (or a chain of proxies) might apply
 _DECODE_ROUNDS = 3
-
-
-class EncodingRefused(ValueError):
-    """An argument cannot be placed in the request safely; the message is safe to show."""
 
 
 def scalar(value: Any) -> str:

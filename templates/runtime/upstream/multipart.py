@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from ..errors import MultipartError
+
 __all__ = [
     "MAX_DEPTH",
     "MAX_MULTIPART_BYTES",
@@ -42,10 +44,6 @@ DEFAULT_PART_TYPE: Final = "text/plain"
 _BOUNDARY: Final = re.compile(r"[\x20-\x7e]{0,69}[\x21-\x7e]")
 _HEADER_LINE: Final = re.compile(rb"[!-9;-~]+:")
 _TOKEN: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-
-
-class MultipartError(ValueError):
-    """The body cannot be split into parts; the message never quotes the body."""
 
 
 @dataclass(frozen=True, slots=True)

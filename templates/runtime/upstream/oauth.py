@@ -28,6 +28,7 @@ from urllib.parse import quote_plus, urlencode, urlsplit
 import httpx
 
 from ..catalog.model import OAuth2ClientCredentialsScheme
+from ..errors import TokenError
 
 __all__ = ["ClientCredentials", "TokenError", "clock"]
 
@@ -39,10 +40,6 @@ MAX_TOKEN_RESPONSE_BYTES = 64 * 1024
 _MAX_DETAIL = 200
 
 Scopes = tuple[str, ...]
-
-
-class TokenError(Exception):
-    """No access token could be obtained; the message is safe to show the model."""
 
 
 @dataclass(frozen=True, slots=True)

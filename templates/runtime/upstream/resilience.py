@@ -24,6 +24,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 
+from ..environment import name as env_name
+from ..errors import PolicyError, Refused
+
 __all__ = [
     "IDEMPOTENT_METHODS",
     "RETRY_STATUSES",
@@ -50,14 +53,6 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 
 
-class PolicyError(ValueError):
-    """A resilience setting is unusable; the message names the environment variable."""
-
-
-class Refused(Exception):
-    """The call was not made (circuit open, rate or concurrency limit); safe to show a model."""
-
-
 @dataclass(frozen=True, slots=True)
 class Policy:
     """Retry, circuit and limit settings; ``0`` switches a limit (or retries) off."""
@@ -73,36 +68,31 @@ class Policy:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], prefix: str) -> Policy:
-        """The policy from ``environ``; unset or empty variables keep their defaults.
-
-        - ``<PREFIX>_RETRIES`` (2): extra attempts after a transport error, a timeout or
-          502/503/504 (idempotent methods only: GET, HEAD, OPTIONS, PUT, DELETE), and after 429
-          (any method: a throttled request was not acted on); 0 disables retries.
-        - ``<PREFIX>_RETRY_BACKOFF`` (0.25): seconds before the first retry; doubled for each
-          further retry, with jitter (each wait is between half and all of its nominal value).
-        - ``<PREFIX>_RETRY_MAX_WAIT`` (10): the longest wait before a retry, in seconds; a
-          ``Retry-After`` asking for longer is not waited for (the answer goes back to the caller).
-        - ``<PREFIX>_CIRCUIT_THRESHOLD`` (5): consecutive failed attempts of one operation
-          (transport errors, timeouts, 502/503/504) that open its circuit: calls to that operation
-          then fail at once, other operations go on; 0 disables it.
-        - ``<PREFIX>_CIRCUIT_COOLDOWN`` (30): seconds a circuit stays open before one probe call
-          is let through; its success closes the circuit, its failure opens it again.
-        - ``<PREFIX>_MAX_CONCURRENCY`` (64): upstream calls in flight at once; 0 means no limit.
-        - ``<PREFIX>_RATE_LIMIT`` (100): upstream calls (tool calls and resource reads) per second,
-          with bursts of as many; 0 means no limit.
-        - ``<PREFIX>_LIMIT_WAIT`` (2): seconds a call over the rate or concurrency limit waits for
-          its turn before it is refused; 0 refuses at once.
+        """The policy from ``environ``; unset or empty variables keep the defaults above, which
+        ``environment.VARIABLES`` documents (``<PREFIX>_RETRIES`` and the rest of its tuning group).
+        Retries apply to idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE) after a transport
+        error, a timeout or 502/503/504, and to any method after 429 (a throttled request was not
+        acted on); a ``Retry-After`` asking for longer than the longest wait is not waited for.
+        A circuit opened by consecutive failures lets one probe call through after the cooldown.
         """
         d = cls()
         return cls(
-            retries=_integer(environ, f"{prefix}_RETRIES", d.retries, maximum=10),
-            backoff=_seconds(environ, f"{prefix}_RETRY_BACKOFF", d.backoff),
-            max_wait=_seconds(environ, f"{prefix}_RETRY_MAX_WAIT", d.max_wait),
-            circuit_threshold=_integer(environ, f"{prefix}_CIRCUIT_THRESHOLD", d.circuit_threshold),
-            circuit_cooldown=_seconds(environ, f"{prefix}_CIRCUIT_COOLDOWN", d.circuit_cooldown),
-            max_concurrency=_integer(environ, f"{prefix}_MAX_CONCURRENCY", d.max_concurrency),
-            rate_limit=_seconds(environ, f"{prefix}_RATE_LIMIT", d.rate_limit, what="calls"),
-            limit_wait=_seconds(environ, f"{prefix}_LIMIT_WAIT", d.limit_wait),
+            retries=_integer(environ, env_name(prefix, "RETRIES"), d.retries, maximum=10),
+            backoff=_seconds(environ, env_name(prefix, "RETRY_BACKOFF"), d.backoff),
+            max_wait=_seconds(environ, env_name(prefix, "RETRY_MAX_WAIT"), d.max_wait),
+            circuit_threshold=_integer(
+                environ, env_name(prefix, "CIRCUIT_THRESHOLD"), d.circuit_threshold
+            ),
+            circuit_cooldown=_seconds(
+                environ, env_name(prefix, "CIRCUIT_COOLDOWN"), d.circuit_cooldown
+            ),
+            max_concurrency=_integer(
+                environ, env_name(prefix, "MAX_CONCURRENCY"), d.max_concurrency
+            ),
+            rate_limit=_seconds(
+                environ, env_name(prefix, "RATE_LIMIT"), d.rate_limit, what="calls"
+            ),
+            limit_wait=_seconds(environ, env_name(prefix, "LIMIT_WAIT"), d.limit_wait),
         )
 
 

@@ -9,8 +9,9 @@ import pytest
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.ir.model import Api, ApiKeyScheme, Operation, Parameter, RequestBody, Response
 from openapi2mcp.ir.x_mcp import XMcp
-from openapi2mcp.plan.build import PlanOptions, build_plan
-from openapi2mcp.plan.classify import ClassifyOptions, classify_operations
+from openapi2mcp.plan.build import build_plan
+from openapi2mcp.plan.classify import classify_operations
+from openapi2mcp.plan.settings import Settings
 
 PET = {
     "type": "object",
@@ -55,7 +56,7 @@ def api(*operations: Operation, **kwargs: Any) -> Api:
 )
 def test_annotations_follow_the_verb(method: str, hints: tuple[bool, bool, bool]) -> None:
     surface = classify_operations(
-        api(op(method, "/things", "doThing")), ClassifyOptions(), "pets", Report()
+        api(op(method, "/things", "doThing")), Settings(), "pets", Report()
     )
     (tool,) = surface.tools
     a = tool.annotations
@@ -84,7 +85,7 @@ def test_get_collection_is_a_static_resource_and_item_a_template() -> None:
                 ),
             ),
         ),
-        ClassifyOptions(),
+        Settings(),
         "pets",
         Report(),
     )
@@ -104,7 +105,7 @@ def test_required_query_parameter_makes_a_template_and_enums_give_completions() 
     status = Parameter("status", "query", True, {"type": "string", "enum": ["available", "sold"]})
     surface = classify_operations(
         api(op("GET", "/pets/findByStatus", "findPetsByStatus", parameters=(status,))),
-        ClassifyOptions(),
+        Settings(),
         "pets",
         Report(),
     )
@@ -131,7 +132,7 @@ def test_object_body_is_flattened_and_schema_is_self_contained() -> None:
                 "Pet": {**PET, "properties": {**PET["properties"], "id": {"type": "integer"}}}
             },
         ),
-        ClassifyOptions(),
+        Settings(),
         "pets",
         Report(),
     )
@@ -156,7 +157,7 @@ def test_body_colliding_with_a_parameter_stays_whole() -> None:
     )
     surface = classify_operations(
         api(op("PUT", "/pets/{petId}", "updatePet", parameters=(path_param("petId"),), body=body)),
-        ClassifyOptions(),
+        Settings(),
         "pets",
         Report(),
     )
@@ -176,7 +177,7 @@ def test_same_name_in_path_and_query_gets_distinct_arguments_and_a_warning() -> 
                 parameters=(Parameter("id", "query", False, {"type": "string"}), path_param("id")),
             )
         ),
-        ClassifyOptions(),
+        Settings(),
         "x",
         report,
     )
@@ -192,7 +193,7 @@ def test_deprecated_and_excluded_operations_are_skipped() -> None:
             op("GET", "/hidden", "hidden", x_mcp=XMcp(exclude=True)),
             op("GET", "/new", "newThing", x_mcp=XMcp(name="fresh_thing", title="Fresh")),
         ),
-        ClassifyOptions(),
+        Settings(),
         "x",
         Report(),
     )
@@ -208,7 +209,7 @@ def test_deprecated_and_excluded_operations_are_skipped() -> None:
 def test_duplicate_names_are_resolved_in_document_order() -> None:
     surface = classify_operations(
         api(op("GET", "/a", "list-pets"), op("GET", "/b", "listPets")),
-        ClassifyOptions(),
+        Settings(),
         "x",
         Report(),
     )
@@ -228,7 +229,7 @@ def test_plan_names_env_vars_and_prompts() -> None:
         op("GET", "/health", "health"),
         security_schemes={"api_key": ApiKeyScheme("api_key", "header", "X-API-Key")},
     )
-    plan = build_plan(the_api, PlanOptions(), Report())
+    plan = build_plan(the_api, Settings(), Report())
     assert (plan.distribution, plan.package, plan.uri_scheme) == (
         "pet-store-mcp",
         "pet_store_mcp",
@@ -275,7 +276,7 @@ def test_header_parameters_are_mirrored_only_where_allowed(
 ) -> None:
     param = Parameter(name, "header", False, schema)
     surface = classify_operations(
-        api(op("GET", "/x", "getX", parameters=(param,))), ClassifyOptions(), "x", Report()
+        api(op("GET", "/x", "getX", parameters=(param,))), Settings(), "x", Report()
     )
     prop = surface.tools[0].input_schema["properties"][name]
     assert prop.get("x-mcp-header") == (name if mirrored else None)
@@ -288,7 +289,7 @@ def test_mirrored_header_names_are_case_insensitively_unique() -> None:
         Parameter("X-TRACE", "header", False, {"type": "string"}),
     )
     surface = classify_operations(
-        api(op("GET", "/x", "getX", parameters=params)), ClassifyOptions(), "x", Report()
+        api(op("GET", "/x", "getX", parameters=params)), Settings(), "x", Report()
     )
     props = surface.tools[0].input_schema["properties"]
     assert [p.get("x-mcp-header") for p in props.values()] == [None, "X-Trace", None]
@@ -311,7 +312,7 @@ CONTACT = {
 def test_body_root_constraints_move_to_the_tool_schema_with_the_dialect() -> None:
     body = RequestBody("application/json", True, CONTACT)
     surface = classify_operations(
-        api(op("POST", "/contacts", "addContact", body=body)), ClassifyOptions(), "pets", Report()
+        api(op("POST", "/contacts", "addContact", body=body)), Settings(), "pets", Report()
     )
     (tool,) = surface.tools
     assert [a.source for a in tool.arguments] == ["body_property"] * 3
@@ -332,7 +333,7 @@ def test_body_root_constraints_move_to_the_tool_schema_with_the_dialect() -> Non
 def test_body_constraints_that_cannot_move_keep_the_body_whole(constraint: Any) -> None:
     body = RequestBody("application/json", True, {**CONTACT, **constraint})
     surface = classify_operations(
-        api(op("POST", "/contacts", "addContact", body=body)), ClassifyOptions(), "pets", Report()
+        api(op("POST", "/contacts", "addContact", body=body)), Settings(), "pets", Report()
     )
     (tool,) = surface.tools
     assert [a.name for a in tool.arguments] == ["body"]

@@ -14,7 +14,8 @@ import pytest
 from openapi2mcp.diagnostics import Report
 from openapi2mcp.ir.model import Api, Operation
 from openapi2mcp.plan import naming
-from openapi2mcp.plan.classify import ClassifyOptions, classify_operations
+from openapi2mcp.plan.classify import classify_operations
+from openapi2mcp.plan.settings import Settings
 
 VALID_TOOL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 TABLE = [
@@ -127,7 +128,7 @@ def test_collisions_are_resolved_in_document_order_and_reported() -> None:
     runs = []
     for _ in range(2):
         report = Report()
-        surface = classify_operations(api, ClassifyOptions(), "jira", report)
+        surface = classify_operations(api, Settings(), "jira", report)
         runs.append(
             (
                 [t.name for t in surface.tools],

@@ -1,0 +1,205 @@
+"""Every environment variable the server reads under its prefix: name, default, meaning.
+
+This registry is the one place they are described. The runtime builds each name with :func:`name`,
+which refuses a suffix that is not registered, and the generator renders the package README's tables
+from :data:`VARIABLES` (it loads this very file: it imports no sibling). A variable's ``default`` is
+what the runtime does when it is unset; the runtime's tests check the numbers against the code that
+applies them. The variables of the API's own security schemes and server URL variables are named per
+API by the generator and carried in the catalog; they are not listed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Group = Literal["upstream", "tuning", "http", "per-user"]
+# a default the generator knows per API (the spec's server URL, the configured timeout)
+GENERATED: Final = "as generated"
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """``<PREFIX>_<suffix>``: what it means, its default (``""``: unset means off or none)."""
+
+    suffix: str
+    meaning: str
+    default: str
+    group: Group
+    secret: bool = False
+
+
+VARIABLES: Final[tuple[Variable, ...]] = (
+    Variable("BASE_URL", "Base URL of the API", GENERATED, "upstream"),
+    Variable("TIMEOUT", "Upstream request timeout in seconds", GENERATED, "upstream"),
+    Variable(
+        "HEADERS",
+        'Extra headers for every upstream call, as a JSON object (e.g. {"Authorization": '
+        '"token ..."}); they replace headers of the same name, never go to another origin, and '
+        "credential-like values are masked in results",
+        "",
+        "upstream",
+        secret=True,
+    ),
+    Variable(
+        "SERVER_URLS",
+        "Where the operations with a server of their own send their requests instead, as a JSON "
+        "object of the server URL as the spec declares it to a URL",
+        "",
+        "upstream",
+    ),
+    Variable(
+        "TOOL_MODE",
+        "full (a tool per operation), dynamic (three tools that search, describe and call the "
+        "operations), toolsets or auto",
+        GENERATED,
+        "tuning",
+    ),
+    Variable(
+        "TOOLSETS",
+        "Tags exposed in toolsets mode, comma separated; given alone it selects toolsets mode",
+        "",
+        "tuning",
+    ),
+    Variable(
+        "RETRIES",
+        "Extra attempts after transport errors, timeouts and 502/503/504 for idempotent methods, "
+        "and after 429 for any method (0-10); a 500 is the API's answer and is not retried",
+        "2",
+        "tuning",
+    ),
+    Variable(
+        "RETRY_BACKOFF", "Seconds before the first retry, doubling with jitter", "0.25", "tuning"
+    ),
+    Variable(
+        "RETRY_MAX_WAIT", "Longest wait before one retry, Retry-After included", "10", "tuning"
+    ),
+    Variable(
+        "CIRCUIT_THRESHOLD",
+        "Consecutive failures of one operation (transport errors, timeouts, 502/503/504) that "
+        "pause it; others go on (0 = off)",
+        "5",
+        "tuning",
+    ),
+    Variable(
+        "CIRCUIT_COOLDOWN", "Seconds a paused operation waits before one probe call", "30", "tuning"
+    ),
+    Variable("MAX_CONCURRENCY", "Upstream calls in flight at once (0 = no limit)", "64", "tuning"),
+    Variable(
+        "RATE_LIMIT",
+        "Upstream calls per second, bursts of as many (0 = no limit)",
+        "100",
+        "tuning",
+    ),
+    Variable(
+        "LIMIT_WAIT",
+        "Seconds a call over the rate or concurrency limit waits for its turn before it is "
+        "refused (0 = refuse at once)",
+        "2",
+        "tuning",
+    ),
+    Variable("MAX_LINE_BYTES", "Longest stdio message line accepted", "4194304", "tuning"),
+    Variable(
+        "MAX_RESULT_CHARS",
+        "Characters one tool result may carry, text and structured content together; a longer "
+        "one is cut with a notice saying how to get the rest (at least 100)",
+        "1048576",
+        "tuning",
+    ),
+    Variable(
+        "OUTPUT_SCHEMAS",
+        "lenient (output schemas real responses satisfy), strict (as documented) or off (none)",
+        GENERATED,
+        "tuning",
+    ),
+    Variable(
+        "CONFIRM",
+        "Tool calls that need the user's yes first: off, destructive, all or when-supported "
+        "(destructive, for clients that can ask)",
+        GENERATED,
+        "tuning",
+    ),
+    Variable(
+        "ELICIT_MISSING",
+        "false stops asking the user for required arguments the model left out",
+        "true",
+        "tuning",
+    ),
+    Variable(
+        "STATE_SECRET",
+        "Secret (16+ bytes) signing the requestState of questions to the user; replicas behind a "
+        "load balancer MUST share one (unset: random per process, so a retry reaching another "
+        "replica fails)",
+        "",
+        "tuning",
+        secret=True,
+    ),
+    Variable("STATE_TTL", "Seconds a question's requestState stays valid", "600", "tuning"),
+    Variable(
+        "ALLOWED_ORIGINS",
+        "Browser origins allowed to call the server, comma separated; others get 403",
+        "localhost, 127.0.0.1 and [::1] on any port",
+        "http",
+    ),
+    Variable("MAX_BODY_BYTES", "Largest request body accepted; larger gets 413", "4194304", "http"),
+    Variable(
+        "PUBLIC_URL",
+        "The endpoint's URL as clients reach it (OAuth resource id)",
+        "the bound address",
+        "http",
+    ),
+    Variable(
+        "AUTH_TOKENS",
+        "Static bearer tokens accepted from MCP clients, comma separated, at least 16 characters "
+        "each (unset: no authentication)",
+        "",
+        "http",
+        secret=True,
+    ),
+    Variable(
+        "AUTH_JWKS_URL",
+        "Turns on OAuth 2.1: JWKS URL of the authorization server whose JWTs "
+        "(RS256/PS256/ES256) are accepted",
+        "",
+        "http",
+    ),
+    Variable(
+        "AUTH_ISSUER",
+        "Required with the JWKS URL: the exact issuer (iss) of the tokens",
+        "",
+        "http",
+    ),
+    Variable("AUTH_AUDIENCE", "Expected audience, aud", "the public URL", "http"),
+    Variable(
+        "AUTH_REQUIRED_SCOPES",
+        "Scopes every token must carry, space or comma separated",
+        "",
+        "http",
+    ),
+    Variable(
+        "AUTH_SCOPE_HIERARCHY",
+        "true (or a separator: ':', '.', '/') lets a granted scope cover its children: repo "
+        "covers repo:read",
+        "exact scopes",
+        "http",
+    ),
+    Variable(
+        "AUTH_AUTHORIZATION_SERVERS",
+        "Authorization servers advertised in the protected resource metadata",
+        "the issuer",
+        "http",
+    ),
+)
+
+_BY_SUFFIX: Final = {variable.suffix: variable for variable in VARIABLES}
+
+
+def name(prefix: str, suffix: str) -> str:
+    """``PETSTORE_RETRIES`` for the prefix ``PETSTORE`` (or ``PETSTORE_``); a suffix that is not
+    registered is a programming error (``KeyError``), so no variable is read undocumented."""
+    return f"{prefix.rstrip('_')}_{_BY_SUFFIX[suffix].suffix}"
+
+
+def variable(suffix: str) -> Variable:
+    """The registered variable ``<PREFIX>_<suffix>``."""
+    return _BY_SUFFIX[suffix]

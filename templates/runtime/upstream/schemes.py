@@ -1,0 +1,232 @@
+"""Security schemes as strategy objects: one class per kind of credential the catalog can name.
+
+Each strategy knows its ``environment`` (the variables it reads, with a label and whether each is a
+secret: the README, the bundle manifest and hints take them from here), whether it is ``satisfied``
+by an environment, the ``secrets`` to mask wherever upstream text is shown, ``hints`` (what to set
+when it is not satisfied) and how to ``apply`` itself to a request being assembled.
+:func:`strategy` is the one place that reads a catalog entry's ``type``: an unknown one is a
+``CatalogError`` when the catalog is loaded, never a silent API key.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, Protocol, assert_never
+from urllib.parse import quote, quote_plus
+
+from ..catalog.model import (
+    ApiKeyScheme,
+    BasicScheme,
+    BearerScheme,
+    OAuth2ClientCredentialsScheme,
+    SecurityScheme,
+)
+from ..errors import CatalogError
+
+if TYPE_CHECKING:
+    from .credentials import RequestParts
+
+# reads one environment variable, stripped ("" when unset)
+Read = Callable[[str], str]
+
+
+class Source(Protocol):
+    """Where ``apply`` takes credentials from (``credentials.Credentials``)."""
+
+    def get(self, env: str) -> str:
+        """The variable's value, stripped ("" when unset)."""
+
+    def secret(self, env: str, parts: RequestParts) -> str:
+        """The variable's value, recorded in ``parts`` as a secret to mask; ``ValueError`` when it
+        holds a line break."""
+
+
+KINDS: Final = frozenset({"apiKey", "bearer", "basic", "oauth2ClientCredentials"})
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One environment variable a scheme reads."""
+
+    env: str
+    label: str
+    secret: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """``apiKey``: the value of ``env`` sent in a header, the query or a cookie."""
+
+    name: str
+    scheme: ApiKeyScheme
+
+    def environment(self) -> tuple[Setting, ...]:
+        return (Setting(self.scheme["env"], "API key"),)
+
+    def satisfied(self, read: Read) -> bool:
+        return bool(read(self.scheme["env"]))
+
+    def secrets(self, read: Read) -> list[str]:
+        return [value for value in [read(self.scheme["env"])] if value]
+
+    def hints(self) -> list[str]:
+        return [self.scheme["env"]]
+
+    def apply(self, source: Source, parts: RequestParts) -> None:
+        key = source.secret(self.scheme["env"], parts)
+        where, wire = self.scheme["location"], self.scheme["name"]
+        if where == "header":
+            parts.headers.append((wire, key))
+            parts.credential_headers.add(wire.lower())
+        elif where == "query":
+            parts.secrets.append(quote(key, safe=""))
+            parts.secret_query.append(f"{quote(wire, safe='[]')}={quote(key, safe='')}")
+        else:
+            parts.cookies.append(f"{wire}={key}")
+
+    def sent_as(self) -> str:
+        """Where the key goes, for people: ``header 'X-Api-Key'``."""
+        return f"{self.scheme['location']} {self.scheme['name']!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bearer:
+    """``http`` bearer (and ``oauth2``/``openIdConnect`` without client credentials): a token."""
+
+    name: str
+    scheme: BearerScheme
+
+    def environment(self) -> tuple[Setting, ...]:
+        return (Setting(self.scheme["env"], "Bearer token"),)
+
+    def satisfied(self, read: Read) -> bool:
+        return bool(read(self.scheme["env"]))
+
+    def secrets(self, read: Read) -> list[str]:
+        return [value for value in [read(self.scheme["env"])] if value]
+
+    def hints(self) -> list[str]:
+        return [self.scheme["env"]]
+
+    def apply(self, source: Source, parts: RequestParts) -> None:
+        parts.headers.append(
+            ("Authorization", f"Bearer {source.secret(self.scheme['env'], parts)}")
+        )
+        parts.credential_headers.add("authorization")
+
+
+@dataclass(frozen=True, slots=True)
+class Basic:
+    """``http`` basic: a user name and a password."""
+
+    name: str
+    scheme: BasicScheme
+
+    def environment(self) -> tuple[Setting, ...]:
+        return (
+            Setting(self.scheme["usernameEnv"], "User name"),
+            Setting(self.scheme["passwordEnv"], "Password"),
+        )
+
+    def satisfied(self, read: Read) -> bool:
+        return bool(read(self.scheme["usernameEnv"]) and read(self.scheme["passwordEnv"]))
+
+    def secrets(self, read: Read) -> list[str]:
+        user, password = read(self.scheme["usernameEnv"]), read(self.scheme["passwordEnv"])
+        if not password:
+            return []
+        return [password, base64.b64encode(f"{user}:{password}".encode()).decode("ascii")]
+
+    def hints(self) -> list[str]:
+        return [self.scheme["usernameEnv"], self.scheme["passwordEnv"]]
+
+    def apply(self, source: Source, parts: RequestParts) -> None:
+        user = source.secret(self.scheme["usernameEnv"], parts)
+        password = source.secret(self.scheme["passwordEnv"], parts)
+        token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+        parts.secrets.append(token)
+        parts.headers.append(("Authorization", f"Basic {token}"))
+        parts.credential_headers.add("authorization")
+
+
+@dataclass(frozen=True, slots=True)
+class OAuth2ClientCredentials:
+    """``oauth2`` client credentials: a ready token in ``env``, else one fetched with the client id
+    and secret once the call may go ahead (``upstream.oauth``)."""
+
+    name: str
+    scheme: OAuth2ClientCredentialsScheme
+
+    def environment(self) -> tuple[Setting, ...]:
+        return (
+            Setting(self.scheme["clientIdEnv"], "OAuth client id"),
+            Setting(self.scheme["clientSecretEnv"], "OAuth client secret"),
+            Setting(self.scheme["env"], "Access token"),
+        )
+
+    def satisfied(self, read: Read) -> bool:
+        if read(self.scheme["env"]):
+            return True
+        return bool(read(self.scheme["clientIdEnv"]) and read(self.scheme["clientSecretEnv"]))
+
+    def secrets(self, read: Read) -> list[str]:
+        found = [value for value in [read(self.scheme["env"])] if value]
+        client, secret = read(self.scheme["clientIdEnv"]), read(self.scheme["clientSecretEnv"])
+        if secret:
+            pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
+            found += [secret, base64.b64encode(pair.encode()).decode("ascii")]
+        return found
+
+    def hints(self) -> list[str]:
+        token = f"(or an access token in {self.scheme['env']})"
+        return [self.scheme["clientIdEnv"], f"{self.scheme['clientSecretEnv']} {token}"]
+
+    def apply(self, source: Source, parts: RequestParts) -> None:
+        if source.get(self.scheme["env"]):
+            # a token issued beforehand wins over fetching one
+            token = source.secret(self.scheme["env"], parts)
+            parts.headers.append(("Authorization", f"Bearer {token}"))
+        else:
+            parts.oauth.append(self.name)
+        parts.credential_headers.add("authorization")
+
+
+Scheme = ApiKey | Bearer | Basic | OAuth2ClientCredentials
+
+
+def strategy(name: str, scheme: SecurityScheme) -> Scheme:
+    """The strategy for the catalog's entry ``name``; an unknown ``type`` is a ``CatalogError``."""
+    kind: object = scheme.get("type")
+    if kind not in KINDS:
+        raise CatalogError(f"security scheme {name!r} has an unknown type {kind!r}")
+    if scheme["type"] == "apiKey":
+        return ApiKey(name, scheme)
+    if scheme["type"] == "bearer":
+        return Bearer(name, scheme)
+    if scheme["type"] == "basic":
+        return Basic(name, scheme)
+    if scheme["type"] == "oauth2ClientCredentials":
+        return OAuth2ClientCredentials(name, scheme)
+    assert_never(scheme["type"])
+
+
+def strategies(schemes: Mapping[str, SecurityScheme]) -> dict[str, Scheme]:
+    """Every scheme of the catalog as its strategy, by name."""
+    return {name: strategy(name, scheme) for name, scheme in schemes.items()}
+
+
+def describe(scheme: Scheme) -> str:
+    """How the scheme sends its credential, for people (README, bundle settings)."""
+    match scheme:
+        case ApiKey():
+            return f"sent as {scheme.sent_as()}"
+        case Bearer():
+            return "sent as Authorization: Bearer"
+        case Basic():
+            return "sent as Authorization: Basic"
+        case OAuth2ClientCredentials():
+            return f"tokens from {scheme.scheme['tokenUrl']}"
+        case _:
+            assert_never(scheme)

@@ -1,0 +1,38 @@
+"""The generated README's tables of environment variables come from the runtime's registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openapi2mcp.generate import GenerateOptions, generate
+from templates.runtime import environment
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_every_registered_variable_is_a_row_of_the_readme() -> None:
+    readme = generate(str(REPO / "samples/petstore/openapi.yaml"), GenerateOptions()).files[
+        "README.md"
+    ]
+    assert isinstance(readme, str)
+    rows = {
+        line.split("|")[1].strip(" `"): line.split("|", 2)[2]
+        for line in readme.splitlines()
+        if line.startswith("| `PETSTORE_")
+    }
+    for variable in environment.VARIABLES:
+        if variable.suffix == "SERVER_URLS":
+            continue  # only for APIs with operations of their own server (test_operation_servers)
+        row = rows.pop(f"PETSTORE_{variable.suffix}")
+        # the md filter escapes Markdown's characters with backslashes
+        row = row.replace("\\", "")
+        assert row.startswith(f" {variable.meaning}"), variable.suffix
+        shown = variable.default
+        if variable.default == environment.GENERATED:
+            shown = {"BASE_URL": "https://petstore.example.com/v1", "TIMEOUT": "30"}.get(
+                variable.suffix, environment.GENERATED
+            )
+        assert (f"(default: {shown})" in row) == bool(shown), variable.suffix
+        assert ("(secret)" in row) == variable.secret, variable.suffix
+    # what is left is the API's own: its security scheme and nothing else
+    assert sorted(rows) == ["PETSTORE_API_KEY"]

@@ -1,0 +1,103 @@
+"""Security schemes as strategies (``upstream/schemes.py``): one per kind, an unknown kind refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from templates.runtime.catalog.model import UpstreamInfo
+from templates.runtime.errors import CatalogError
+from templates.runtime.upstream.client import Upstream
+from templates.runtime.upstream.credentials import RequestParts
+from templates.runtime.upstream.schemes import Setting, describe, strategies
+from tests.runtime.upstream_kit import INFO
+
+SCHEMES: dict[str, Any] = {
+    "key": {"type": "apiKey", "location": "query", "name": "api_key", "env": "P_KEY"},
+    "token": {"type": "bearer", "env": "P_TOKEN"},
+    "login": {"type": "basic", "usernameEnv": "P_USER", "passwordEnv": "P_PASSWORD"},
+    "machine": {
+        "type": "oauth2ClientCredentials",
+        "tokenUrl": "https://auth.example.com/token",
+        "clientIdEnv": "P_CLIENT_ID",
+        "clientSecretEnv": "P_CLIENT_SECRET",
+        "env": "P_ACCESS_TOKEN",
+    },
+}
+
+
+def test_each_kind_names_its_variables_and_how_it_is_sent() -> None:
+    found = {
+        name: (list(scheme.environment()), describe(scheme))
+        for name, scheme in strategies(SCHEMES).items()
+    }
+    assert found == {
+        "key": ([Setting("P_KEY", "API key")], "sent as query 'api_key'"),
+        "token": ([Setting("P_TOKEN", "Bearer token")], "sent as Authorization: Bearer"),
+        "login": (
+            [Setting("P_USER", "User name"), Setting("P_PASSWORD", "Password")],
+            "sent as Authorization: Basic",
+        ),
+        "machine": (
+            [
+                Setting("P_CLIENT_ID", "OAuth client id"),
+                Setting("P_CLIENT_SECRET", "OAuth client secret"),
+                Setting("P_ACCESS_TOKEN", "Access token"),
+            ],
+            "tokens from https://auth.example.com/token",
+        ),
+    }
+
+
+class _Env:
+    def __init__(self, values: dict[str, str]) -> None:
+        self.values = values
+
+    def get(self, env: str) -> str:
+        return self.values.get(env, "")
+
+    def secret(self, env: str, parts: RequestParts) -> str:
+        parts.secrets.append(self.values[env])
+        return self.values[env]
+
+
+@pytest.mark.parametrize(
+    ("name", "environ", "placed"),
+    [
+        ("key", {"P_KEY": "k"}, {"secret_query": ["api_key=k"]}),
+        ("token", {"P_TOKEN": "t"}, {"headers": [("Authorization", "Bearer t")]}),
+        (
+            "login",
+            {"P_USER": "u", "P_PASSWORD": "p"},
+            {"headers": [("Authorization", "Basic dTpw")]},
+        ),
+        ("machine", {"P_ACCESS_TOKEN": "a"}, {"headers": [("Authorization", "Bearer a")]}),
+        ("machine", {"P_CLIENT_ID": "i", "P_CLIENT_SECRET": "s"}, {"oauth": ["machine"]}),
+    ],
+)
+def test_a_satisfied_scheme_places_its_credential(
+    name: str, environ: dict[str, str], placed: dict[str, Any]
+) -> None:
+    scheme = strategies(SCHEMES)[name]
+    env = _Env(environ)
+    assert scheme.satisfied(env.get)
+    parts = RequestParts()
+    scheme.apply(env, parts)
+    assert {key: getattr(parts, key) for key in placed} == placed
+
+
+def test_a_half_configured_scheme_is_not_satisfied() -> None:
+    schemes = strategies(SCHEMES)
+    assert not schemes["login"].satisfied(_Env({"P_USER": "u"}).get)
+    assert not schemes["machine"].satisfied(_Env({"P_CLIENT_ID": "i"}).get)
+
+
+def test_an_unknown_kind_is_refused_when_the_client_is_made_not_at_a_call() -> None:
+    info: UpstreamInfo = {
+        **INFO,
+        "securitySchemes": {"digest": {"type": "digest", "env": "P_DIGEST"}},  # type: ignore[typeddict-item]
+    }
+    with pytest.raises(CatalogError) as caught:
+        Upstream(info, {}, environ={}, user_agent="test")
+    assert str(caught.value) == "security scheme 'digest' has an unknown type 'digest'"
