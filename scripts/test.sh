@@ -41,6 +41,11 @@ if ! $fast; then
         echo "== iproute2 and util-linux (Debian)" >&2
         apt-get update -qq && apt-get install -y -qq iproute2 util-linux >/dev/null
     fi
+    # the Redis token-store tests start a real Redis server (tests/runtime/peruser)
+    if ! command -v redis-server >/dev/null; then
+        echo "== redis-server (Debian)" >&2
+        apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
+    fi
 
     echo "== tests" >&2
     exec .venv/bin/python -m pytest "$@"
