@@ -8,7 +8,8 @@ drag in httpx or the transports. The subpackages, lowest first: ``catalog`` (the
 lists, calls, results), ``ask`` (questions for the user), ``auth`` (inbound tokens) and
 ``transports`` (stdio; Streamable HTTP, loaded only when HTTP is served); then ``server`` and
 ``cli``. ``hooks`` is the API of the package's own ``custom.py``; ``typed_client`` the façade of the
-generated ``operations.py``; ``jsonschema`` the validator (it imports no sibling: the generator loads
-it on its own); ``errors`` every public exception but the validator's, in one tree its docstring
+generated ``operations.py``; ``jsonschema`` the validator (the generator runs it too: ``shipped.py`` loads
+this tree as a package); ``environment`` every environment variable read under the server's prefix;
+``peruser`` per-user upstream credentials; ``errors`` every public exception, in one tree its docstring
 draws (it imports no runtime module, so every layer may use it).
 """

@@ -2,7 +2,7 @@
 
 This registry is the one place they are described. The runtime builds each name with :func:`name`,
 which refuses a suffix that is not registered, and the generator renders the package README's tables
-from :data:`VARIABLES` (it loads this very file: it imports no sibling). A variable's ``default`` is
+from :data:`VARIABLES` (it loads this very module). A variable's ``default`` is
 what the runtime does when it is unset; the runtime's tests check the numbers against the code that
 applies them. The variables of the API's own security schemes and server URL variables are named per
 API by the generator and carried in the catalog; they are not listed here.

@@ -75,15 +75,15 @@ use it. Per branch: who raises, and what the user sees. ``(ValueError)`` marks c
     │   │                           the challenge's error_description is the message
     │   └── KeysUnavailable         auth.jwks: the authorization server's keys cannot be fetched;
     │                               the description says the token cannot be verified now
-    └── TokenStoreError             peruser.store: the per-user credential store cannot be opened
-                                    (at start-up: the start-up line) or used (that call fails);
-                                    the message never holds a key, a password, a token or the URL
+    ├── TokenStoreError             peruser.store: the per-user credential store cannot be opened
+    │                               (at start-up: the start-up line) or used (that call fails);
+    │                               the message never holds a key, a password, a token or the URL
+    └── SchemaError                 jsonschema: a schema cannot be compiled; the runtime turns it
+                                    into the tool's isError result (the tool cannot be called), a
+                                    DefinitionError or an AnswerError, the generator (which runs
+                                    the same validator) into a ``schema-uncompilable`` warning
 
-Outside the tree: ``jsonschema.SchemaError`` (a plain ``Exception``: a schema cannot be compiled)
-stays in ``jsonschema.py``, because that file imports no sibling: the generator loads it on its own
-to judge schemas as the servers will. The runtime turns it into the tool's isError result (the tool
-cannot be called), a ``DefinitionError`` or an ``AnswerError``; the generator into a
-``schema-uncompilable`` warning. Private control-flow exceptions (``upstream.client._Failed``,
+Private control-flow exceptions (``upstream.client._Failed``,
 ``upstream.http11._Stale``, ``transports.http._TooLarge`` and ``_Gone``) never leave their module and
 stay there.
 """
@@ -119,6 +119,7 @@ __all__ = [
     "PolicyError",
     "Refused",
     "ResourceNotFound",
+    "SchemaError",
     "ServerError",
     "SettingsError",
     "StartupError",
@@ -301,6 +302,20 @@ class JwtError(InboundAuthError):
 
 class KeysUnavailable(InboundAuthError):
     """No signing keys could be obtained (the JWKS host is down, or answered with something unusable)."""
+
+
+class SchemaError(ServerError):
+    """The schema itself is unusable (a bad keyword value, a pattern the regex engine refuses, a
+    ``$ref`` that resolves nowhere). ``location`` is where in the schema, as keys and indexes
+    (``()`` when the library does not say); ``pointer`` is the same as a JSON pointer."""
+
+    def __init__(self, message: str, location: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.location = location
+
+    @property
+    def pointer(self) -> str:
+        return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in self.location)
 
 
 class TokenStoreError(ServerError):

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from .errors import SchemaError as SchemaError  # noqa: PLC0414 - re-exported
+
 if TYPE_CHECKING:
     import jsonschema_rs
 
@@ -33,20 +35,6 @@ _SHOWN_CHARS = 60
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
 
 Path = tuple[str | int, ...]
-
-
-class SchemaError(Exception):
-    """The schema itself is unusable (a bad keyword value, a pattern the regex engine refuses, a
-    ``$ref`` that resolves nowhere). ``location`` is where in the schema, as keys and indexes
-    (``()`` when the library does not say); ``pointer`` is the same as a JSON pointer."""
-
-    def __init__(self, message: str, location: Path = ()) -> None:
-        super().__init__(message)
-        self.location = location
-
-    @property
-    def pointer(self) -> str:
-        return _pointer(self.location)
 
 
 def _pointer(location: Path) -> str:
