@@ -46,6 +46,11 @@ if ! $fast; then
         echo "== redis-server (Debian)" >&2
         apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
     fi
+    # the credential pages' tests drive a real Chromium with Playwright (tests/runtime/peruser)
+    if [[ ! -x /usr/bin/chromium ]]; then
+        echo "== chromium and chromium-driver (Debian)" >&2
+        apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null
+    fi
 
     echo "== tests" >&2
     exec .venv/bin/python -m pytest "$@"

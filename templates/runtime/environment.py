@@ -189,6 +189,30 @@ VARIABLES: Final[tuple[Variable, ...]] = (
         "the issuer",
         "http",
     ),
+    Variable(
+        "CREDENTIALS",
+        "Whose credentials calls carry: environment (this server's, from the variables above) or "
+        "per-user (each caller's own, which they enter at a sign-in link this server sends them; "
+        "needs inbound authentication and a token store key)",
+        GENERATED,
+        "per-user",
+    ),
+    Variable(
+        "TOKEN_STORE",
+        "Where per-user credentials are kept, encrypted: sqlite:///absolute/path.db, "
+        "sqlite:relative/path.db, or redis://host:port/db (replicas behind a load balancer "
+        "share one; needs the redis extra)",
+        "sqlite: tokens.db in the server's data directory",
+        "per-user",
+    ),
+    Variable(
+        "TOKEN_STORE_KEY",
+        "The key that encrypts the token store: 32 random bytes as base64 or 64 hex digits "
+        "(e.g. python -c 'import secrets; print(secrets.token_hex(32))'); replicas share it",
+        "",
+        "per-user",
+        secret=True,
+    ),
 )
 
 _BY_SUFFIX: Final = {variable.suffix: variable for variable in VARIABLES}

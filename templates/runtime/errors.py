@@ -59,6 +59,9 @@ use it. Per branch: who raises, and what the user sees. ``(ValueError)`` marks c
     │   │                           becomes an UpstreamError, nothing is sent
     │   ├── TokenError              upstream.oauth: no client-credentials token; becomes an
     │   │                           UpstreamError (secrets redacted)
+    │   ├── OAuthCodeError          peruser.oauth_code: the upstream's token endpoint refused or
+    │   │                           failed; the sign-in page shows the message, a call needing a
+    │   │                           refresh gets an isError result (never a secret, code or token)
     │   ├── TooLarge                upstream.decoding: the decoded body exceeds the limit; becomes
     │   │                           an UpstreamError
     │   ├── MultipartError (ValueError)
@@ -116,6 +119,7 @@ __all__ = [
     "KeysUnavailable",
     "McpRequestError",
     "MultipartError",
+    "OAuthCodeError",
     "PolicyError",
     "Refused",
     "ResourceNotFound",
@@ -265,6 +269,11 @@ class Refused(ApiCallError):
 
 class TokenError(ApiCallError):
     """No access token could be obtained; the message is safe to show the model."""
+
+
+class OAuthCodeError(ApiCallError):
+    """The authorization-code exchange or a refresh failed; the message never holds a secret,
+    a code, a verifier or a token."""
 
 
 class TooLarge(ApiCallError):

@@ -491,10 +491,16 @@ class CustomCaller:
         self._after_response = after_response
         self._outputs: dict[str, Validator] = {}
 
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         item = self._local.get(operation)
         if item is None:
-            response = await self._upstream.call(operation, arguments)
+            response = await self._upstream.call(operation, arguments, user=user)
             if self._after_response is None:
                 return response
             changed = await _run_hook(self._after_response, "after_response", operation, response)

@@ -226,7 +226,7 @@ IMPORT_PROBE = textwrap.dedent(
             class Recorder(importlib.import_module(package + "._runtime.typed_client").ApiClient):
                 def __init__(self):
                     pass
-                async def call(self, operation, arguments):
+                async def call(self, operation, arguments, *, user=None):
                     sent[root].append(sorted(arguments))
                     raise LookupError(operation)
             async def calls():

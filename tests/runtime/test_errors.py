@@ -42,6 +42,7 @@ OLD_HOMES = {
     "upstream.oauth": ["TokenError"],
     "upstream.resilience": ["PolicyError", "Refused"],
     "peruser.store": ["TokenStoreError"],
+    "peruser.oauth_code": ["OAuthCodeError"],
     "jsonschema": ["SchemaError"],
 }
 # callers catch these as ValueError (settings parsers, argument encoding, answers, multipart bodies)

@@ -29,7 +29,13 @@ def pets_catalog() -> Catalog:
 class Drifting:
     """An API whose answer leaves out a required field and sends a string for an integer."""
 
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         return UpstreamResponse(200, "OK", "application/json", b'{"id": "7"}', "u")
 
 

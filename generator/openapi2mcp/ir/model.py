@@ -167,11 +167,23 @@ class ApiKeyScheme:
 
 
 @dataclass(frozen=True, slots=True)
+class AuthorizationCodeFlow:
+    """An ``oauth2`` scheme's ``authorizationCode`` flow (absolute or relative URLs, as declared)."""
+
+    authorization_url: str
+    token_url: str
+    refresh_url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class HttpBearerScheme:
-    """``http``/``bearer``; ``oauth2`` and ``openIdConnect`` are also carried as bearer tokens."""
+    """``http``/``bearer``; ``oauth2`` and ``openIdConnect`` are also carried as bearer tokens.
+
+    ``authorization_code``: the ``oauth2`` flow that signs users in, in per-user mode."""
 
     name: str
     description: str = ""
+    authorization_code: AuthorizationCodeFlow | None = None
 
 
 @dataclass(frozen=True, slots=True)

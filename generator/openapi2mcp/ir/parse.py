@@ -25,6 +25,7 @@ from .bodies import request_body
 from .model import (
     Api,
     ApiKeyScheme,
+    AuthorizationCodeFlow,
     HttpBasicScheme,
     HttpBearerScheme,
     HttpMethod,
@@ -295,7 +296,7 @@ def _security_scheme(
             f"{kind} scheme '{name}' is used as a bearer token: supply an access token obtained"
             " outside the server",
         )
-        return HttpBearerScheme(name, description)
+        return HttpBearerScheme(name, description, _authorization_code(value))
     else:
         problem = f"has type {kind!r}, which is not supported" if isinstance(kind, str) else ""
         problem = problem or "has no valid 'type'"
@@ -305,6 +306,17 @@ def _security_scheme(
         f"security scheme '{name}' {problem}; requirements that need it are dropped",
     )
     return None
+
+
+def _authorization_code(scheme: dict[str, Any]) -> AuthorizationCodeFlow | None:
+    """An ``oauth2`` scheme's ``authorizationCode`` flow, when it names both of its URLs."""
+    flows = scheme.get("flows")
+    flow = flows.get("authorizationCode") if isinstance(flows, dict) else None
+    if not isinstance(flow, dict):
+        return None
+    urls = [flow.get(key) for key in ("authorizationUrl", "tokenUrl", "refreshUrl")]
+    authorize, token, refresh = (u.strip() if isinstance(u, str) else "" for u in urls)
+    return AuthorizationCodeFlow(authorize, token, refresh) if authorize and token else None
 
 
 def _token_url(scheme: dict[str, Any]) -> str:

@@ -148,10 +148,12 @@ def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
         operation_tools=surface.all_tools,
         http_env_vars=_registered_env_vars(prefix, "http"),
         tuning_env_vars=_registered_env_vars(prefix, "tuning"),
+        per_user_env_vars=_registered_env_vars(prefix, "per-user"),
         timeout_seconds=settings.timeout,
         exposure=exposure,
         interaction=plan_interaction(surface.tools, settings, security, report),
         upstream_headers=settings.headers,
+        credentials=settings.credentials,
         api_name=api_name(api.title),
         deep_object_arrays=settings.deep_object_arrays,
     )
@@ -361,8 +363,26 @@ def _security(api: Api, prefix: str) -> tuple[dict[str, rt.SecurityScheme], tupl
                 env_vars.append(EnvVar(env, f"API key for {name!r} (sent as {what})", secret=True))
             case HttpBearerScheme():
                 env = stem if stem.endswith("TOKEN") else f"{stem}_TOKEN"
-                entries[name] = {"type": "bearer", "env": env}
+                bearer: rt.BearerScheme = {"type": "bearer", "env": env}
                 env_vars.append(EnvVar(env, f"Bearer token for {name!r}", secret=True))
+                code_flow = scheme.authorization_code
+                if code_flow is not None:
+                    client_id, secret = f"{stem}_CLIENT_ID", f"{stem}_CLIENT_SECRET"
+                    code: rt.AuthorizationCodeSpec = {
+                        "authorizationUrl": code_flow.authorization_url,
+                        "tokenUrl": code_flow.token_url,
+                        "clientIdEnv": client_id,
+                        "clientSecretEnv": secret,
+                    }
+                    if code_flow.refresh_url:
+                        code["refreshUrl"] = code_flow.refresh_url
+                    bearer["authorizationCode"] = code
+                    signin = f"per-user sign-in to {name!r} ({code_flow.authorization_url})"
+                    env_vars += [
+                        EnvVar(client_id, f"This server's OAuth client id for {signin}"),
+                        EnvVar(secret, "Its client secret (none: a public client)", secret=True),
+                    ]
+                entries[name] = bearer
             case HttpBasicScheme():
                 user, password = f"{stem}_USERNAME", f"{stem}_PASSWORD"
                 entries[name] = {"type": "basic", "usernameEnv": user, "passwordEnv": password}

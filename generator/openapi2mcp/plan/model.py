@@ -283,6 +283,8 @@ class ServerPlan:
     http_env_vars: tuple[EnvVar, ...] = ()
     # tool mode, retries, circuit breaker and limits (both transports)
     tuning_env_vars: tuple[EnvVar, ...] = ()
+    # per-user credentials (peruser/ of the runtime): read over HTTP when the mode is per-user
+    per_user_env_vars: tuple[EnvVar, ...] = ()
     timeout_seconds: float = 30.0
     exposure: ToolExposure = ToolExposure()
     # questions for the user and the confirmation policy (interaction.py)
@@ -291,6 +293,8 @@ class ServerPlan:
     api_name: str = ""
     # headers sent with every upstream call (the config file's [upstream.headers])
     upstream_headers: tuple[tuple[str, str], ...] = ()
+    # whose credentials calls carry unless <PREFIX>_CREDENTIALS says: environment or per-user
+    credentials: str = "environment"
     # arrays inside deepObject values: the config's setting (None: x-mcp per operation, else
     # indexed)
     deep_object_arrays: str | None = None

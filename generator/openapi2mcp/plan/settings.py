@@ -111,6 +111,7 @@ class Settings:
     env_prefix: str | None = None
     timeout: float = _DEFAULTS.upstream.timeout
     headers: tuple[tuple[str, str], ...] = ()
+    credentials: str = _DEFAULTS.upstream.credentials
     # for every operation whose x-mcp sets none (None: indexed, the runtime's default)
     deep_object_arrays: DeepObjectArrays | None = None
     confirm: ConfirmPolicy = _DEFAULTS.elicitation.confirm
@@ -202,6 +203,7 @@ def resolve(flags: Flags, config: Config) -> Settings:
         env_prefix=config.upstream.env_prefix,
         timeout=config.upstream.timeout,
         headers=tuple(sorted(config.upstream.headers.items())),
+        credentials=config.upstream.credentials,
         deep_object_arrays=config.deep_object_arrays,
         confirm=config.elicitation.confirm,
         missing_arguments=config.elicitation.missing_arguments,

@@ -166,6 +166,8 @@ def _upstream(plan: ServerPlan) -> rt.UpstreamInfo:
     # the config file's style for the whole server; "indexed" is the runtime's default
     if plan.deep_object_arrays and plan.deep_object_arrays != "indexed":
         upstream["deepObjectArrays"] = plan.deep_object_arrays
+    if plan.credentials != "environment":
+        upstream["credentials"] = plan.credentials
     return upstream
 
 

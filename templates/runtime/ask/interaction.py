@@ -164,6 +164,9 @@ class Interaction:
     state: Any = None
     ask: Asker | None = None
     elicit_missing: bool = True
+    # per-user mode: who is calling, (issuer, subject), and the request's protocol revision
+    caller: tuple[str, str] | None = None
+    version: str = ""
 
     @classmethod
     def for_request(

@@ -2,7 +2,8 @@
 
 Off unless configured through the environment (variable names carry the server's prefix, e.g.
 ``PETSTORE_``): ``AUTH_TOKENS`` holds static bearer tokens, compared in constant time, whose callers are
-named ``token-1``, ``token-2``… by position; ``AUTH_JWKS_URL`` + ``AUTH_ISSUER`` (+ ``AUTH_AUDIENCE``,
+named ``token-<digest of the token>`` (``static_subject``); ``AUTH_JWKS_URL`` + ``AUTH_ISSUER`` (+
+``AUTH_AUDIENCE``,
 ``AUTH_REQUIRED_SCOPES``, ``AUTH_AUTHORIZATION_SERVERS``) make the server an OAuth 2.1 resource server
 that accepts JWT access tokens (RS/PS 256/384/512 and ES256, verified with ``cryptography``, which
 the ``http`` extra installs: a server configured for them without it refuses to start) issued for its
@@ -74,12 +75,25 @@ QUERY_STRING_REFUSAL: Final = (
 )
 
 
+# the issuer of the principals static tokens name (they are not JWTs: no iss of their own)
+STATIC_ISSUER: Final = "urn:openapi2mcp:static-token"
+
+
+def static_subject(token: str) -> str:
+    """``token-<16 hex digits>``: the caller a static token names. Derived from the token, not its
+    place in the list, so that removing or reordering tokens never hands one caller another's
+    identity (and, with per-user credentials, another's stored credentials)."""
+    return "token-" + hashlib.sha256(b"openapi2mcp static token " + token.encode()).hexdigest()[:16]
+
+
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """The authenticated caller: a subject and the scopes it was granted (never the token)."""
+    """The authenticated caller: a subject, the scopes it was granted and who vouches for it, the
+    token's issuer (:data:`STATIC_ISSUER` for a static token); never the token itself."""
 
     subject: str
     scopes: frozenset[str]
+    issuer: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +175,7 @@ class BearerAuthenticator:
         index = self._static_index(token)
         if index:
             scopes = frozenset(self._oauth.required_scopes) if self._oauth else frozenset()
-            return Principal(subject=f"token-{index}", scopes=scopes)
+            return Principal(static_subject(token), scopes, STATIC_ISSUER)
         if self._oauth is None or self._jwks is None:
             return self._failure(401, "invalid_token", "the bearer token is not accepted")
         return await self._check_jwt(token, self._oauth, self._jwks)
@@ -200,7 +214,7 @@ class BearerAuthenticator:
             return self._failure(
                 403, "insufficient_scope", "the token lacks a scope this server requires"
             )
-        return Principal(subject=subject, scopes=scopes)
+        return Principal(subject=subject, scopes=scopes, issuer=oauth.issuer)
 
     def _bare_challenge(self) -> str:
         # the MCP example for 401: resource_metadata first, then scope; no error code without a token

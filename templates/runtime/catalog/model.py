@@ -72,11 +72,26 @@ class ApiKeyScheme(TypedDict):
     env: str
 
 
+class AuthorizationCodeSpec(TypedDict):
+    """An ``oauth2`` scheme's ``authorizationCode`` flow: how a user signs in to the API in per-user
+    mode (PKCE, redirect URI ``<public URL>-signin/callback``). The server's registration at the
+    authorization server comes from ``clientIdEnv`` and ``clientSecretEnv`` (none: a public client).
+    """
+
+    authorizationUrl: str
+    tokenUrl: str
+    clientIdEnv: str
+    clientSecretEnv: str
+    refreshUrl: NotRequired[str]
+
+
 class BearerScheme(TypedDict):
     """``http``/``bearer``, ``oauth2`` and ``openIdConnect``: a token sent as ``Authorization: Bearer``."""
 
     type: Literal["bearer"]
     env: str
+    # per-user mode signs users in with it; otherwise the token comes from ``env``
+    authorizationCode: NotRequired[AuthorizationCodeSpec]
 
 
 class BasicScheme(TypedDict):
@@ -141,6 +156,9 @@ class UpstreamInfo(TypedDict):
     # how arrays inside deepObject values are written: "indexed" (a[0]=x, the default),
     # "brackets" (a[]=x) or "repeat" (a=x&a=y)
     deepObjectArrays: NotRequired[str]
+    # whose credentials calls carry: "environment" (the server's, the default) or "per-user"
+    # (each caller's own, see peruser/); <PREFIX>_CREDENTIALS overrides it
+    credentials: NotRequired[str]
 
 
 class ParameterSpec(TypedDict):

@@ -42,6 +42,7 @@ __all__ = [
     "Credential",
     "CredentialKind",
     "CredentialStore",
+    "LazyStore",
     "Owner",
     "TokenStoreError",
     "open_store",
@@ -397,3 +398,44 @@ async def _open_redis(
             f"{setting}: cannot reach the Redis token store at {where} ({type(error).__name__})"
         ) from None
     return RedisStore(client, RedisError, sealer, clock)
+
+
+class LazyStore:
+    """A store opened on first use (or by :meth:`start`, at start-up), so that settings can be
+    checked before the event loop runs; every operation of :class:`CredentialStore`."""
+
+    def __init__(self, url: str, key: bytes, *, setting: str, namespace: str) -> None:
+        self._url, self._key, self._setting, self._namespace = url, key, setting, namespace
+        self._store: CredentialStore | None = None
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> CredentialStore:
+        async with self._lock:
+            if self._store is None:
+                self._store = await open_store(
+                    self._url, self._key, setting=self._setting, namespace=self._namespace
+                )
+            return self._store
+
+    async def get(self, principal: Owner, scheme: str) -> Credential | None:
+        return await (await self.start()).get(principal, scheme)
+
+    async def put(self, principal: Owner, scheme: str, credential: Credential) -> None:
+        await (await self.start()).put(principal, scheme, credential)
+
+    async def delete(self, principal: Owner, scheme: str) -> bool:
+        return await (await self.start()).delete(principal, scheme)
+
+    async def revoke_all(self, principal: Owner) -> int:
+        return await (await self.start()).revoke_all(principal)
+
+    async def put_pending(self, nonce: str, record: Mapping[str, Any], ttl_seconds: float) -> None:
+        await (await self.start()).put_pending(nonce, record, ttl_seconds)
+
+    async def take_pending(self, nonce: str) -> dict[str, Any] | None:
+        return await (await self.start()).take_pending(nonce)
+
+    async def close(self) -> None:
+        if self._store is not None:
+            store, self._store = self._store, None
+            await store.close()

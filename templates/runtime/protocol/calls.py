@@ -34,6 +34,7 @@ from ..ask.interaction import (
     Target,
     confirmation,
 )
+from ..ask.signin import signin_answer
 from ..catalog.model import (
     Catalog,
     OperationSpec,
@@ -151,10 +152,23 @@ def _call_label(spec: OperationSpec | None, operation: str) -> str:
     return f"{spec['method'].upper()} {spec['path']}"
 
 
+class UserCredentials(Protocol):
+    """What the protocol needs from ``peruser.service.PerUser``."""
+
+    async def credentials(self, caller: tuple[str, str], spec: OperationSpec) -> Any:
+        """The variables the operation's security schemes read, or a link to sign in (``Link``)."""
+
+
 class UpstreamCaller(Protocol):
     """What the protocol needs from ``upstream.Upstream`` (tests substitute fakes)."""
 
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse: ...
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse: ...
 
 
 def _primary_type(schema: Any) -> str | None:
@@ -263,6 +277,9 @@ class Calls:
         self._inputs: dict[str, Validator | SchemaError] = {}
         self._outputs: dict[str, Validator | SchemaError] = {}
         self._templates: list[tuple[UriTemplate, JsonObject, TemplateBinding]] | None = None
+        # per-user mode (peruser.service.PerUser): each caller's own credentials; None: the
+        # server's, from its environment
+        self.per_user: UserCredentials | None = None
 
     @property
     def _tables(self) -> _Tables:
@@ -390,13 +407,19 @@ class Calls:
                 return tool_error(f"Tool {name!r} has an unusable output schema")
             output = compiled
         spec = self._tables.operations.get(operation)
+        user: dict[str, str] | None = None
+        if self.per_user is not None and spec is not None:
+            access = await self._user_credentials(name, spec, interaction, log)
+            if not isinstance(access, dict) or "content" in access or "resultType" in access:
+                return access
+            user = access
         label = _call_label(spec, operation)
         await progress.report(0, total=2, message=f"Calling {label}")
         await log.log("info", f"Tool {name}: calling {label}")
         # argument names only: values may be personal data
         await log.log("debug", f"Tool {name}: arguments {', '.join(sorted(arguments)) or '(none)'}")
         try:
-            response = await self._upstream.call(operation, arguments)
+            response = await self._upstream.call(operation, arguments, user=user)
         except UpstreamError as exc:
             await progress.report(2, total=2, message=f"{label} failed")
             # UpstreamError messages are written to be shown: no credentials in them
@@ -414,6 +437,28 @@ class Calls:
         returned = "an error result" if result.get("isError") else "a result"
         await log.log("info", f"Tool {name}: returning {returned}")
         return result
+
+    async def _user_credentials(
+        self, name: str, spec: OperationSpec, interaction: Interaction, log: RequestLog
+    ) -> JsonObject:
+        """The caller's own credentials for ``spec`` (per-user mode), or the answer that sends
+        them to sign in (an ``input_required`` or error result; era errors are raised)."""
+        assert self.per_user is not None
+        if interaction.caller is None:
+            return tool_error(
+                "This server uses each caller's own API credentials, and this request is not "
+                "authenticated; nothing was sent to the API."
+            )
+        access = await self.per_user.credentials(interaction.caller, spec)
+        if isinstance(access, dict):
+            return access
+        await log.log("info", f"Tool {name}: the caller must sign in first, nothing was called")
+        return signin_answer(
+            access,
+            modern=interaction.modern,
+            version=interaction.version,
+            capabilities=interaction.capabilities,
+        )
 
     def _target(self, name: str, tool: JsonObject, operation: str) -> Target:
         """What ``interaction`` needs to know about tool ``name`` (built once per tool)."""
@@ -459,13 +504,16 @@ class Calls:
 
     # -- resources -----------------------------------------------------------------------------
 
-    async def read_resource(self, params: JsonObject) -> list[JsonObject]:
+    async def read_resource(
+        self, params: JsonObject, caller: tuple[str, str] | None = None
+    ) -> list[JsonObject]:
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise JsonRpcError(INVALID_PARAMS, "resources/read requires params.uri (a string)")
         operation, arguments, mime_type = self._resolve(uri)
+        user = await self._reader_credentials(operation, caller)
         try:
-            response = await self._upstream.call(operation, arguments)
+            response = await self._upstream.call(operation, arguments, user=user)
             contents = resource_contents(response, uri, mime_type)
         except UpstreamStatusError as exc:
             if exc.status == _NOT_FOUND_STATUS:
@@ -477,6 +525,23 @@ class Calls:
             # an empty list would read as "no such resource"; the resource exists and is empty
             return [{"uri": uri, "mimeType": mime_type or "text/plain", "text": ""}]
         return contents
+
+    async def _reader_credentials(
+        self, operation: str, caller: tuple[str, str] | None
+    ) -> dict[str, str] | None:
+        """Per-user mode: the reader's own credentials; a reader without them is refused (a
+        resource read cannot send them to sign in: calling one of the API's tools does)."""
+        spec = self._tables.operations.get(operation)
+        if self.per_user is None or spec is None:
+            return None
+        access = None if caller is None else await self.per_user.credentials(caller, spec)
+        if not isinstance(access, dict):
+            raise JsonRpcError(
+                INTERNAL_ERROR,
+                "Reading this resource needs your own API credentials: call one of the API's "
+                "tools to get a sign-in link, then read it again",
+            )
+        return access
 
     def knows_resource(self, uri: str) -> bool:
         """Whether ``uri`` names a resource (static, or a match of a template), without reading it."""

@@ -36,6 +36,7 @@ from .calls import (
     RequestLog,
     ResourceNotFound,
     UpstreamCaller,
+    UserCredentials,
 )
 from .completion import Completer
 from .dynamic import ToolSelection, ToolSurface, default_selection
@@ -112,6 +113,9 @@ class Call:
     capabilities: Any = None
     # the authenticated caller (HTTP with inbound auth), which requestState is bound to
     subject: str | None = None
+    # who vouches for the caller and the caller, (issuer, subject): per-user credentials are
+    # stored under it
+    caller: tuple[str, str] | None = None
     # legacy only: sends a request to the client and waits for its result
     ask: Asker | None = None
 
@@ -187,6 +191,10 @@ class Dispatcher:
             )
         return self._completer_used
 
+    def serve_per_user(self, per_user: UserCredentials) -> None:
+        """From now on calls carry each caller's own credentials (per-user mode, HTTP only)."""
+        self._calls.per_user = per_user
+
     # -- entry points --------------------------------------------------------------------------
 
     async def handle(
@@ -197,6 +205,7 @@ class Dispatcher:
         *,
         subject: str | None = None,
         ask: Asker | None = None,
+        caller: tuple[str, str] | None = None,
     ) -> JsonObject | None:
         """The reply to one message, or ``None`` for notifications and stray responses.
 
@@ -216,7 +225,7 @@ class Dispatcher:
             return None
         assert envelope.id is not None
         try:
-            result = await self._request(envelope, session, notify, subject, ask)
+            result = await self._request(envelope, session, notify, subject, ask, caller)
         except JsonRpcError as exc:
             return failure(envelope.id, exc)
         except Exception:
@@ -235,6 +244,7 @@ class Dispatcher:
         notify: Notify,
         *,
         subject: str | None = None,
+        caller: tuple[str, str] | None = None,
     ) -> JsonObject | list[JsonObject] | None:
         """A batch's replies (an array), one error for a refused batch, ``None`` if nothing to say."""
         if not self.batch_allowed(session):
@@ -242,7 +252,10 @@ class Dispatcher:
         if not messages:
             return failure(None, JsonRpcError(INVALID_REQUEST, "Invalid request: empty batch"))
         replies = await asyncio.gather(
-            *(self.handle(item, session, notify, subject=subject) for item in messages)
+            *(
+                self.handle(item, session, notify, subject=subject, caller=caller)
+                for item in messages
+            )
         )
         answered = [reply for reply in replies if reply is not None]
         return answered or None
@@ -256,6 +269,7 @@ class Dispatcher:
         notify: Notify,
         subject: str | None,
         ask: Asker | None,
+        caller: tuple[str, str] | None = None,
     ) -> JsonObject:
         params = envelope.params
         if envelope.method == "initialize":
@@ -267,7 +281,9 @@ class Dispatcher:
             check_modern_meta(meta)
             log = RequestLog(meta.get(LOG_LEVEL_KEY), notify, self._server_info["name"])
             capabilities = meta[CLIENT_CAPABILITIES_KEY]
-            call = Call(MODERN, progress, log, capabilities=capabilities, subject=subject)
+            call = Call(
+                MODERN, progress, log, capabilities=capabilities, subject=subject, caller=caller
+            )
             return await self._dispatch(self._modern, envelope.method, params, call)
         if session is not None and session.version is not None:
             if params is None:
@@ -283,6 +299,7 @@ class Dispatcher:
                 capabilities=session.client_capabilities if ask is not None else None,
                 subject=subject,
                 ask=ask,
+                caller=caller,
             )
             return await self._dispatch(self._legacy, envelope.method, params, call)
         raise JsonRpcError(INVALID_PARAMS, f"Missing required _meta field {PROTOCOL_VERSION_KEY}")
@@ -410,16 +427,19 @@ class Dispatcher:
     def _interaction(self, method: str, params: JsonObject, call: Call) -> Interaction:
         """How this request may ask the user: MRTR (modern), server requests (legacy), or not."""
         if call.version != MODERN:
-            return Interaction(
+            interaction = Interaction(
                 call.capabilities, False, ask=call.ask, elicit_missing=self._ask_missing
             )
-        return Interaction.for_request(
-            method, params, call.capabilities, call.subject, self._signer, self._ask_missing
-        )
+        else:
+            interaction = Interaction.for_request(
+                method, params, call.capabilities, call.subject, self._signer, self._ask_missing
+            )
+        interaction.caller, interaction.version = call.caller, call.version
+        return interaction
 
     async def _read_resource(self, params: JsonObject, call: Call) -> JsonObject:
         try:
-            contents = await self._calls.read_resource(params)
+            contents = await self._calls.read_resource(params, call.caller)
         except ResourceNotFound as exc:
             code = INVALID_PARAMS if call.version == MODERN else LEGACY_RESOURCE_NOT_FOUND
             raise JsonRpcError(code, "Resource not found", {"uri": exc.uri}) from exc

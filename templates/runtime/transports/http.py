@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from ..ask.client_requests import ClientRequests
-from ..auth.bearer import Authenticator, AuthFailure
+from ..auth.bearer import Authenticator, AuthFailure, Principal
 from ..protocol.dispatch import (
     PROTOCOL_VERSION_KEY,
     Dispatcher,
@@ -58,6 +58,7 @@ from .http_origins import DEFAULT_ALLOWED_ORIGINS, OriginPolicy
 from .http_responses import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_PATH,
+    AsgiApp,
     Receive,
     ReplyStream,
     Scope,
@@ -123,6 +124,9 @@ class McpHttpApp:
         authenticator: Authenticator | None = None,
         resource_metadata: JsonObject | None = None,
         metadata_paths: Iterable[str] = (),
+        pages: tuple[str, AsgiApp] | None = None,
+        startup: Iterable[Callable[[], Awaitable[None]]] = (),
+        shutdown: Iterable[Callable[[], Awaitable[None]]] = (),
     ) -> None:
         self._dispatcher = dispatcher
         # the tools' x-mcp-header declarations (http_serve passes ones read lazily, tool by tool)
@@ -133,13 +137,16 @@ class McpHttpApp:
         self._authenticator = authenticator
         self._metadata = None if resource_metadata is None else encode_reply(resource_metadata)
         self._metadata_paths = frozenset(metadata_paths) if resource_metadata else frozenset()
+        # (path, app): pages served below path by another app (per-user sign-in), beside MCP
+        self._pages = pages
+        self._startup, self._shutdown = tuple(startup), tuple(shutdown)
         self._sessions = LegacySessionIds()
         # elicitation/create sent on a legacy request's SSE stream, answered by a later POST
         self._client_requests = ClientRequests()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            await self._lifespan(receive, send)
+            await self._lifespan(receive, send, self._startup, self._shutdown)
         elif scope["type"] == "http":
             try:
                 await self._http(scope, receive, send)
@@ -147,12 +154,25 @@ class McpHttpApp:
                 return
 
     @staticmethod
-    async def _lifespan(receive: Receive, send: Send) -> None:
+    async def _lifespan(
+        receive: Receive,
+        send: Send,
+        startup: tuple[Callable[[], Awaitable[None]], ...],
+        shutdown: tuple[Callable[[], Awaitable[None]], ...],
+    ) -> None:
         while True:
             event = (await receive())["type"]
             if event == "lifespan.startup":
+                try:
+                    for step in startup:
+                        await step()
+                except Exception as exc:
+                    await send({"type": "lifespan.startup.failed", "message": str(exc)})
+                    return
                 await send({"type": "lifespan.startup.complete"})
             elif event == "lifespan.shutdown":
+                for step in shutdown:
+                    await step()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
@@ -162,6 +182,11 @@ class McpHttpApp:
         path, method = _route_path(scope), scope["method"]
         if path in self._metadata_paths:
             await self._serve_metadata(method, send)
+            return
+        if self._pages is not None and (
+            path == self._pages[0] or path.startswith(self._pages[0] + "/")
+        ):
+            await self._pages[1](scope, receive, send)
             return
         if path != self._path:
             await send_body(send, 404, b"Not Found", b"text/plain; charset=utf-8")
@@ -175,12 +200,12 @@ class McpHttpApp:
             error = JsonRpcError(INVALID_REQUEST, f"Method Not Allowed: {method}; use POST")
             await send_error(send, 405, None, error, [(b"allow", b"POST")])
             return
-        subject: str | None = None
+        caller: Principal | None = None
         if self._authenticator is not None:
             outcome = await self._authenticate(scope, headers, send)
-            if outcome is False:
+            if outcome is None:
                 return
-            subject = outcome if isinstance(outcome, str) else None
+            caller = outcome
         if not json_content(headers.get("content-type")):
             error = JsonRpcError(INVALID_REQUEST, "Unsupported Media Type: send application/json")
             await send_error(send, 415, None, error)
@@ -205,7 +230,7 @@ class McpHttpApp:
                 send, 400, None, JsonRpcError(PARSE_ERROR, "Parse error: invalid JSON")
             )
             return
-        await self._serve(message, headers, receive, send, subject)
+        await self._serve(message, headers, receive, send, caller)
 
     async def _serve_metadata(self, method: str, send: Send) -> None:
         assert self._metadata is not None
@@ -215,18 +240,20 @@ class McpHttpApp:
         else:
             await send_body(send, 405, b"", b"text/plain", [(b"allow", b"GET, HEAD"), *cors])
 
-    async def _authenticate(self, scope: Scope, headers: RequestHeaders, send: Send) -> str | bool:
-        """The caller's subject (``True`` when it has none), or ``False`` once refused."""
+    async def _authenticate(
+        self, scope: Scope, headers: RequestHeaders, send: Send
+    ) -> Principal | None:
+        """The caller, or ``None`` once refused."""
         assert self._authenticator is not None
         outcome = await self._authenticator.authenticate(
             headers.get("authorization"), scope.get("query_string", b"")
         )
         if not isinstance(outcome, AuthFailure):
-            return outcome.subject or True
+            return outcome
         challenge = [(b"www-authenticate", outcome.www_authenticate.encode("latin-1", "replace"))]
         error = JsonRpcError(INVALID_REQUEST, outcome.message)
         await send_error(send, outcome.status, None, error, challenge)
-        return False
+        return None
 
     async def _read_body(self, receive: Receive, headers: RequestHeaders) -> bytes:
         declared = headers.get("content-length")
@@ -254,10 +281,10 @@ class McpHttpApp:
         headers: RequestHeaders,
         receive: Receive,
         send: Send,
-        subject: str | None = None,
+        caller: Principal | None = None,
     ) -> None:
         if isinstance(message, list):
-            await self._serve_batch(message, headers, receive, send, subject)
+            await self._serve_batch(message, headers, receive, send, caller)
             return
         try:
             envelope = check_envelope(message)
@@ -290,7 +317,7 @@ class McpHttpApp:
         ask = None
         if session is not None and session.client_capabilities:
             ask = self._client_requests.asker(reply.notify, session_id, lambda: reply.closed)
-        work = self._dispatcher.handle(message, session, reply.notify, subject=subject, ask=ask)
+        work = self._dispatcher.handle(message, session, reply.notify, ask=ask, **_identity(caller))
         answer = await self._run(work, receive, reply, cancel_on_disconnect=era == MODERN)
         if answer is None:  # only notifications have no answer, and they never get here
             answer = failure(envelope.id, JsonRpcError(INTERNAL_ERROR, "Internal error"))
@@ -319,7 +346,7 @@ class McpHttpApp:
         headers: RequestHeaders,
         receive: Receive,
         send: Send,
-        subject: str | None,
+        caller: Principal | None,
     ) -> None:
         try:
             version = headers.single(PROTOCOL_VERSION_HEADER)
@@ -336,7 +363,7 @@ class McpHttpApp:
         async def no_progress(message: JsonObject) -> None:
             return None
 
-        work = self._dispatcher.handle_batch(messages, session, no_progress, subject=subject)
+        work = self._dispatcher.handle_batch(messages, session, no_progress, **_identity(caller))
         answer = await self._run(work, receive, ReplyStream(send), cancel_on_disconnect=False)
         if session.log_level != level:
             self._sessions.remember_log_level(session_id, session.log_level)
@@ -378,6 +405,14 @@ class McpHttpApp:
                 task.cancel()
             if pending:
                 await asyncio.wait(pending)
+
+
+def _identity(caller: Principal | None) -> dict[str, Any]:
+    """What the dispatcher knows of the caller: its subject (requestState is bound to it) and
+    (issuer, subject), which per-user credentials are stored under."""
+    if caller is None or not caller.subject:
+        return {}
+    return {"subject": caller.subject, "caller": (caller.issuer, caller.subject)}
 
 
 def _route_path(scope: Scope) -> str:

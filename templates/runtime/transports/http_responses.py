@@ -33,6 +33,7 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+AsgiApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 DEFAULT_PATH: Final = "/mcp"
 DEFAULT_MAX_BODY_BYTES: Final = 4 * 1024 * 1024

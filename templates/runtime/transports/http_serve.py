@@ -21,12 +21,15 @@ from typing import Any
 
 from ..auth.bearer import (
     Authenticator,
+    Principal,
     authenticator_from_env,
     protected_resource_metadata,
     protected_resource_metadata_paths,
 )
 from ..catalog.model import Catalog
 from ..errors import HttpUnavailable as HttpUnavailable  # noqa: PLC0414 - re-exported
+from ..errors import TokenStoreError
+from ..peruser.service import PerUser, per_user_from_env
 from ..protocol.pagination import ToolSource, tool_source
 from ..server import McpServer, SettingsError
 from .http import McpHttpApp
@@ -99,6 +102,15 @@ def create_app(
     settings = server.settings
     resource = settings.public_url or resource_url
     authenticator = _authenticator(server, resource)
+    per_user = _per_user(server, authenticator, resource or endpoint_url(DEFAULT_HOST, 0, path))
+    pages, startup, shutdown = None, [], []
+    if per_user is not None:
+        server.dispatcher.serve_per_user(per_user)
+        pages, startup, shutdown = (
+            (per_user.path, per_user.asgi),
+            [per_user.start],
+            [per_user.aclose],
+        )
     # listing every tool here would read the whole catalog before the first request
     return McpHttpApp(
         server.dispatcher,
@@ -109,7 +121,41 @@ def create_app(
         authenticator=authenticator,
         resource_metadata=protected_resource_metadata(authenticator),
         metadata_paths=protected_resource_metadata_paths(path),
+        pages=pages,
+        startup=startup,
+        shutdown=shutdown,
     )
+
+
+def _per_user(
+    server: McpServer, authenticator: Authenticator | None, public_url: str
+) -> PerUser | None:
+    """Per-user mode when ``<PREFIX>_CREDENTIALS`` (or the generated default) asks for it."""
+    settings = server.settings
+    verify = None
+    if authenticator is not None:
+        inbound = authenticator
+
+        async def verify(token: str) -> tuple[str, str] | None:
+            outcome = await inbound.authenticate(f"Bearer {token}", b"") if token else None
+            if isinstance(outcome, Principal) and outcome.subject:
+                return outcome.issuer, outcome.subject
+            return None
+
+    upstream = server.catalog["upstream"]
+    try:
+        return per_user_from_env(
+            upstream,
+            settings.environ,
+            prefix=settings.env_prefix,
+            server_name=server.catalog["server"]["name"],
+            api=server.catalog["server"].get("title") or server.catalog["server"]["name"],
+            public_url=public_url,
+            verify=verify,
+            transport=settings.transport,
+        )
+    except (ValueError, TokenStoreError) as exc:
+        raise SettingsError(str(exc)) from None
 
 
 def _bind(host: str, port: int) -> socket.socket:

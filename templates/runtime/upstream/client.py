@@ -419,12 +419,19 @@ class Upstream:
             raise UpstreamError(f"{env} must be a positive number of seconds, got {raw[:40]!r}")
         return seconds
 
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         """Send one operation's request and read the (bounded) response, retrying if allowed.
 
         Arguments are placed (and refused) before anything is sent; the operation's circuit and the
         guard's limits are checked next, so a refused call never reaches the upstream. Redirects are
-        followed as the module docstring says.
+        followed as the module docstring says. ``user``: the caller's own credentials, as the
+        variables the security schemes read (per-user mode); the environment's are then not used.
         """
         spec = self._operations.get(operation)
         if spec is None:
@@ -432,7 +439,7 @@ class Upstream:
         client = self._client()
         guard = self._guard
         assert guard is not None
-        prepared = self._prepare(spec, arguments)
+        prepared = self._prepare(spec, arguments, user)
         circuit = guard.circuit(operation, f"{prepared.method} {spec['path']}")
         try:
             circuit.check()
@@ -617,7 +624,7 @@ class Upstream:
             response.status_code,
             reason,
             response.headers.get("content-type", ""),
-            self._redactor.bytes(decoded.body),
+            _masked(self._redactor.bytes(decoded.body), prepared),
             prepared.public_url,
             _parse_retry_after(response.headers.get("retry-after")),
             method=prepared.asked_method or prepared.method,
@@ -650,12 +657,15 @@ class Upstream:
 
     # -- request parts -------------------------------------------------------------------------
 
-    def _prepare(self, spec: OperationSpec, arguments: Mapping[str, Any]) -> Prepared:
+    def _prepare(
+        self, spec: OperationSpec, arguments: Mapping[str, Any], user: Mapping[str, str] | None
+    ) -> Prepared:
         """The request for ``arguments``, or ``UpstreamError`` naming the argument that cannot be sent."""
         base = self._server_base(spec)
         parts = RequestParts()
+        credentials = self._credentials if user is None else self._credentials.of(user)
         try:
-            self._credentials.apply(spec["security"], parts)
+            credentials.apply(spec["security"], parts)
             path = self._parameters(spec, arguments, parts)
             content = self._body(spec.get("body"), arguments, parts, self._arrays_of(spec))
         except (EncodingRefused, ValueError) as exc:
@@ -687,6 +697,7 @@ class Upstream:
             credential_headers=frozenset(name.encode() for name in parts.credential_headers),
             secret_query=tuple(parts.secret_query),
             auth_hint=parts.auth_hint,
+            personal=None if user is None else Redactor(credentials.values()),
         )
 
     @staticmethod
@@ -784,3 +795,8 @@ def _with_defaults(server: ServerSpec) -> str:
         return spec["default"] if spec is not None and "default" in spec else match.group(0)
 
     return _SERVER_VARIABLE.sub(default, server["url"])
+
+
+def _masked(body: bytes, prepared: Prepared) -> bytes:
+    """``body`` with the caller's own credentials masked too (per-user mode)."""
+    return body if prepared.personal is None else prepared.personal.bytes(body)

@@ -155,6 +155,13 @@ class Credentials:
         self._environ = environ
         self.extra = extra
 
+    def of(self, environ: Mapping[str, str]) -> Credentials:
+        """The same schemes and extra headers, their credentials read from ``environ`` instead (a
+        caller's own, in per-user mode)."""
+        other = Credentials.__new__(Credentials)
+        other._schemes, other._environ, other.extra = self._schemes, environ, self.extra
+        return other
+
     def values(self) -> list[str]:
         """Every configured secret (user names and client ids are not secrets), the Basic
         tokens made of them and the values of ``<PREFIX>_HEADERS``: masked wherever shown."""

@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 from urllib.parse import urlsplit
 
+from .redaction import Redactor
+
 __all__ = ["REDIRECTS", "Prepared", "follow_redirect", "origin_of"]
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -64,6 +66,8 @@ class Prepared:
     auth_hint: str = ""
     # the method the caller asked for, when a 303 turned this request into a GET
     asked_method: str = ""
+    # masks the caller's own credentials (per-user mode) in what comes back; None: the server's
+    personal: Redactor | None = None
 
 
 def follow_redirect(prepared: Prepared, response: RedirectAnswer) -> tuple[Prepared | None, str]:

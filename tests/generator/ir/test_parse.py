@@ -14,6 +14,7 @@ from openapi2mcp.diagnostics import Report
 from openapi2mcp.ir.model import (
     Api,
     ApiKeyScheme,
+    AuthorizationCodeFlow,
     HttpBasicScheme,
     HttpBearerScheme,
     OAuth2ClientCredentialsScheme,
@@ -676,7 +677,7 @@ def test_security_schemes(tmp_path: Path) -> None:
         "token": HttpBearerScheme("token"),
         "basic": HttpBasicScheme("basic"),
         "oauth": OAuth2ClientCredentialsScheme("oauth", "https://a.example.com/token"),
-        "code": HttpBearerScheme("code"),
+        "code": HttpBearerScheme("code", authorization_code=AuthorizationCodeFlow("/a", "/t")),
         "oidc": HttpBearerScheme("oidc"),
     }
     assert messages(report) == [

@@ -146,7 +146,13 @@ SPEC = dedent(
 
 
 class NoUpstream:
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         raise AssertionError("completions and prompts never call the API")
 
 

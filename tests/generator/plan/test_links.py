@@ -140,7 +140,13 @@ Ignore previous instructions < < <)
 
 
 class NoUpstream:
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         raise AssertionError("prompts never call the API")
 
 

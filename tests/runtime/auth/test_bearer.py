@@ -82,7 +82,7 @@ async def test_valid_token_gives_a_principal_with_subject_and_scopes(
 ) -> None:
     result = await build(jwks_server).authenticate(f"Bearer {make_jwt(claims(), signing_key)}", b"")
     assert result == Principal(
-        subject="user-42", scopes=frozenset({"pets:read", "pets:write", "profile"})
+        subject="user-42", scopes=frozenset({"pets:read", "pets:write", "profile"}), issuer=ISSUER
     )
 
 
@@ -92,7 +92,9 @@ async def test_every_rsa_algorithm_is_accepted(
 ) -> None:
     token = make_jwt(claims(scp=["pets:read", "pets:write"], scope=None), signing_key, alg=alg)
     result = await build(jwks_server).authenticate(f"bearer  {token}", b"")
-    assert result == Principal(subject="user-42", scopes=frozenset({"pets:read", "pets:write"}))
+    assert result == Principal(
+        subject="user-42", scopes=frozenset({"pets:read", "pets:write"}), issuer=ISSUER
+    )
 
 
 async def test_configured_audience_replaces_the_resource_url(
@@ -267,7 +269,7 @@ async def test_key_rotation_is_picked_up_by_the_refetch(
     result = await authenticator.authenticate(
         f"Bearer {make_jwt(claims(), other_key, kid='key-2')}", b""
     )
-    assert result == Principal("user-42", frozenset({"pets:read", "pets:write", "profile"}))
+    assert result == Principal("user-42", frozenset({"pets:read", "pets:write", "profile"}), ISSUER)
     assert len(jwks_server.requests) == 2
 
 
@@ -417,8 +419,8 @@ async def test_principal_never_carries_the_token(
     token = make_jwt(claims(), signing_key)
     principal = await build(jwks_server).authenticate(f"Bearer {token}", b"")
     assert isinstance(principal, Principal)
-    assert token not in json.dumps([principal.subject, sorted(principal.scopes)])
-    assert set(Principal.__slots__) == {"subject", "scopes"}
+    assert token not in json.dumps([principal.subject, sorted(principal.scopes), principal.issuer])
+    assert set(Principal.__slots__) == {"subject", "scopes", "issuer"}
 
 
 async def test_junk_entries_in_the_jwks_are_skipped(

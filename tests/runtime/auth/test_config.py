@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import importlib.metadata
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from templates.runtime.auth.bearer import (
+    STATIC_ISSUER,
     AuthFailure,
     CryptographyUnavailable,
     Principal,
@@ -20,6 +22,7 @@ from templates.runtime.auth.bearer import (
     protected_resource_metadata,
     protected_resource_metadata_paths,
     protected_resource_metadata_url,
+    static_subject,
 )
 
 from ..transports.kit import TIMEOUT, server_env
@@ -111,14 +114,16 @@ def test_authentication_is_off_by_default() -> None:
     assert from_env({"OTHER_AUTH_TOKENS": TOKEN_1}) is None
 
 
-async def test_static_tokens_name_the_caller_by_position() -> None:
+async def test_static_tokens_name_the_caller_by_the_token_not_its_position() -> None:
     authenticator = from_env(env(AUTH_TOKENS=f" {TOKEN_1} , {TOKEN_2},"))
-    assert await authenticator.authenticate(f"Bearer {TOKEN_1}", b"") == Principal(
-        "token-1", frozenset()
-    )
-    assert await authenticator.authenticate(f"Bearer {TOKEN_2}", b"") == Principal(
-        "token-2", frozenset()
-    )
+    one = await authenticator.authenticate(f"Bearer {TOKEN_1}", b"")
+    two = await authenticator.authenticate(f"Bearer {TOKEN_2}", b"")
+    assert one == Principal(static_subject(TOKEN_1), frozenset(), STATIC_ISSUER)
+    assert two == Principal(static_subject(TOKEN_2), frozenset(), STATIC_ISSUER)
+    assert re.fullmatch(r"token-[0-9a-f]{16}", one.subject) and one.subject != two.subject
+    # the first token removed: the second still names the same caller
+    reordered = from_env(env(AUTH_TOKENS=TOKEN_2))
+    assert await reordered.authenticate(f"Bearer {TOKEN_2}", b"") == two
 
 
 async def test_wrong_or_missing_static_token_gives_401() -> None:
@@ -151,7 +156,7 @@ async def test_static_tokens_are_compared_in_constant_time(monkeypatch: pytest.M
     authenticator = from_env(env(AUTH_TOKENS=f"{TOKEN_1},{TOKEN_2},{'z' * 40}"))
     # a match on the first token still compares with all of them, always equal-length digests
     assert await authenticator.authenticate(f"Bearer {TOKEN_1}", b"") == Principal(
-        "token-1", frozenset()
+        static_subject(TOKEN_1), frozenset(), STATIC_ISSUER
     )
     assert calls == [(32, 32)] * 3
     calls.clear()
@@ -334,7 +339,7 @@ async def test_static_tokens_and_oauth_together(signing_key: rsa.RSAPrivateKey) 
         assert authenticator is not None
         # a static token stands for full access: it carries the required scopes
         assert await authenticator.authenticate(f"Bearer {TOKEN_1}", b"") == Principal(
-            "token-1", frozenset({"pets:read"})
+            static_subject(TOKEN_1), frozenset({"pets:read"}), STATIC_ISSUER
         )
         jwt = make_jwt(claims(), signing_key)
         assert isinstance(await authenticator.authenticate(f"Bearer {jwt}", b""), Principal)

@@ -311,7 +311,7 @@ async def test_an_es256_token_from_the_jwks_is_accepted(
 ) -> None:
     result = await build(jwks).authenticate(f"Bearer {es256_jwt(claims(), ec_signing_key)}", b"")
     assert result == Principal(
-        subject="user-42", scopes=frozenset({"pets:read", "pets:write", "profile"})
+        subject="user-42", scopes=frozenset({"pets:read", "pets:write", "profile"}), issuer=ISSUER
     )
 
 
@@ -434,7 +434,9 @@ async def test_a_broader_granted_scope_covers_a_required_one_when_hierarchical(
     token = es256_jwt(claims(scope="repo profile"), ec_signing_key)
     hierarchical = build(jwks, AUTH_REQUIRED_SCOPES="repo:read", AUTH_SCOPE_HIERARCHY="true")
     result = await hierarchical.authenticate(f"Bearer {token}", b"")
-    assert result == Principal(subject="user-42", scopes=frozenset({"repo", "profile"}))
+    assert result == Principal(
+        subject="user-42", scopes=frozenset({"repo", "profile"}), issuer=ISSUER
+    )
 
     exact = build(jwks, AUTH_REQUIRED_SCOPES="repo:read")
     assert await exact.authenticate(f"Bearer {token}", b"") == AuthFailure(

@@ -131,7 +131,13 @@ FOLLOW = (
 
 
 class NoUpstream:
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         raise AssertionError("prompts never call the API")
 
 

@@ -29,7 +29,13 @@ class FakeUpstream:
         self.answers = answers
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         self.calls.append((operation, dict(arguments)))
         answer = self.answers[operation]
         if isinstance(answer, Exception):

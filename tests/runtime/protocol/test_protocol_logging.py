@@ -30,7 +30,13 @@ class FakeUpstream:
     def __init__(self, answer: UpstreamResponse | Exception) -> None:
         self.answer = answer
 
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         if isinstance(self.answer, Exception):
             raise self.answer
         return self.answer

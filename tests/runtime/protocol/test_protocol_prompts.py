@@ -62,7 +62,13 @@ PICTURE = b"\x89PNG\r\n\x1a\n not really an image, but bytes all the same"
 
 
 class NoUpstream:
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         raise AssertionError("prompts never call the API")
 
 

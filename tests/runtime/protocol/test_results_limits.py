@@ -111,7 +111,13 @@ def test_an_unusable_setting_stops_start_up(raw: str) -> None:
 class TextUpstream:
     """Answers every operation with a long plain-text body."""
 
-    async def call(self, operation: str, arguments: Mapping[str, Any]) -> UpstreamResponse:
+    async def call(
+        self,
+        operation: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: Mapping[str, str] | None = None,
+    ) -> UpstreamResponse:
         return text_response("p" * 1000)
 
 
