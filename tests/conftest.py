@@ -20,6 +20,9 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 
+# fixtures shared by several folders: the session's real Redis server
+pytest_plugins = ("tests.kit.redis_server",)
+
 REPO = Path(__file__).resolve().parents[1]
 PETSTORE_DIR = REPO / "samples" / "petstore"
 PETSTORE_SPEC = PETSTORE_DIR / "openapi.yaml"

@@ -520,13 +520,16 @@ def _operation(
 def _scopes(
     declared: Any, usable: Security, schemes: _Schemes
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Per OAuth2 client-credentials scheme, the scopes its usable requirements list."""
+    """Per OAuth2 scheme the server obtains tokens for (client credentials, or an authorization
+    code flow that signs users in), the scopes its usable requirements list."""
     found: dict[str, dict[str, None]] = {}
     for requirement in declared if isinstance(declared, list) else ():
         if not isinstance(requirement, dict) or tuple(requirement) not in usable:
             continue
         for name, scopes in requirement.items():
-            if isinstance(schemes.supported.get(name), OAuth2ClientCredentialsScheme):
+            scheme = schemes.supported.get(name)
+            signs_in = isinstance(scheme, HttpBearerScheme) and scheme.authorization_code
+            if isinstance(scheme, OAuth2ClientCredentialsScheme) or signs_in:
                 wanted = found.setdefault(name, {})
                 for scope in scopes if isinstance(scopes, list) else ():
                     if isinstance(scope, str) and scope:

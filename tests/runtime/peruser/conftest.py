@@ -8,10 +8,7 @@ its WAL, every Redis key and value.
 
 from __future__ import annotations
 
-import shutil
-import socket
 import sqlite3
-import subprocess
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
@@ -46,51 +43,6 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _answers_ping(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
-            conn.sendall(b"PING\r\n")
-            return conn.recv(64) == b"+PONG\r\n"
-    except OSError:
-        return False
-
-
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of a fresh Redis server (database 0), stopped after the session."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.fail(
-            "redis-server is not on PATH: these tests run a real Redis server, which .ci/run "
-            "(scripts/test.sh) installs from Debian; here: apt-get install -y redis-server",
-            pytrace=False,
-        )
-    workdir = tmp_path_factory.mktemp("redis")
-    port = _free_port()
-    args = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    with (workdir / "redis.log").open("wb") as log:
-        server = subprocess.Popen(
-            [binary, *args, "--dir", str(workdir)], stdout=log, stderr=subprocess.STDOUT
-        )
-    try:
-        deadline = time.monotonic() + 15
-        while not _answers_ping(port):
-            if server.poll() is not None or time.monotonic() > deadline:
-                log_text = (workdir / "redis.log").read_text(errors="replace")
-                pytest.fail(f"redis-server did not start:\n{log_text}", pytrace=False)
-            time.sleep(0.02)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        server.terminate()
-        server.wait(timeout=15)
 
 
 @pytest.fixture

@@ -91,11 +91,12 @@ def server_env(package: Path, base_url: str, api_key: str | None, **extra: str) 
 
 
 class ServerProcess:
-    """``python -m petstore_mcp http --port 0`` from a generated package, until ``stop``."""
+    """``python -m petstore_mcp http --port 0`` from a generated package (``module``: another
+    one's), until ``stop``."""
 
-    def __init__(self, env: dict[str, str], *args: str) -> None:
+    def __init__(self, env: dict[str, str], *args: str, module: str = "petstore_mcp") -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "petstore_mcp", "http", "--port", "0", *args],
+            [sys.executable, "-m", module, "http", "--port", "0", *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -120,7 +121,7 @@ class ServerProcess:
             line = self._lines.get(timeout=TIMEOUT)
             if line is None:
                 raise AssertionError("server exited: " + "".join(self.stderr))
-            match = re.fullmatch(r"petstore-mcp: serving MCP on (http://\S+)\n", line)
+            match = re.fullmatch(r"\S+-mcp: serving MCP on (http://\S+)\n", line)
             if match:
                 return match[1]
 
@@ -231,6 +232,11 @@ class RoundRobinProxy:
     @property
     def port(self) -> int:
         return int(self._listener.getsockname()[1])
+
+    def route_to(self, backends: list[str]) -> None:
+        """Send the next requests to ``backends`` instead (servers started after the proxy, whose
+        public URL is the proxy's)."""
+        self._backends = [_host_port(url) for url in backends]
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
