@@ -10,6 +10,7 @@ through with that key. The fake Petstore on 127.0.0.1 records which key each cal
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import sqlite3
@@ -29,6 +30,8 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.conftest import PETSTORE_SPEC, fake_petstore_module
+from tests.e2e.helpers import stdio_params
+from tests.kit.upstream import RecordingUpstream, Reply
 from tests.runtime.transports import kit as http_kit
 from tests.runtime.transports.kit import ServerProcess
 
@@ -65,18 +68,27 @@ class Deployment:
             PETSTORE_AUTH_TOKENS=f"{ALICE},{BOB},{ALICE_NEW}",
             PETSTORE_TOKEN_STORE=f"sqlite:///{store.as_posix().lstrip('/')}",
             PETSTORE_TOKEN_STORE_KEY=STORE_KEY,
+            # every log line the server can write, to look for secrets in
+            MCP_LOG_LEVEL="debug",
         )
         self.server = ServerProcess(self.env)
+        self.logs: list[str] = []
 
     def restart(self) -> None:
         self.server.stop()
+        self.logs += self.server.stderr
         self.server = ServerProcess(self.env)
 
     def keys_sent(self) -> list[str | None]:
+        for request in self.fake.requests:
+            # the MCP bearer token is never forwarded: per-user keys only, in their own header
+            assert "authorization" not in request.headers
+            assert not any(t in repr(request) for t in (ALICE, BOB, ALICE_NEW, SERVER_KEY))
         return [request.headers.get("x-api-key") for request in self.fake.requests]
 
     def close(self) -> None:
         self.server.stop()
+        self.logs += self.server.stderr
         self.fake.__exit__(None, None, None)
 
 
@@ -86,6 +98,12 @@ def deployment(package: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     running = Deployment(package, store)
     yield running
     running.close()
+    # after every test of the module: no credential and no MCP token in a log line, and the
+    # callers' MCP tokens never went to the API
+    logs = "".join(running.logs)
+    assert "per-user credentials stored for scheme api_key" in logs  # the log was on
+    for secret in (ALICE_KEY, BOB_KEY, SERVER_KEY, ALICE, BOB, ALICE_NEW, STORE_KEY):
+        assert secret not in logs
 
 
 @contextlib.asynccontextmanager
@@ -266,3 +284,101 @@ async def test_revoking_forgets_only_the_callers_credentials(deployment: Deploym
     await sign_in_link(call_get_pet(deployment, BOB, "legacy", Person(BOB, BOB_KEY)))
     result = await call_get_pet(deployment, ALICE, "auto", Person(ALICE, "unused"))
     assert not result.is_error and deployment.keys_sent() == [ALICE_KEY]
+
+
+class EchoingApi(RecordingUpstream):
+    """An API that puts the caller's key into its answer (as some do in error messages)."""
+
+    def answer(self, request: Any) -> Reply:
+        return Reply.json(200, {"id": 1, "name": f"key {request.header('x-api-key')} accepted"})
+
+
+def test_a_callers_key_echoed_by_the_api_is_masked_in_the_result(
+    package: Path, tmp_path: Path
+) -> None:
+    with EchoingApi() as api:
+        env = http_kit.server_env(
+            package,
+            api.url,
+            None,
+            PETSTORE_CREDENTIALS="per-user",
+            PETSTORE_AUTH_TOKENS=ALICE,
+            PETSTORE_TOKEN_STORE=f"sqlite:///{(tmp_path / 't.db').as_posix().lstrip('/')}",
+            PETSTORE_TOKEN_STORE_KEY=STORE_KEY,
+        )
+        server = ServerProcess(env)
+        try:
+
+            async def run() -> Any:
+                return await call_get_pet_at(server.url, ALICE, Person(ALICE, ALICE_KEY))
+
+            result = asyncio.run(run())
+        finally:
+            server.stop()
+    assert not result.is_error, result
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert ALICE_KEY not in text and "key *** accepted" in text
+    (sent,) = api.requests
+    assert sent.header("x-api-key") == ALICE_KEY
+
+
+async def call_get_pet_at(url: str, token: str, person: Any) -> Any:
+    async with client(url, token, "auto", person) as session:
+        return await session.call_tool("get_pet_by_id", {"petId": 1})
+
+
+@pytest.mark.parametrize(
+    ("drop", "message"),
+    [
+        (
+            "PETSTORE_AUTH_TOKENS",
+            "PETSTORE_CREDENTIALS=per-user keeps credentials per caller, so callers must be "
+            "authenticated: set PETSTORE_AUTH_TOKENS or PETSTORE_AUTH_JWKS_URL",
+        ),
+        (
+            "PETSTORE_TOKEN_STORE_KEY",
+            "PETSTORE_CREDENTIALS=per-user stores credentials encrypted: set "
+            "PETSTORE_TOKEN_STORE_KEY",
+        ),
+    ],
+)
+def test_per_user_mode_refuses_to_start_without_what_it_needs(
+    package: Path, tmp_path: Path, drop: str, message: str
+) -> None:
+    env = http_kit.server_env(
+        package,
+        "http://127.0.0.1:9",
+        None,
+        PETSTORE_CREDENTIALS="per-user",
+        PETSTORE_AUTH_TOKENS=ALICE,
+        PETSTORE_TOKEN_STORE=f"sqlite:///{(tmp_path / 't.db').as_posix().lstrip('/')}",
+        PETSTORE_TOKEN_STORE_KEY=STORE_KEY,
+    )
+    del env[drop]
+    with pytest.raises(AssertionError) as exited:
+        ServerProcess(env)
+    assert f"petstore-mcp: {message}\n" in str(exited.value)
+
+
+def test_the_config_file_makes_per_user_the_generated_default(tmp_path: Path) -> None:
+    config = tmp_path / "openapi2mcp.toml"
+    config.write_text('[upstream]\ncredentials = "per-user"\n')
+    out = tmp_path / "petstore-mcp"
+    files = generate(str(PETSTORE_SPEC), GenerateOptions(config_path=config)).files
+    write_tree(files, out, force=False, marker=MARKER)
+    readme = (out / "README.md").read_text()
+    assert "`PETSTORE_CREDENTIALS=per-user` (this server's default)" in readme
+    env = http_kit.server_env(out, "http://127.0.0.1:9", None)
+    with pytest.raises(AssertionError) as exited:
+        ServerProcess(env)
+    assert "PETSTORE_CREDENTIALS=per-user keeps credentials per caller" in str(exited.value)
+
+
+async def test_stdio_keeps_the_environment_credentials(package: Path) -> None:
+    with fake_petstore_module().FakePetstore(api_key=None) as fake:
+        params = stdio_params(package, fake.base_url, SERVER_KEY)
+        params.env = {**(params.env or {}), "PETSTORE_CREDENTIALS": "per-user"}
+        async with Client(params, mode="auto") as session:
+            result = await session.call_tool("get_pet_by_id", {"petId": 1})
+        assert not result.is_error, result
+        assert [r.headers.get("x-api-key") for r in fake.requests] == [SERVER_KEY]

@@ -106,7 +106,11 @@ class ServerProcess:
         self.stderr: list[str] = []
         self._pump = threading.Thread(target=self._read_stderr, daemon=True)
         self._pump.start()
-        self.url = self._wait_for_url()
+        try:
+            self.url = self._wait_for_url()
+        except BaseException:
+            self.stop()  # a server that did not start leaves no process or pipe behind
+            raise
 
     def _read_stderr(self) -> None:
         assert self.process.stderr is not None
