@@ -162,9 +162,10 @@ class UpstreamConfig(_Strict):
     env_prefix: str | None = None
     # sent with every call; not secrets (those go in <PREFIX>_HEADERS at run time)
     headers: dict[str, str] = Field(default_factory=dict)
-    # whose credentials calls carry by default: the server's (environment) or each caller's own
-    # (per-user, served over HTTP with inbound authentication); <PREFIX>_CREDENTIALS overrides it
-    credentials: Literal["environment", "per-user"] = "environment"
+    # whose credentials calls carry by default: the server's (environment), each caller's own
+    # (per-user) or tokens exchanged for each caller's inbound one (exchange; both need HTTP with
+    # inbound authentication); <PREFIX>_CREDENTIALS overrides it
+    credentials: Literal["environment", "per-user", "exchange"] = "environment"
 
     @field_validator("headers")
     @classmethod

@@ -191,9 +191,10 @@ VARIABLES: Final[tuple[Variable, ...]] = (
     ),
     Variable(
         "CREDENTIALS",
-        "Whose credentials calls carry: environment (this server's, from the variables above) or "
-        "per-user (each caller's own, which they enter at a sign-in link this server sends them; "
-        "needs inbound authentication and a token store key)",
+        "Whose credentials calls carry: environment (this server's, from the variables above), "
+        "per-user (each caller's own, entered at a sign-in link; needs inbound authentication "
+        "and a token store key) or exchange (each caller's OAuth token traded for one of the "
+        "API's, RFC 8693; needs AUTH_JWKS_URL)",
         GENERATED,
         "per-user",
     ),
@@ -202,13 +203,53 @@ VARIABLES: Final[tuple[Variable, ...]] = (
         "Where per-user credentials are kept, encrypted: sqlite:///absolute/path.db, "
         "sqlite:relative/path.db, or redis://host:port/db (replicas behind a load balancer "
         "share one; needs the redis extra)",
-        "sqlite: tokens.db in the server's data directory",
+        "sqlite: tokens.db in the server's data directory ($XDG_DATA_HOME or ~/.local/share, "
+        "then the server's name)",
         "per-user",
     ),
     Variable(
         "TOKEN_STORE_KEY",
         "The key that encrypts the token store: 32 random bytes as base64 or 64 hex digits "
-        "(e.g. python -c 'import secrets; print(secrets.token_hex(32))'); replicas share it",
+        "(e.g. python -c 'import secrets; print(secrets.token_hex(32))'); replicas share it. "
+        "For stdio, login generates one when unset and keeps it in store.key next to the "
+        "default store, readable by you only (mode 0600)",
+        "",
+        "per-user",
+        secret=True,
+    ),
+    Variable(
+        "EXCHANGE_TOKEN_URL",
+        "Exchange mode: the identity provider's token endpoint, where each caller's access "
+        "token is exchanged (https; http only on loopback); the issued tokens are cached per "
+        "caller and scopes in each process's memory until shortly before they expire",
+        "",
+        "per-user",
+    ),
+    Variable(
+        "EXCHANGE_AUDIENCE",
+        "Exchange mode: the audience asked for, the name the identity provider knows the API by "
+        "(this or EXCHANGE_RESOURCE is required)",
+        "",
+        "per-user",
+    ),
+    Variable(
+        "EXCHANGE_RESOURCE",
+        "Exchange mode: the API's URI, sent as the RFC 8707 resource (this or EXCHANGE_AUDIENCE "
+        "is required)",
+        "",
+        "per-user",
+    ),
+    Variable(
+        "EXCHANGE_CLIENT_ID",
+        "Exchange mode: this server's client id at the token endpoint (unset: no client "
+        "authentication)",
+        "",
+        "per-user",
+    ),
+    Variable(
+        "EXCHANGE_CLIENT_SECRET",
+        "Exchange mode: the client's secret, sent with HTTP Basic authentication (unset: the "
+        "client id alone is sent)",
         "",
         "per-user",
         secret=True,

@@ -47,9 +47,11 @@ use it. Per branch: who raises, and what the user sees. ``(ValueError)`` marks c
     │                               sessions, error -32602 "inputResponses.<key>: ..." in 2026-07-28
     ├── ApiCallError                one call of the API (or of a custom tool standing in for it)
     │   │                           failed or was not made; the user reads an UpstreamError's message
-    │   ├── UpstreamError           upstream.client, hooks: tools/call answers with an isError
-    │   │   │                       result carrying the message (written to be shown: no secrets);
-    │   │   │                       resources/read with error -32603 and the message
+    │   ├── UpstreamError           upstream.client, hooks, peruser.exchange (the token exchange
+    │   │   │                       failed, or exchange mode cannot serve the operation):
+    │   │   │                       tools/call answers with an isError result carrying the message
+    │   │   │                       (written to be shown: no secrets, no token); resources/read
+    │   │   │                       with error -32603 and the message
     │   │   └── UpstreamStatusError protocol.results: a resource read got a non-2xx status: 404 is
     │   │                           ResourceNotFound, any other -32603
     │   ├── EncodingRefused (ValueError)

@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, TypedDict, cast
 from urllib.parse import urlsplit
 
 import httpx
@@ -33,6 +33,7 @@ from .catalog.model import OUTPUT_SCHEMA_MODES, Catalog, UpstreamInfo, catalog_p
 from .environment import name as env_name
 from .errors import CustomCodeError as CustomCodeError  # noqa: PLC0414 - re-exported
 from .errors import SettingsError as SettingsError  # noqa: PLC0414 - re-exported
+from .errors import TokenStoreError
 from .hooks import CustomCaller, CustomCode, DefinitionError, LocalItem, collect, module_path
 from .protocol.calls import UpstreamCaller
 from .protocol.dispatch import Dispatcher
@@ -49,6 +50,7 @@ from .upstream.resilience import Policy, PolicyError
 if TYPE_CHECKING:
     # the HTTP transport's authentication code is not loaded on the stdio path
     from .auth.bearer import Authenticator
+    from .peruser.local import LocalCredentials
 
 
 logger = logging.getLogger(__name__)
@@ -386,11 +388,43 @@ class McpServer:
         )
 
     async def serve_stdio(self) -> None:
-        """Serve MCP on this process's stdin/stdout until stdin closes."""
+        """Serve MCP on this process's stdin/stdout until stdin closes.
+
+        When the user has run ``login`` (a store key and the token store exist), calls carry the
+        tokens it stored for them and the environment's credentials for the other schemes
+        (``peruser.local``); otherwise nothing is opened and the environment's are used. An unusable
+        key or store is a ``SettingsError``.
+        """
+        dispatcher = self.dispatcher
+        local = await self._local_credentials()
+        if local is not None:
+            from .peruser.local import AsLocalUser  # noqa: PLC0415 - after a login only
+
+            self.dispatcher.serve_per_user(local)
+            # stdio names no caller, and per-user credentials are looked up for one
+            dispatcher = cast("Dispatcher", AsLocalUser(self.dispatcher, local.user))
         try:
-            await serve_stdio(self.dispatcher, max_line_bytes=self.settings.max_line_bytes)
+            await serve_stdio(dispatcher, max_line_bytes=self.settings.max_line_bytes)
         finally:
+            if local is not None:
+                await local.aclose()
             await self.aclose()
+
+    async def _local_credentials(self) -> LocalCredentials | None:
+        from .peruser.local import open_local  # noqa: PLC0415 - loads the store only after a login
+
+        settings, server = self.settings, self.catalog["server"]
+        try:
+            return await open_local(
+                self.catalog["upstream"],
+                settings.environ,
+                prefix=settings.env_prefix,
+                server_name=server["name"],
+                api=server.get("title") or server["name"],
+                transport=settings.transport,
+            )
+        except (ValueError, TokenStoreError) as exc:
+            raise SettingsError(str(exc)) from None
 
     async def aclose(self) -> None:
         if self._upstream is not None:

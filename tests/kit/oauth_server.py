@@ -9,9 +9,14 @@ state; errors go to the redirect URI (RFC 6749 §4.1.2.1), or are a 400 page whe
 redirect URI is bad. ``POST /token`` redeems single-use codes (PKCE verified, redirect URI matched, the
 client authenticated) and refresh tokens, rotating them: a refresh token used twice revokes its whole
 grant (OAuth 2.0 Security BCP §4.14). ``POST /revoke`` is RFC 7009; the RFC 8414 metadata is served too.
+As the identity provider of an MCP server, it also signs RS256 JWT access tokens for an audience
+(``issue_jwt``; its key set is served at ``GET /jwks``) and, at ``POST /token``, exchanges an active
+access token it issued (a JWT or not) for one of another audience (RFC 8693 token exchange, the
+client authenticated; ``exchange_audiences`` limits the audiences it grants).
 Every request is kept in ``requests`` (method, path, query, form, headers), every token issued in
-``tokens`` with its user, so a test can ask whose token an API received (``user_of``). Tokens and codes
-carry recognisable prefixes (``at-alice-…``, ``rt-alice-…``, ``code-alice-…``) so leaks are easy to grep.
+``tokens`` with its user (and audience), so a test can ask whose token an API received (``user_of``).
+Tokens and codes carry recognisable prefixes (``at-alice-…``, ``rt-alice-…``, ``code-alice-…``,
+``xt-alice-…`` for exchanged ones) so leaks are easy to grep.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from typing import Any, Literal, Self
 from urllib.parse import parse_qsl, unquote_plus, urlencode
 
 import uvicorn
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 AuthMethod = Literal["client_secret_basic", "client_secret_post", "none"]
 Headers = tuple[tuple[str, str], ...]
@@ -41,6 +48,8 @@ MAX_BODY = 64 * 1024
 _CHALLENGE = re.compile(r"[A-Za-z0-9_-]{43}")
 _VERIFIER = re.compile(r"[A-Za-z0-9\-._~]{43,128}")
 _NO_STORE: Headers = (("Cache-Control", "no-store"), ("Pragma", "no-cache"))
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
+ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +101,8 @@ class Issued:
     grant: Grant
     expires_at: float | None
     revoked: bool = False
+    # who the token is for (JWTs and exchanged tokens); None: any resource
+    audience: str | None = None
 
 
 @dataclass(slots=True)
@@ -134,6 +145,8 @@ class OAuthServer:
         self.rotate_refresh_tokens = True  # False: a refresh answer carries no new refresh token
         self.echo_scope = True  # False: token answers leave out ``scope``
         self.quote_requests_in_errors = False  # True: a careless AS that echoes what it got
+        self.exchange_audiences: set[str] | None = None  # token exchange: None grants any audience
+        self._signing_key: rsa.RSAPrivateKey | None = None
         self.clients: dict[str, Client] = {}
         self.requests: list[Seen] = []
         self.tokens: dict[str, Issued] = {}
@@ -178,6 +191,49 @@ class OAuthServer:
     @property
     def revocation_url(self) -> str:
         return f"{self.url}/revoke"
+
+    @property
+    def jwks_url(self) -> str:
+        return f"{self.url}/jwks"
+
+    def issue_jwt(
+        self,
+        user: str,
+        audience: str,
+        *,
+        scopes: Collection[str] = (),
+        lifetime: int = 3600,
+        client_id: str = "mcp-client",
+    ) -> str:
+        """An RS256 access token (``typ`` at+jwt) of this issuer for ``user`` and ``audience``."""
+        now = self.clock()
+        claims = {
+            "iss": self.url,
+            "sub": user,
+            "aud": audience,
+            "exp": int(now + lifetime),
+            "iat": int(now),
+            "scope": " ".join(scopes),
+            "client_id": client_id,
+            "jti": secrets.token_urlsafe(8),
+        }
+        header = {"alg": "RS256", "typ": "at+jwt", "kid": "fake-as-key"}
+        signing_input = f"{_b64json(header)}.{_b64json(claims)}"
+        signature = self._key.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256())
+        token = f"{signing_input}.{_b64(signature)}"
+        with self._lock:
+            grant = Grant(user, client_id, tuple(scopes))
+            self.tokens[token] = Issued(
+                "access", user, client_id, tuple(scopes), grant, now + lifetime, audience=audience
+            )
+        return token
+
+    @property
+    def _key(self) -> rsa.RSAPrivateKey:
+        # made on first use: most tests of this server never sign anything
+        if self._signing_key is None:
+            self._signing_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        return self._signing_key
 
     def user_of(self, access_token: str) -> str | None:
         """Whose ``access_token`` is, if it is one this server issued and still honours."""
@@ -296,6 +352,7 @@ class OAuthServer:
             ("GET", "/authorize"): self._authorize,
             ("POST", "/token"): self._token_endpoint,
             ("POST", "/revoke"): self._revoke_endpoint,
+            ("GET", "/jwks"): self._jwks,
             ("GET", "/.well-known/oauth-authorization-server"): self._metadata,
         }
         handler = handlers.get((seen.method, seen.path))
@@ -313,8 +370,9 @@ class OAuthServer:
             "authorization_endpoint": self.authorization_url,
             "token_endpoint": self.token_url,
             "revocation_endpoint": self.revocation_url,
+            "jwks_uri": self.jwks_url,
             "response_types_supported": ["code"],
-            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "grant_types_supported": ["authorization_code", "refresh_token", TOKEN_EXCHANGE],
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": [
                 "client_secret_basic",
@@ -323,6 +381,18 @@ class OAuthServer:
             ],
         }
         return 200, json.dumps(document).encode(), (("Content-Type", "application/json"),)
+
+    def _jwks(self, seen: Seen) -> tuple[int, bytes, Headers]:
+        numbers = self._key.public_key().public_numbers()
+        key = {
+            "kty": "RSA",
+            "use": "sig",
+            "alg": "RS256",
+            "kid": "fake-as-key",
+            "n": _b64(numbers.n.to_bytes((numbers.n.bit_length() + 7) // 8, "big")),
+            "e": _b64(numbers.e.to_bytes((numbers.e.bit_length() + 7) // 8, "big")),
+        }
+        return 200, json.dumps({"keys": [key]}).encode(), (("Content-Type", "application/json"),)
 
     def _authorize(self, seen: Seen) -> tuple[int, bytes, Headers]:
         names = [name for name, _ in seen.query]
@@ -379,6 +449,8 @@ class OAuthServer:
                 answer = self._redeem_code(client, params)
             elif grant_type == "refresh_token":
                 answer = self._redeem_refresh_token(client, params)
+            elif grant_type == TOKEN_EXCHANGE:
+                answer = self._exchange(client, params)
             elif grant_type is None:
                 raise _Refusal("invalid_request", "grant_type is missing")
             else:
@@ -503,6 +575,44 @@ class OAuthServer:
             raise _Refusal("invalid_scope", "a requested scope exceeds the grant")
         return self._issue(grant, scopes, new_refresh_token=self.rotate_refresh_tokens)
 
+    def _exchange(self, client: Client, params: dict[str, str]) -> dict[str, Any]:
+        """RFC 8693 §2.1: an active access token of this server for one of the asked audience."""
+        subject_token = params.get("subject_token")
+        if not subject_token:
+            raise _Refusal("invalid_request", "subject_token is missing")
+        if params.get("subject_token_type") != ACCESS_TOKEN_TYPE:
+            raise _Refusal("invalid_request", "subject_token_type must be an access token")
+        if params.get("requested_token_type", ACCESS_TOKEN_TYPE) != ACCESS_TOKEN_TYPE:
+            raise _Refusal("invalid_request", "only access tokens are issued")
+        subject = self.tokens.get(subject_token)
+        if subject is None or subject.kind != "access" or not self._active(subject):
+            raise _Refusal("invalid_grant", "the subject_token is not an active access token")
+        audience = params.get("audience") or params.get("resource")
+        if audience is None:
+            raise _Refusal("invalid_target", "an audience or a resource is required")
+        if self.exchange_audiences is not None and audience not in self.exchange_audiences:
+            raise _Refusal("invalid_target", f"the audience {audience} is not allowed")
+        scopes = tuple(params.get("scope", "").split())
+        if self.scopes_supported is not None and not set(scopes) <= self.scopes_supported:
+            raise _Refusal("invalid_scope", "a requested scope is not supported")
+        now = self.clock()
+        access = f"xt-{subject.user}-{secrets.token_urlsafe(16)}"
+        grant = Grant(subject.user, client.client_id, scopes)
+        expires_at = None if self.expires_in is None else now + self.expires_in
+        self.tokens[access] = Issued(
+            "access", subject.user, client.client_id, scopes, grant, expires_at, audience=audience
+        )
+        answer: dict[str, Any] = {
+            "access_token": access,
+            "issued_token_type": ACCESS_TOKEN_TYPE,
+            "token_type": "Bearer",
+        }
+        if self.expires_in is not None:
+            answer["expires_in"] = self.expires_in
+        if self.echo_scope and scopes:
+            answer["scope"] = " ".join(scopes)
+        return answer
+
     def _issue(
         self, grant: Grant, scopes: tuple[str, ...], *, new_refresh_token: bool
     ) -> dict[str, Any]:
@@ -547,6 +657,14 @@ class OAuthServer:
         ):
             headers += (("WWW-Authenticate", 'Basic realm="fake-oauth"'),)
         return refusal.status, body, headers
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _b64json(value: Any) -> str:
+    return _b64(json.dumps(value, separators=(",", ":")).encode())
 
 
 def _page(status: int, text: str) -> tuple[int, bytes, Headers]:

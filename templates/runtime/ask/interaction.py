@@ -26,7 +26,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..catalog.model import AskSpec
 from ..errors import AskError as AskError  # noqa: PLC0414 - re-exported
@@ -47,6 +47,9 @@ from .elicitation import (
     form_schema,
     parse_answer,
 )
+
+if TYPE_CHECKING:
+    from ..auth.bearer import InboundToken
 
 MISSING_KEY: Final = "missing_arguments"
 CONFIRM_KEY: Final = "confirm"
@@ -167,6 +170,8 @@ class Interaction:
     # per-user mode: who is calling, (issuer, subject), and the request's protocol revision
     caller: tuple[str, str] | None = None
     version: str = ""
+    # exchange mode: the caller's bearer token, held out of sight (auth.bearer.InboundToken)
+    inbound: InboundToken | None = None
 
     @classmethod
     def for_request(

@@ -12,7 +12,10 @@ and publishes RFC 9728 Protected Resource Metadata. Both may be set at once. Fai
 (``AuthFailure``) carrying the HTTP status and the exact ``WWW-Authenticate`` challenge of MCP
 authorization (2026-07-28) and RFC 6750; their messages are fixed sentences that never contain the token,
 and tokens are never logged. A verified caller becomes a ``Principal`` (subject and scopes only): the
-inbound token goes no further, in particular never to the upstream API.
+inbound token never goes to the upstream API. Token exchange (``<PREFIX>_CREDENTIALS=exchange``,
+``peruser.exchange``) is the one place that reads it again, to trade it at the identity provider for
+a token of the API's audience: the transport carries it there in an ``InboundToken``, a holder whose
+``repr`` and ``str`` never show the value and which cannot be pickled.
 """
 
 from __future__ import annotations
@@ -59,9 +62,11 @@ __all__ = [
     "Authenticator",
     "BearerAuthenticator",
     "CryptographyUnavailable",
+    "InboundToken",
     "OAuthSettings",
     "Principal",
     "authenticator_from_env",
+    "inbound_token",
     "protected_resource_metadata",
     "protected_resource_metadata_paths",
     "protected_resource_metadata_url",
@@ -94,6 +99,42 @@ class Principal:
     subject: str
     scopes: frozenset[str]
     issuer: str = ""
+
+
+class InboundToken:
+    """The bearer token of an authenticated request, kept out of sight.
+
+    It travels from the transport to the credentials source of token exchange and nowhere else:
+    ``repr`` and ``str`` show no value (so a log line, a traceback's locals or a dataclass's repr
+    holding it leak nothing), it cannot be pickled, and two holders are equal only when they are the
+    same object. :meth:`reveal` is the one way to the value.
+    """
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        """The token, for the one request that needs it (the exchange at the identity provider)."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return "InboundToken(<hidden>)"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> Any:
+        raise TypeError("an inbound token is not to be pickled")
+
+
+def inbound_token(authorization: str | None) -> InboundToken | None:
+    """The bearer token of an ``Authorization`` header that ``authenticate`` accepted, held."""
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return InboundToken(token)
 
 
 @dataclass(frozen=True, slots=True)

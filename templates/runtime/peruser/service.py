@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
@@ -42,6 +42,9 @@ from .oauth_code import CodeFlow, authorize_url, exchange, refresh, token_client
 from .pages import Field, done_page, problem_page, security_headers, signin_page
 from .sealing import Credential, CredentialKind, parse_store_key
 from .store import CredentialStore, LazyStore
+
+if TYPE_CHECKING:
+    from ..auth.bearer import InboundToken
 
 logger = logging.getLogger(__name__)
 
@@ -120,10 +123,13 @@ class PerUser:
 
     # -- calls ---------------------------------------------------------------------------------
 
-    async def credentials(self, caller: Caller, spec: OperationSpec) -> dict[str, str] | SignIn:
+    async def credentials(
+        self, caller: Caller, spec: OperationSpec, *, inbound: InboundToken | None = None
+    ) -> dict[str, str] | SignIn:
         """The variables the first alternative the caller can satisfy needs, or where to sign in.
 
         An alternative without schemes (anonymous access) is taken when no other one is satisfied.
+        ``inbound`` (the caller's MCP token) is not used: stored credentials are the caller's own.
         """
         owner = _Principal(*caller)
         anonymous, first_missing = False, ""
@@ -445,7 +451,9 @@ async def _json(
 
 ENVIRONMENT: Final = "environment"
 PER_USER: Final = "per-user"
-MODES: Final = (ENVIRONMENT, PER_USER)
+# the caller's inbound token traded for one of the API's audience (RFC 8693): peruser.exchange
+EXCHANGE: Final = "exchange"
+MODES: Final = (ENVIRONMENT, PER_USER, EXCHANGE)
 
 
 def credentials_mode(info: UpstreamInfo, environ: Mapping[str, str], prefix: str) -> str:
@@ -453,7 +461,7 @@ def credentials_mode(info: UpstreamInfo, environ: Mapping[str, str], prefix: str
     variable = env_name(prefix, "CREDENTIALS")
     mode = (environ.get(variable) or "").strip() or info.get("credentials", ENVIRONMENT)
     if mode not in MODES:
-        raise ValueError(f"{variable} must be {' or '.join(MODES)}, got {mode[:40]!r}")
+        raise ValueError(f"{variable} must be one of {', '.join(MODES)}, got {mode[:40]!r}")
     return mode
 
 

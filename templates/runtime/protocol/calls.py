@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..ask.elicitation import secret_arguments
 from ..ask.interaction import (
@@ -58,6 +58,9 @@ from .results import (
 )
 from .shaping import is_object_schema, shape_tool_result
 from .uritemplate import UriTemplate
+
+if TYPE_CHECKING:
+    from ..auth.bearer import InboundToken
 
 logger = logging.getLogger(__name__)
 
@@ -153,10 +156,17 @@ def _call_label(spec: OperationSpec | None, operation: str) -> str:
 
 
 class UserCredentials(Protocol):
-    """What the protocol needs from ``peruser.service.PerUser``."""
+    """What the protocol needs from a source of each caller's credentials: ``peruser.service.PerUser``
+    (per-user mode), ``peruser.exchange.TokenExchange`` (exchange mode), ``peruser.local`` (stdio)."""
 
-    async def credentials(self, caller: tuple[str, str], spec: OperationSpec) -> Any:
-        """The variables the operation's security schemes read, or a link to sign in (``Link``)."""
+    async def credentials(
+        self, caller: tuple[str, str], spec: OperationSpec, *, inbound: InboundToken | None = None
+    ) -> Any:
+        """The variables the operation's security schemes read, or a link to sign in (``Link``).
+
+        ``inbound`` is the caller's bearer token, held (HTTP only); only token exchange reads it.
+        Raises ``UpstreamError`` (a message safe to show) when the call cannot carry credentials.
+        """
 
 
 class UpstreamCaller(Protocol):
@@ -277,7 +287,7 @@ class Calls:
         self._inputs: dict[str, Validator | SchemaError] = {}
         self._outputs: dict[str, Validator | SchemaError] = {}
         self._templates: list[tuple[UriTemplate, JsonObject, TemplateBinding]] | None = None
-        # per-user mode (peruser.service.PerUser): each caller's own credentials; None: the
+        # per-user or exchange mode (UserCredentials): each caller's own credentials; None: the
         # server's, from its environment
         self.per_user: UserCredentials | None = None
 
@@ -449,7 +459,14 @@ class Calls:
                 "This server uses each caller's own API credentials, and this request is not "
                 "authenticated; nothing was sent to the API."
             )
-        access = await self.per_user.credentials(interaction.caller, spec)
+        try:
+            access = await self.per_user.credentials(
+                interaction.caller, spec, inbound=interaction.inbound
+            )
+        except UpstreamError as exc:
+            # written to be shown (token exchange: never a token in it)
+            await log.log("error", f"Tool {name}: {exc}")
+            return tool_error(str(exc))
         if isinstance(access, dict):
             return access
         await log.log("info", f"Tool {name}: the caller must sign in first, nothing was called")
@@ -505,13 +522,16 @@ class Calls:
     # -- resources -----------------------------------------------------------------------------
 
     async def read_resource(
-        self, params: JsonObject, caller: tuple[str, str] | None = None
+        self,
+        params: JsonObject,
+        caller: tuple[str, str] | None = None,
+        inbound: InboundToken | None = None,
     ) -> list[JsonObject]:
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise JsonRpcError(INVALID_PARAMS, "resources/read requires params.uri (a string)")
         operation, arguments, mime_type = self._resolve(uri)
-        user = await self._reader_credentials(operation, caller)
+        user = await self._reader_credentials(operation, caller, inbound)
         try:
             response = await self._upstream.call(operation, arguments, user=user)
             contents = resource_contents(response, uri, mime_type)
@@ -527,14 +547,21 @@ class Calls:
         return contents
 
     async def _reader_credentials(
-        self, operation: str, caller: tuple[str, str] | None
+        self, operation: str, caller: tuple[str, str] | None, inbound: InboundToken | None = None
     ) -> dict[str, str] | None:
         """Per-user mode: the reader's own credentials; a reader without them is refused (a
         resource read cannot send them to sign in: calling one of the API's tools does)."""
         spec = self._tables.operations.get(operation)
         if self.per_user is None or spec is None:
             return None
-        access = None if caller is None else await self.per_user.credentials(caller, spec)
+        try:
+            access = (
+                None
+                if caller is None
+                else await self.per_user.credentials(caller, spec, inbound=inbound)
+            )
+        except UpstreamError as exc:
+            raise JsonRpcError(INTERNAL_ERROR, str(exc)) from None
         if not isinstance(access, dict):
             raise JsonRpcError(
                 INTERNAL_ERROR,

@@ -24,7 +24,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..ask.interaction import OFF, Asker, InputRequired, Interaction, Stop
 from ..catalog.model import Catalog, CatalogCounts, catalog_counts
@@ -74,6 +74,9 @@ from .shaping import (
     shape_tool,
 )
 
+if TYPE_CHECKING:
+    from ..auth.bearer import InboundToken
+
 logger = logging.getLogger(__name__)
 
 PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
@@ -118,6 +121,8 @@ class Call:
     caller: tuple[str, str] | None = None
     # legacy only: sends a request to the client and waits for its result
     ask: Asker | None = None
+    # the caller's bearer token, held out of sight: token exchange trades it for the API's
+    inbound: InboundToken | None = None
 
 
 Handler = Callable[[JsonObject, Call], Awaitable[JsonObject]]
@@ -192,7 +197,8 @@ class Dispatcher:
         return self._completer_used
 
     def serve_per_user(self, per_user: UserCredentials) -> None:
-        """From now on calls carry each caller's own credentials (per-user mode, HTTP only)."""
+        """From now on calls carry each caller's own credentials (per-user or exchange mode, over
+        HTTP; on stdio, the tokens ``login`` stored)."""
         self._calls.per_user = per_user
 
     # -- entry points --------------------------------------------------------------------------
@@ -206,12 +212,14 @@ class Dispatcher:
         subject: str | None = None,
         ask: Asker | None = None,
         caller: tuple[str, str] | None = None,
+        inbound: InboundToken | None = None,
     ) -> JsonObject | None:
         """The reply to one message, or ``None`` for notifications and stray responses.
 
         ``notify`` sends a server notification on the request's channel (progress, log messages);
         ``ask`` (legacy sessions, when the transport can) sends a request to the client and waits
-        for its answer; ``subject`` is the authenticated caller, if any.
+        for its answer; ``subject`` is the authenticated caller, if any, ``caller`` its (issuer,
+        subject) and ``inbound`` its bearer token (for token exchange only).
         """
         try:
             envelope = check_envelope(message)
@@ -225,7 +233,7 @@ class Dispatcher:
             return None
         assert envelope.id is not None
         try:
-            result = await self._request(envelope, session, notify, subject, ask, caller)
+            result = await self._request(envelope, session, notify, subject, ask, caller, inbound)
         except JsonRpcError as exc:
             return failure(envelope.id, exc)
         except Exception:
@@ -245,6 +253,7 @@ class Dispatcher:
         *,
         subject: str | None = None,
         caller: tuple[str, str] | None = None,
+        inbound: InboundToken | None = None,
     ) -> JsonObject | list[JsonObject] | None:
         """A batch's replies (an array), one error for a refused batch, ``None`` if nothing to say."""
         if not self.batch_allowed(session):
@@ -253,7 +262,7 @@ class Dispatcher:
             return failure(None, JsonRpcError(INVALID_REQUEST, "Invalid request: empty batch"))
         replies = await asyncio.gather(
             *(
-                self.handle(item, session, notify, subject=subject, caller=caller)
+                self.handle(item, session, notify, subject=subject, caller=caller, inbound=inbound)
                 for item in messages
             )
         )
@@ -270,6 +279,7 @@ class Dispatcher:
         subject: str | None,
         ask: Asker | None,
         caller: tuple[str, str] | None = None,
+        inbound: InboundToken | None = None,
     ) -> JsonObject:
         params = envelope.params
         if envelope.method == "initialize":
@@ -282,7 +292,13 @@ class Dispatcher:
             log = RequestLog(meta.get(LOG_LEVEL_KEY), notify, self._server_info["name"])
             capabilities = meta[CLIENT_CAPABILITIES_KEY]
             call = Call(
-                MODERN, progress, log, capabilities=capabilities, subject=subject, caller=caller
+                MODERN,
+                progress,
+                log,
+                capabilities=capabilities,
+                subject=subject,
+                caller=caller,
+                inbound=inbound,
             )
             return await self._dispatch(self._modern, envelope.method, params, call)
         if session is not None and session.version is not None:
@@ -300,6 +316,7 @@ class Dispatcher:
                 subject=subject,
                 ask=ask,
                 caller=caller,
+                inbound=inbound,
             )
             return await self._dispatch(self._legacy, envelope.method, params, call)
         raise JsonRpcError(INVALID_PARAMS, f"Missing required _meta field {PROTOCOL_VERSION_KEY}")
@@ -435,11 +452,12 @@ class Dispatcher:
                 method, params, call.capabilities, call.subject, self._signer, self._ask_missing
             )
         interaction.caller, interaction.version = call.caller, call.version
+        interaction.inbound = call.inbound
         return interaction
 
     async def _read_resource(self, params: JsonObject, call: Call) -> JsonObject:
         try:
-            contents = await self._calls.read_resource(params, call.caller)
+            contents = await self._calls.read_resource(params, call.caller, call.inbound)
         except ResourceNotFound as exc:
             code = INVALID_PARAMS if call.version == MODERN else LEGACY_RESOURCE_NOT_FOUND
             raise JsonRpcError(code, "Resource not found", {"uri": exc.uri}) from exc

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from ..ask.client_requests import ClientRequests
-from ..auth.bearer import Authenticator, AuthFailure, Principal
+from ..auth.bearer import Authenticator, AuthFailure, InboundToken, Principal, inbound_token
 from ..protocol.dispatch import (
     PROTOCOL_VERSION_KEY,
     Dispatcher,
@@ -201,11 +201,13 @@ class McpHttpApp:
             await send_error(send, 405, None, error, [(b"allow", b"POST")])
             return
         caller: Principal | None = None
+        inbound: InboundToken | None = None
         if self._authenticator is not None:
             outcome = await self._authenticate(scope, headers, send)
             if outcome is None:
                 return
-            caller = outcome
+            # the token itself, held out of sight: only token exchange reads it (peruser.exchange)
+            caller, inbound = outcome, inbound_token(headers.get("authorization"))
         if not json_content(headers.get("content-type")):
             error = JsonRpcError(INVALID_REQUEST, "Unsupported Media Type: send application/json")
             await send_error(send, 415, None, error)
@@ -230,7 +232,7 @@ class McpHttpApp:
                 send, 400, None, JsonRpcError(PARSE_ERROR, "Parse error: invalid JSON")
             )
             return
-        await self._serve(message, headers, receive, send, caller)
+        await self._serve(message, headers, receive, send, caller, inbound)
 
     async def _serve_metadata(self, method: str, send: Send) -> None:
         assert self._metadata is not None
@@ -282,9 +284,10 @@ class McpHttpApp:
         receive: Receive,
         send: Send,
         caller: Principal | None = None,
+        inbound: InboundToken | None = None,
     ) -> None:
         if isinstance(message, list):
-            await self._serve_batch(message, headers, receive, send, caller)
+            await self._serve_batch(message, headers, receive, send, caller, inbound)
             return
         try:
             envelope = check_envelope(message)
@@ -317,7 +320,8 @@ class McpHttpApp:
         ask = None
         if session is not None and session.client_capabilities:
             ask = self._client_requests.asker(reply.notify, session_id, lambda: reply.closed)
-        work = self._dispatcher.handle(message, session, reply.notify, ask=ask, **_identity(caller))
+        identity = _identity(caller, inbound)
+        work = self._dispatcher.handle(message, session, reply.notify, ask=ask, **identity)
         answer = await self._run(work, receive, reply, cancel_on_disconnect=era == MODERN)
         if answer is None:  # only notifications have no answer, and they never get here
             answer = failure(envelope.id, JsonRpcError(INTERNAL_ERROR, "Internal error"))
@@ -347,6 +351,7 @@ class McpHttpApp:
         receive: Receive,
         send: Send,
         caller: Principal | None,
+        inbound: InboundToken | None = None,
     ) -> None:
         try:
             version = headers.single(PROTOCOL_VERSION_HEADER)
@@ -363,7 +368,8 @@ class McpHttpApp:
         async def no_progress(message: JsonObject) -> None:
             return None
 
-        work = self._dispatcher.handle_batch(messages, session, no_progress, **_identity(caller))
+        identity = _identity(caller, inbound)
+        work = self._dispatcher.handle_batch(messages, session, no_progress, **identity)
         answer = await self._run(work, receive, ReplyStream(send), cancel_on_disconnect=False)
         if session.log_level != level:
             self._sessions.remember_log_level(session_id, session.log_level)
@@ -407,12 +413,17 @@ class McpHttpApp:
                 await asyncio.wait(pending)
 
 
-def _identity(caller: Principal | None) -> dict[str, Any]:
-    """What the dispatcher knows of the caller: its subject (requestState is bound to it) and
-    (issuer, subject), which per-user credentials are stored under."""
+def _identity(caller: Principal | None, inbound: InboundToken | None = None) -> dict[str, Any]:
+    """What the dispatcher knows of the caller: its subject (requestState is bound to it),
+    (issuer, subject), which per-user credentials are stored under, and its token, held, which
+    token exchange trades for the API's."""
     if caller is None or not caller.subject:
         return {}
-    return {"subject": caller.subject, "caller": (caller.issuer, caller.subject)}
+    return {
+        "subject": caller.subject,
+        "caller": (caller.issuer, caller.subject),
+        "inbound": inbound,
+    }
 
 
 def _route_path(scope: Scope) -> str:

@@ -5,10 +5,13 @@ uvicorn is the generated package's optional extra ``http`` and is imported only 
 started. The app is plain ASGI, so ``create_app(server)`` also runs under any other ASGI server. The
 socket is bound before uvicorn starts, so the address reported to ``on_ready`` is the real one (also
 for port 0, which picks a free port). Inbound authentication comes from the server or, when it has
-none, from the environment, with the endpoint's public URL as the OAuth resource identifier. Like
-stdio, start-up reads only the catalog's index: the ``x-mcp-header`` declarations a tool's
-``Mcp-Param-*`` headers are checked against are read on that tool's first call, from its line in
-``catalog.tools.jsonl`` when the catalog is loaded lazily (``_LazyToolHeaders``).
+none, from the environment, with the endpoint's public URL as the OAuth resource identifier. Calls
+carry the server's credentials, each caller's own (per-user mode, ``peruser.service``) or tokens
+exchanged for each caller's (exchange mode, ``peruser.exchange``): one of them, as
+``<PREFIX>_CREDENTIALS`` says. Like stdio, start-up reads only the catalog's index: the
+``x-mcp-header`` declarations a tool's ``Mcp-Param-*`` headers are checked against are read on that
+tool's first call, from its line in ``catalog.tools.jsonl`` when the catalog is loaded lazily
+(``_LazyToolHeaders``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from ..auth.bearer import (
     Authenticator,
+    BearerAuthenticator,
     Principal,
     authenticator_from_env,
     protected_resource_metadata,
@@ -29,6 +33,7 @@ from ..auth.bearer import (
 from ..catalog.model import Catalog
 from ..errors import HttpUnavailable as HttpUnavailable  # noqa: PLC0414 - re-exported
 from ..errors import TokenStoreError
+from ..peruser.exchange import TokenExchange, exchange_from_env
 from ..peruser.service import PerUser, per_user_from_env
 from ..protocol.pagination import ToolSource, tool_source
 from ..server import McpServer, SettingsError
@@ -111,6 +116,11 @@ def create_app(
             [per_user.start],
             [per_user.aclose],
         )
+    # the modes exclude each other: at most one of the two is configured
+    exchange = _exchange(server, authenticator) if per_user is None else None
+    if exchange is not None:
+        server.dispatcher.serve_per_user(exchange)
+        shutdown = [exchange.aclose]
     # listing every tool here would read the whole catalog before the first request
     return McpHttpApp(
         server.dispatcher,
@@ -155,6 +165,24 @@ def _per_user(
             transport=settings.transport,
         )
     except (ValueError, TokenStoreError) as exc:
+        raise SettingsError(str(exc)) from None
+
+
+def _exchange(server: McpServer, authenticator: Authenticator | None) -> TokenExchange | None:
+    """Exchange mode when ``<PREFIX>_CREDENTIALS`` (or the generated default) asks for it."""
+    settings = server.settings
+    # only the identity provider's own access tokens (JWTs) can be exchanged at it
+    oauth = authenticator.oauth if isinstance(authenticator, BearerAuthenticator) else None
+    try:
+        return exchange_from_env(
+            server.catalog["upstream"],
+            settings.environ,
+            prefix=settings.env_prefix,
+            api=server.catalog["server"].get("title") or server.catalog["server"]["name"],
+            issuer=None if oauth is None else oauth.issuer,
+            transport=settings.transport,
+        )
+    except ValueError as exc:
         raise SettingsError(str(exc)) from None
 
 

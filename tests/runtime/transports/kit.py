@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,15 @@ class ServerProcess:
             match = re.fullmatch(r"\S+-mcp: serving MCP on (http://\S+)\n", line)
             if match:
                 return match[1]
+
+    def log_until(self, text: str) -> str:
+        """The server's stderr so far, once it holds ``text`` (its reader thread may lag behind
+        the reply that a line was logged before); fails after ``TIMEOUT`` seconds."""
+        deadline = time.monotonic() + TIMEOUT
+        while text not in "".join(self.stderr):
+            assert time.monotonic() < deadline, f"{text!r} never logged: {''.join(self.stderr)}"
+            time.sleep(0.01)
+        return "".join(self.stderr)
 
     def stop(self) -> int:
         if self.process.poll() is None:
