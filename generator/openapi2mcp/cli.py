@@ -1,9 +1,9 @@
 """The ``openapi2mcp`` command line; the only module that prints.
 
-Exit codes: 0 success; 1 drift found by ``--check`` (or warnings under ``--strict``), or changes found
-by ``diff`` as selected by ``--fail-on``; 2 the input or the output directory is unusable (or the
-spec's operations yield no tool); 3 an internal error, printed as one line naming where it happened
-(never a traceback).
+Exit codes: 0 success; 1 drift found by ``--check`` (or warnings under ``--strict``), changes found
+by ``diff`` as selected by ``--fail-on``, or search quality below ``eval``'s minimum; 2 the input
+or the output directory is unusable (or the spec's operations yield no tool); 3 an internal
+error, printed as one line naming where it happened (never a traceback).
 """
 
 from __future__ import annotations
@@ -22,6 +22,17 @@ from . import __version__
 from .diagnostics import GenerationError, Report
 from .diff.compare import DiffInputError, FailOn, diff_sources
 from .diff.report import FULL_REPORT, MARKDOWN_LIMIT, render
+from .eval import (
+    SPLITS,
+    QueryFileError,
+    evaluate,
+    operation_ids,
+    operation_names,
+    percent,
+    planned_search,
+    read_queries,
+    report_lines,
+)
 from .generate import (
     GenerateOptions,
     Generation,
@@ -561,6 +572,92 @@ def diff_command(
     report = render(result, output_format, limit=max_length or None, full_report=full_report)
     click.echo(report, nl=False)
     if result.fails(cast(FailOn, fail_on)):  # click.Choice admits only these values
+        sys.exit(EXIT_DRIFT)
+
+
+@main.command("eval")
+@click.argument("spec")
+@click.option(
+    "--queries",
+    "queries_path",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help='JSON Lines, one query a line: {"query": "make a PR for my branch", "expected": '
+    '["pulls/create"]} (operationIds or tool names; optional "split": "dev" or "test").',
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Config file (default: openapi2mcp.toml next to the spec).",
+)
+@click.option(
+    "--overlay",
+    "overlays",
+    multiple=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="OpenAPI Overlay 1.0 document applied before parsing (repeatable, in order).",
+)
+@click.option(
+    "--include-deprecated/--exclude-deprecated",
+    default=None,
+    help="Search deprecated operations too (default: excluded, as generated).",
+)
+@_remote_refs
+@click.option("--split", type=click.Choice(SPLITS), help="Only the queries of this split.")
+@click.option(
+    "--min-top1",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="Exit 1 when fewer queries than this share (0-1) find their operation first.",
+)
+@click.option(
+    "--min-top5",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="Exit 1 when fewer queries than this share (0-1) find their operation in the top five.",
+)
+@_no_traceback
+def eval_command(
+    spec: str,
+    queries_path: Path,
+    config_path: Path | None,
+    overlays: tuple[Path, ...],
+    include_deprecated: bool | None,
+    allow_remote_refs: bool,
+    split: str | None,
+    min_top1: float | None,
+    min_top5: float | None,
+) -> None:
+    """Measure how well the search of dynamic mode finds operations for the task phrasings in a
+    query file: top-1 and top-5 over SPEC, planned as generate plans it, and the misses."""
+    options = GenerateOptions(
+        include_deprecated=include_deprecated,
+        config_path=config_path,
+        overlays=overlays,
+        allow_remote_refs=allow_remote_refs,
+    )
+    plan, report = _run(lambda: plan_source(spec, options, stdin=_stdin(spec)))
+    _print_report(report, verbose=False)
+    try:
+        queries = read_queries(queries_path, operation_names(plan))
+    except QueryFileError as exc:
+        _fail(str(exc))
+    if split is not None:
+        queries = [query for query in queries if query.split == split]
+        if not queries:
+            _fail(f"{queries_path.name}: no queries of split {split}")
+    score = evaluate(planned_search(plan), queries)
+    for line in report_lines(queries_path.name, score, operation_ids(plan), misses=True):
+        click.echo(line)
+    below = [
+        f"{name} {percent(found, score.count)} is below --min-{name} {minimum:.1%}"
+        for name, found, minimum in (("top1", score.top1, min_top1), ("top5", score.top5, min_top5))
+        if minimum is not None and found < minimum * score.count
+    ]
+    for line in below:
+        click.echo(line.replace("top1 ", "top-1 ", 1).replace("top5 ", "top-5 ", 1), err=True)
+    if below:
         sys.exit(EXIT_DRIFT)
 
 

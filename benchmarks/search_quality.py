@@ -1,0 +1,99 @@
+"""Benchmark: does dynamic mode's search find the operation a user means, from the words a user uses?
+
+For each API with a query file in ``benchmarks/search_queries/<api>.jsonl`` (task phrasings written
+by hand as a user would type them, none copied from the spec; each marked ``dev``, for tuning, or
+``test``, held out), the real public spec is planned as ``openapi2mcp generate`` plans it (in
+memory), its search is built exactly as the generated server builds it, and every query is asked
+through ``search_operations``. Prints per API and per split: queries, top-1 and top-5 (the right
+operation first, or among the first five), then the misses: the query, what was expected, where it
+ranked and what ranked first. Not a test: figures, not assertions.
+
+    python benchmarks/search_quality.py [--only github,stripe] [--split dev] [--no-misses]
+
+The specs come from ``realworld.py``'s npm cache (``benchmarks/.cache/realworld``, installed on
+first use).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from realworld import CACHE, SPECS, install, spec_file
+
+from openapi2mcp.eval import (
+    SPLITS,
+    Score,
+    evaluate,
+    miss_lines,
+    operation_ids,
+    operation_names,
+    percent,
+    planned_search,
+    read_queries,
+)
+from openapi2mcp.generate import GenerateOptions, plan_source
+
+HERE = Path(__file__).resolve().parent
+QUERIES = HERE / "search_queries"
+
+
+def row(label: str, score: Score) -> str:
+    n = score.count
+    return (
+        f"{label:<18} {n:>5}  {score.top1:>4} {percent(score.top1, n):>7}"
+        f"  {score.top5:>4} {percent(score.top5, n):>7}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--only", help="comma-separated APIs (default: every query file)")
+    parser.add_argument("--split", choices=SPLITS, help="only this split's queries")
+    parser.add_argument("--no-misses", action="store_true", help="figures only")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where the npm packages go")
+    args = parser.parse_args()
+    install(args.cache)
+    specs = dict(SPECS)
+    files = sorted(QUERIES.glob("*.jsonl"))
+    wanted = set(args.only.split(",")) if args.only else None
+    rows: list[str] = []
+    totals: dict[str, list[Score]] = {}
+    for file in files:
+        api = file.stem
+        if wanted is not None and api not in wanted:
+            continue
+        start = time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = spec_file(args.cache, specs[api], Path(tmp))
+            plan, _ = plan_source(str(spec), GenerateOptions())
+        search = planned_search(plan)
+        queries = read_queries(file, operation_names(plan))
+        if args.split:
+            queries = [q for q in queries if q.split == args.split]
+        score = evaluate(search, queries)
+        seconds = time.perf_counter() - start
+        print(f"{api}: {len(plan.callable_tools)} operations, {seconds:.1f} s", file=sys.stderr)
+        for split in SPLITS:
+            part = score.only(split)
+            if part.count:
+                rows.append(row(f"{api} {split}", part))
+                totals.setdefault(split, []).append(part)
+        if not args.no_misses:
+            for split in SPLITS:
+                part = score.only(split)
+                if part.misses:
+                    print(f"{api} {split} misses ({len(part.misses)}):")
+                    print("\n".join(miss_lines(part, operation_ids(plan))))
+    print(f"\n{'api split':<18} {'count':>5}  {'top-1':>12}  {'top-5':>12}")
+    print("\n".join(rows))
+    for split, scores in totals.items():
+        merged = Score(tuple(o for s in scores for o in s.outcomes))
+        print(row(f"all {split}", merged))
+
+
+if __name__ == "__main__":
+    main()

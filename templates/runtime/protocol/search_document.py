@@ -1,0 +1,209 @@
+"""What the search knows of one operation: its terms by field, its kind, what it is about.
+
+An ``Entry`` (name, summary, method, path, tags, parameter names, description) becomes a
+``Document``: the terms of each field (the description's first sentence apart from the rest of
+its start, markup removed), the acronyms of runs of its name's words (``pvc`` of persistent volume
+claim); its *label*, the terms its name says beyond its verb and leading tag; its *intent* (create,
+read, list, update, delete: from the verb its name starts with, else the verb its description
+starts with, else its method and whether its path ends at one item; or none, with the verb of its
+own: merge, star); and its *heads*, what it is about: the noun its name ends with before any
+preposition, and its path's last collection. ``join_compounds`` adds what the whole API teaches:
+name words it also writes as one (``cron job``, ``cronjobs``). Stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .search_vocabulary import CREATE, DELETE, LIST, READ, UPDATE, rephrased, stem, vocabulary
+from .search_vocabulary import words_of as _words
+
+_MARKUP = re.compile(r"<[^>]*>|\]\([^)]*\)|https?://\S+|`[^`]*`|^>.*$", re.MULTILINE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s|\n\s*\n")
+# how much of a description is searched: its first words say what the operation does
+TEXT_CHARS = 300
+HTTP_METHODS = frozenset({"get", "put", "post", "delete", "patch", "head", "options"})
+# a name's head noun comes before these ("create-comment-for-issue")
+_NAME_PREPOSITIONS = frozenset({"for", "in", "on", "from", "to", "by", "with", "of", "at", "into"})
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One operation as the search sees it."""
+
+    name: str
+    summary: str
+    method: str = ""
+    path: str = ""
+    tags: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+    text: str = ""
+
+
+@dataclass(slots=True)
+class Document:
+    entry: Entry
+    fields: dict[str, set[str]]
+    label: frozenset[str] = frozenset()
+    # a compound term the name gained (``cronjob``) -> the terms it joins
+    compounds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # create, read, list, update, delete; or "" with ``verb`` its own ("merge", "star")
+    intent: str = ""
+    verb: str = ""
+    heads: frozenset[str] = frozenset()
+    path_heads: frozenset[str] = frozenset()
+
+
+def spelled(words: list[str]) -> list[str]:
+    """``words`` with document phrases replaced (``pull request``: ``pull``), one spelling each."""
+    vocab = vocabulary()
+    return [vocab.equivalent.get(word, word) for word in rephrased(words, vocab.phrases)]
+
+
+@lru_cache(maxsize=8192)
+def _terms(text: str) -> tuple[str, ...]:
+    stop = vocabulary().stop
+    return tuple(stem(word) for word in spelled(_words(text)) if word not in stop)
+
+
+def terms(text: str) -> list[str]:
+    """The searchable terms of ``text``, in order (stop words dropped)."""
+    return list(_terms(text))
+
+
+def lead_of(description: str) -> tuple[str, str]:
+    """The first sentence of a description, and the start of the rest (markup removed)."""
+    plain = _MARKUP.sub(" ", description[: TEXT_CHARS * 2]).strip()
+    parts = _SENTENCE.split(plain, maxsplit=1)
+    return parts[0], (parts[1] if len(parts) > 1 else "")[:TEXT_CHARS]
+
+
+def document(entry: Entry) -> Document:
+    vocab = vocabulary()
+    lead, rest = lead_of(entry.text)
+    path = " ".join(part for part in entry.path.split("/") if not part.startswith("{"))
+    name = spelled(_words(entry.name))
+    found = Document(
+        entry,
+        {
+            "name": {stem(w) for w in name if w not in vocab.stop},
+            "summary": set(terms(entry.summary)),
+            "lead": set(terms(lead)),
+            "tags": {t for tag in entry.tags for t in terms(tag)},
+            "path": set(terms(path)),
+            "params": {t for param in entry.params for t in terms(param)},
+            "text": set(terms(rest)),
+            "alias": _acronyms(name),
+        },
+    )
+    prefix = _tag_prefix(entry, name)
+    label = {stem(w) for w in name[prefix:] if w not in HTTP_METHODS and w not in vocab.stop}
+    found.label = frozenset(t for t in label if t not in vocab.operation_verbs)
+    found.intent, found.verb = _intent_of(entry, name[prefix:], lead, name[:prefix])
+    found.heads = _name_heads(entry, prefix, found.verb)
+    found.path_heads = _path_heads(entry)
+    return found
+
+
+def join_compounds(document: Document, known: frozenset[str]) -> None:
+    """Name words that the API also writes as one (``cron job``, ``cronjobs``) gain that word."""
+    words = spelled(_words(document.entry.name))
+    for size in (2, 3):
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            joined = stem("".join(run))
+            if joined in known and joined not in document.fields["name"]:
+                document.fields["name"].add(joined)
+                document.compounds[joined] = tuple(stem(w) for w in run)
+                if stem(run[-1]) in document.heads:
+                    document.heads |= {joined}
+
+
+def _tag_prefix(entry: Entry, name: list[str]) -> int:
+    """How many words the name starts with that are its tag's (``repos`` in ``repos_get``)."""
+    for tag in entry.tags:
+        found = spelled(_words(tag))
+        if found and name[: len(found)] == found:
+            return len(found)
+    return 0
+
+
+def _acronyms(words: list[str]) -> set[str]:
+    """Acronyms of runs of two to four name words: ``pvc`` of persistent volume claim."""
+    found = set()
+    for start in range(len(words)):
+        for size in (2, 3, 4):
+            run = words[start : start + size]
+            if len(run) == size:
+                found.add("".join(word[0] for word in run))
+    return {acronym for acronym in found if len(acronym) >= 3}
+
+
+def _name_heads(entry: Entry, prefix: int, verb: str) -> frozenset[str]:
+    """The noun a name ends with before any preposition (``comment`` of ``create-comment-for-
+    issue``; its tag for ``repos_delete``)."""
+    # short words too this time: "list-in-repository-for-user" is about a repository
+    name = spelled(_words(entry.name, shortest=2))
+    words = [w for w in name[prefix:] if w not in HTTP_METHODS]
+    if words and (stem(words[0]) in vocabulary().operation_verbs or stem(words[0]) == verb):
+        words = words[1:]
+    for position, word in enumerate(words):
+        if word in _NAME_PREPOSITIONS:
+            words = words[:position]
+            break
+    if words:
+        return frozenset({stem(words[-1])})
+    return frozenset({stem(name[prefix - 1])}) if prefix else frozenset()
+
+
+def _path_heads(entry: Entry) -> frozenset[str]:
+    """The path's last collection: ``/pulls/{n}/merge`` is about pulls, since a last segment
+    after an item that is not a plural (nor a reading) is an action on it."""
+    segments = [part for part in entry.path.strip("/").split("/") if part]
+    for position in range(len(segments) - 1, -1, -1):
+        found = [] if segments[position].startswith("{") else _words(segments[position])
+        if not found:
+            continue
+        after_item = position > 0 and segments[position - 1].startswith("{")
+        action = after_item and not found[-1].endswith("s") and entry.method.upper() != "GET"
+        verb = stem(found[-1]) in vocabulary().operation_verbs
+        if position == len(segments) - 1 and (action or verb):
+            continue
+        return frozenset({stem("".join(spelled(found)))})
+    return frozenset()
+
+
+def _intent_of(entry: Entry, name: list[str], lead: str, tag: list[str]) -> tuple[str, str]:
+    """What kind of operation ``entry`` is (create, read, list, update, delete, or "" when its
+    name starts with a verb of its own), and that verb."""
+    method = entry.method.upper()
+    vocab = vocabulary()
+    words = [w for w in name if w not in vocab.stop]
+    tag_verb = vocab.operation_verbs.get(stem(tag[-1])) if tag else None
+    if tag_verb is not None and method != "DELETE":
+        return tag_verb, ""  # "search/issues-and-pull-requests": the tag says what it does
+    if words and words[0] not in HTTP_METHODS:
+        verb = stem(words[0])
+        intent = vocab.operation_verbs.get(verb)
+        if method == "DELETE":
+            return DELETE, "" if intent is not None else verb
+        return ("", verb) if intent is None else (intent, "")
+    if method == "DELETE":
+        return DELETE, ""
+    # a name made of its method and path (post_customers): its description says
+    for word in [w for w in _words(lead) if w not in HTTP_METHODS][:4]:
+        verb = stem(vocab.equivalent.get(word, word))
+        intent = vocab.operation_verbs.get(verb)
+        if intent is not None:
+            # a reading verb on a collection lists it ("Returns a list of ...")
+            collection = not entry.path.rstrip("/").endswith("}")
+            listed = intent == READ and method == "GET" and collection and verb != "get"
+            return (LIST if listed else intent), ""
+    item = entry.path.rstrip("/").endswith("}")
+    if method == "GET":
+        return (READ if item else LIST), ""
+    if method == "POST":
+        return (UPDATE if item else CREATE), ""
+    return (UPDATE if method in ("PUT", "PATCH") else ""), ""

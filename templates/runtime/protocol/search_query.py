@@ -1,0 +1,241 @@
+"""Reading a search query the way a user means it, before it meets any operation.
+
+A query is a task in a user's words: "kick alice out of the org", "open tickets assigned to me",
+"show me what's in src/app.py". ``read_query`` turns it into words worth matching, each with an
+importance, says which kinds of operation it asks for and what it is about. Only its first 500
+characters are read. Values are not words (ids, numbers, ``v2.0``), but an e-mail address stands
+for ``email``, a file name for a file's path and content, and an issue key (``PAY-12``) for
+``issue``; a hyphenated name (``app-config``) is one word of several parts. Phrases are replaced
+by what they mean, also when a phrasal verb's particle comes later ("take a user out"). A question
+asks to read; otherwise the first word, when it is a verb, gives the intent: a verb the vocabulary
+files under create, read, list, update or delete, or one of its own ("refund", "merge"; any word
+followed by a determiner: "star this project"), which asks for anything but reading. "open" is a
+verb only before a determiner: "open tickets" are tickets in that state, and things followed by a
+participle ("tickets assigned to me") ask for a search. The first noun phrase is the subject.
+Words after a preposition ("for my branch") or in a subordinate clause ("so nothing new gets
+scheduled") say where or which rather than what, and count for less; so do the verb and question
+words, whose work is the intent (a generic verb, "show", "create", counts only as intent). Words
+about the user ("my", but not "show me") become one weight. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .search_vocabulary import (
+    LIST,
+    READ,
+    is_check,
+    is_clause,
+    is_particle,
+    is_preposition,
+    is_question,
+    is_self,
+    is_short_word,
+    rephrased,
+    stem,
+    vocabulary,
+    words_of,
+)
+
+_EMAIL = re.compile(r"^\S+@\S+\.\w+$")
+_FILE = re.compile(
+    r"^[\w./-]*\.(?:py|js|ts|tsx|jsx|go|rb|java|kt|rs|c|h|cpp|cs|php|md|txt|json|ya?ml|toml|ini"
+    r"|cfg|html|css|sh|sql|csv|xml|lock)$"
+)
+_ISSUE_KEY = re.compile(r"^[A-Z][A-Z0-9]+-\d+$")
+_HYPHENATED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
+_PUNCTUATION = "\"'()[]{}<>,;:!?.`*"
+# what is read of a query: a task fits in far less, and no query may cost much
+MAX_QUERY_CHARS = 500
+MAX_WORD_CHARS = 40
+# a hyphenated word's parts travel as one word, joined by this
+JOINER = "-"
+# what words count for: a modifier (after a preposition), a subordinate clause, a generic word
+MODIFIER = 0.7
+CLAUSE = 0.5
+WEAK = 0.4
+SELF = 0.6
+_READ_OR_LIST = frozenset({READ, LIST})
+_DETERMINERS = frozenset(
+    {"a", "an", "the", "this", "that", "these", "those", "my", "our", "your", "his", "her"}
+    | {"their", "its", "some", "each", "every", "another", "it", "them", "all"}
+)
+# a verb the vocabulary does not know ("refund the charge"): any operation but a reading one
+ACTION = "action"
+_LISTING = frozenset(["list", "all", "every", "search", "find", "everyth", "each"])
+
+
+@dataclass(frozen=True, slots=True)
+class QueryWord:
+    """A word of the query: as spelled, stemmed (parts joined by ``JOINER``), its importance."""
+
+    word: str
+    stem: str
+    importance: float
+    # the query's verb: its verb senses count ("file a bug"), not only its noun senses
+    verb: bool = False
+    # right after the verb or "is": a word the API does not know there is likely someone's name
+    named: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    words: tuple[QueryWord, ...]
+    # create, read, list, update, delete: what the query's verb asks for (empty: no verb)
+    intents: frozenset[str]
+    # the stem of the first word that is not a stop word (a verb of its own: "merge", "star")
+    lead: str
+    # whether the query's object is plural ("show pods", not "show the pod")
+    plural: bool
+    # "my", "me": how much the query is about the authenticated user's (0: not at all)
+    about_self: float
+    # the stems of what the query is about: its first noun phrase ("the stale feature branch")
+    subject: frozenset[str] = frozenset()
+
+
+def _tokens(text: str) -> list[str]:
+    """Lower-case words; values dropped or replaced by what they stand for."""
+    found: list[str] = []
+    for raw in text[:MAX_QUERY_CHARS].split():
+        token = raw.strip(_PUNCTUATION)
+        if _EMAIL.match(token):
+            found.append("email")
+        elif _FILE.match(token.lower()):
+            found.append("filepath")
+        elif _ISSUE_KEY.match(token):
+            found.append("issue")
+        elif _HYPHENATED.match(token):
+            parts = words_of(token)
+            found.append(JOINER.join(parts) if len(parts) > 1 else "".join(parts))
+        else:
+            found.extend(words_of(re.sub(r"['’]\w*", "", token), shortest=1))
+    return [word for word in found if 0 < len(word) <= MAX_WORD_CHARS]
+
+
+def _phrased(words: list[str]) -> list[str]:
+    """Phrases replaced, also a phrasal verb whose particle comes up to three words later
+    ("take a user out")."""
+    vocab = vocabulary()
+    pending = list(words)
+    for position, word in enumerate(pending):
+        for left, right in vocab.query_phrases.get(word, ()):
+            later = pending[position + 2 : position + 4]
+            if len(left) == 2 and is_particle(left[1]) and left[1] in later:
+                del pending[position + 2 + later.index(left[1])]
+                pending[position : position + 1] = list(right)
+                break
+    pending = rephrased(rephrased(pending, vocab.query_phrases), vocab.phrases)
+    return [vocab.equivalent.get(word, word) for word in pending]
+
+
+def _plural(word: str) -> bool:
+    vocab = vocabulary()
+    return (
+        (word.endswith("s") and not word.endswith("ss") and stem(word) != word)
+        and word not in vocab.stop
+        and not is_self(word)
+    )
+
+
+def _intents(words: list[str]) -> tuple[frozenset[str], int]:
+    """The kinds of operation asked for, and where the verb is (-1: none). A question asks to
+    read; otherwise the first word that is not a stop word says, when it is a verb: one the
+    vocabulary knows, or any word followed by a determiner ("refund the charge": an action)."""
+    vocab = vocabulary()
+    for position, word in enumerate(words):
+        if is_question(word) or (position == 0 and is_check(word)):
+            return _READ_OR_LIST, -1
+        if word in vocab.stop or is_self(word) or (len(word) < 3 and not is_short_word(word)):
+            continue
+        following = words[position + 1] if position + 1 < len(words) else ""
+        if _plural(word):
+            break  # "comments on this PR": a noun
+        asked = vocab.intent_verbs.get(stem(word))
+        if word == "open" and following not in _DETERMINERS:
+            asked = None  # "open tickets": tickets that are open
+        if asked is not None:
+            if READ in asked or (LIST in asked and stem(word) not in _LISTING):
+                return _READ_OR_LIST, position
+            return asked, position
+        if following in _DETERMINERS or stem(word) in vocab.actions:
+            return frozenset({ACTION}), position
+        break
+    return frozenset(), -1
+
+
+def read_query(text: str) -> Query:
+    words = _phrased(_tokens(text))
+    intents, verb_at = _intents(words)
+    reading = _Reading(words, verb_at)
+    for position, word in enumerate(words):
+        reading.take(position, word)
+    read = reading.read
+    if not read and reading.generic is not None:
+        read.append(reading.generic)  # "list": nothing else to go by
+    # the object is plural ("show pods"), as typed: before phrases join words ("pull requests")
+    plural = any(_plural(word) for word in _tokens(text)[1:])
+    if not intents and reading.filtered and plural:
+        intents = frozenset({LIST})  # things with a property: a search
+    return Query(
+        tuple(read), intents, reading.lead, plural, reading.about_self, frozenset(reading.subject)
+    )
+
+
+@dataclass(slots=True)
+class _Reading:
+    """A query read word by word: what each word counts for, and what the query is about."""
+
+    words: list[str]
+    verb_at: int
+    read: list[QueryWord] = field(default_factory=list)
+    weight: float = 1.0
+    about_self: float = 0.0
+    lead: str = ""
+    subject: list[str] = field(default_factory=list)
+    subject_done: bool = False
+    filtered: bool = False
+    generic: QueryWord | None = None
+
+    def take(self, position: int, word: str) -> None:
+        vocab = vocabulary()
+        if self.subject and (word in vocab.stop or is_preposition(word) or is_clause(word)):
+            self.subject_done = True
+        if is_preposition(word) or (is_clause(word) and self.read):
+            self.weight = min(self.weight, MODIFIER if is_preposition(word) else CLAUSE)
+        elif is_self(word):
+            if not (word == "me" and position - 1 == self.verb_at):  # "show me": not about me
+                self.about_self = max(self.about_self, self.weight * SELF)
+        elif word not in vocab.stop and (len(word) > 2 or is_short_word(word)):
+            self._word(position, word)
+
+    def _word(self, position: int, word: str) -> None:
+        vocab = vocabulary()
+        stemmed = JOINER.join(stem(part) for part in word.split(JOINER))
+        verb = position == self.verb_at
+        self.lead = self.lead or stemmed
+        if stemmed in vocab.vague:
+            return
+        if verb and stemmed in vocab.generic:
+            self.generic = QueryWord(word, stemmed, WEAK, verb)
+            return  # a generic verb's intent is all it says
+        participle = not verb and word.endswith(("ed", "ing")) and stemmed != word
+        importance = self.weight
+        after = self.words[position - 1] if position else ""
+        if (verb and stemmed in vocab.intent_verbs) or is_question(word):
+            importance *= WEAK
+        elif is_question(after) and stemmed in vocab.intent_verbs:
+            importance *= WEAK  # "how count" (how many): the question is the intent
+        elif stemmed in vocab.generic:
+            importance *= WEAK  # "allowed to create pods": what is created is the point
+        elif participle and self.subject:
+            importance *= MODIFIER  # "tickets assigned to me": a filter on the tickets
+            self.filtered = True
+        if not verb and not self.subject_done and self.weight >= 1.0:
+            if (participle and self.subject) or stemmed in vocab.generic:
+                self.subject_done = True
+            elif not participle:
+                self.subject.append(stemmed)
+        named = (self.verb_at >= 0 and position - 1 == self.verb_at) or is_check(after)
+        self.read.append(QueryWord(word, stemmed, importance, verb, named))

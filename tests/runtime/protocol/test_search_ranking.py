@@ -1,0 +1,138 @@
+"""Which operation ``search_operations`` puts first for what users type: their verbs, abbreviations,
+synonyms and values, against operations named in an API's own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from templates.runtime.protocol.search import Entry, SearchIndex
+
+# (name, method, path, summary, tags, parameters, description)
+OPERATIONS = [
+    ("repos_list_for_authenticated_user", "GET", "/user/repos", "List repositories for the authenticated user", "repos", "", ""),
+    ("repos_list_for_user", "GET", "/users/{username}/repos", "List repositories for a user", "repos", "username", ""),
+    ("repos_get", "GET", "/repos/{owner}/{repo}", "Get a repository", "repos", "owner repo", ""),
+    ("repos_update", "PATCH", "/repos/{owner}/{repo}", "Update a repository", "repos", "owner repo name description archived", ""),
+    ("repos_delete", "DELETE", "/repos/{owner}/{repo}", "Delete a repository", "repos", "owner repo", ""),
+    ("repos_get_content", "GET", "/repos/{owner}/{repo}/contents/{path}", "Get repository content", "repos", "owner repo path ref", "Gets the contents of a file or directory in a repository."),
+    ("repos_list_collaborators", "GET", "/repos/{owner}/{repo}/collaborators", "List repository collaborators", "repos", "owner repo permission", ""),
+    ("repos_create_webhook", "POST", "/repos/{owner}/{repo}/hooks", "Create a repository webhook", "repos", "owner repo config events", ""),
+    ("repos_list_webhooks", "GET", "/repos/{owner}/{repo}/hooks", "List repository webhooks", "repos", "owner repo", ""),
+    ("repos_delete_webhook", "DELETE", "/repos/{owner}/{repo}/hooks/{hook_id}", "Delete a repository webhook", "repos", "owner repo hook_id", ""),
+    ("pulls_list", "GET", "/repos/{owner}/{repo}/pulls", "List pull requests", "pulls", "owner repo state head base", ""),
+    ("pulls_create", "POST", "/repos/{owner}/{repo}/pulls", "Create a pull request", "pulls", "owner repo title head base body", ""),
+    ("pulls_update_branch", "PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/update-branch", "Update a pull request branch", "pulls", "owner repo pull_number", "Updates the pull request branch with the latest upstream changes."),
+    ("pulls_merge", "PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", "Merge a pull request", "pulls", "owner repo pull_number", ""),
+    ("issues_list_for_repo", "GET", "/repos/{owner}/{repo}/issues", "List repository issues", "issues", "owner repo state labels assignee", ""),
+    ("issues_create", "POST", "/repos/{owner}/{repo}/issues", "Create an issue", "issues", "owner repo title body labels", ""),
+    ("issues_create_comment", "POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", "Create an issue comment", "issues", "owner repo issue_number body", ""),
+    ("issues_list_labels_for_repo", "GET", "/repos/{owner}/{repo}/labels", "List labels for a repository", "issues", "owner repo", ""),
+    ("issues_lock", "PUT", "/repos/{owner}/{repo}/issues/{issue_number}/lock", "Lock an issue", "issues", "owner repo issue_number", ""),
+    ("activity_star_repo_for_authenticated_user", "PUT", "/user/starred/{owner}/{repo}", "Star a repository for the authenticated user", "activity", "owner repo", ""),
+    ("activity_list_repos_starred_by_authenticated_user", "GET", "/user/starred", "List repositories starred by the authenticated user", "activity", "", ""),
+    ("orgs_list_members", "GET", "/orgs/{org}/members", "List organization members", "orgs", "org", ""),
+    ("orgs_remove_member", "DELETE", "/orgs/{org}/members/{username}", "Remove an organization member", "orgs", "org username", ""),
+    ("orgs_delete", "DELETE", "/orgs/{org}", "Delete an organization", "orgs", "org", ""),
+    ("get_customers", "GET", "/v1/customers", "Get customers", "", "email limit", "<p>Returns a list of your customers.</p>"),
+    ("get_customers_search", "GET", "/v1/customers/search", "Get customers search", "", "query limit", "<p>Search for customers you have previously created.</p>"),
+    ("post_customers", "POST", "/v1/customers", "Post customers", "", "email name", "<p>Creates a new customer object.</p>"),
+    ("delete_customers_customer", "DELETE", "/v1/customers/{customer}", "Delete customers customer", "", "customer", "<p>Permanently deletes a customer.</p>"),
+    ("delete_customers_customer_discount", "DELETE", "/v1/customers/{customer}/discount", "Delete customers customer discount", "", "customer", "<p>Removes the currently applied discount on a customer.</p>"),
+    ("post_customers_customer", "POST", "/v1/customers/{customer}", "Post customers customer", "", "customer email name", "<p>Updates the specified customer.</p>"),
+    ("list_batch_v1_namespaced_cron_job", "GET", "/apis/batch/v1/namespaces/{namespace}/cronjobs", "List batch v1 namespaced cron job", "batch_v1", "namespace", "list or watch objects of kind CronJob"),
+    ("create_core_v1_namespaced_persistent_volume_claim", "POST", "/api/v1/namespaces/{namespace}/persistentvolumeclaims", "Create core v1 namespaced persistent volume claim", "core_v1", "namespace body", "create a PersistentVolumeClaim"),
+    ("read_core_v1_namespaced_pod_log", "GET", "/api/v1/namespaces/{namespace}/pods/{name}/log", "Read core v1 namespaced pod log", "core_v1", "namespace name container", "read log of the specified Pod"),
+    ("list_core_v1_namespaced_pod", "GET", "/api/v1/namespaces/{namespace}/pods", "List core v1 namespaced pod", "core_v1", "namespace", "list or watch objects of kind Pod"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return SearchIndex(
+        Entry(
+            name=name,
+            summary=summary,
+            method=method,
+            path=path,
+            tags=tuple(tags.split()),
+            params=tuple(params.split()),
+            # descriptions as the catalog has them: some start with the summary, some not
+            text=text if text.startswith("<p>") or not text else f"{summary}\n\n{text}",
+        )
+        for name, method, path, summary, tags, params, text in OPERATIONS
+    )
+
+
+def first(index: SearchIndex, query: str) -> str:
+    found = index.search(query, limit=5)
+    return found[0].name if found else ""
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # abbreviations and synonyms
+        ("make a PR for my branch", "pulls_create"),
+        ("open a ticket", "issues_create"),
+        ("merge PR 42", "pulls_merge"),
+        ("who can access this repo", "repos_list_collaborators"),
+        # verbs say which kind of operation: create, read or list, update, delete
+        ("rename the repo", "repos_update"),
+        ("get rid of the repository", "repos_delete"),
+        ("kick alice out of the org", "orgs_remove_member"),
+        ("show all labels", "issues_list_labels_for_repo"),
+        ("sign up a new customer", "post_customers"),
+        ("change the customer's email", "post_customers_customer"),
+        # a verb of the operation's own
+        ("star this project", "activity_star_repo_for_authenticated_user"),
+        ("lock the issue", "issues_lock"),
+        # questions read; "open" before a noun is a state, not a verb
+        ("which repos did I star", "activity_list_repos_starred_by_authenticated_user"),
+        ("open tickets", "issues_list_for_repo"),
+        # "my": the authenticated user's
+        ("my repos", "repos_list_for_authenticated_user"),
+        ("repos of a user", "repos_list_for_user"),
+        # values stand for what they are
+        ("show me what's in src/app.py", "repos_get_content"),
+        ("find the customer whose email is bob@example.com", "get_customers"),
+        # the operation that says no more than was asked
+        ("delete a customer", "delete_customers_customer"),
+        ("remove the discount of a customer", "delete_customers_customer_discount"),
+        # vocabulary learned from the API: compounds its paths spell, acronyms of its names
+        ("show cronjobs", "list_batch_v1_namespaced_cron_job"),
+        ("request a new pvc", "create_core_v1_namespaced_persistent_volume_claim"),
+        ("tail the logs of the api pod", "read_core_v1_namespaced_pod_log"),
+        ("what pods are running", "list_core_v1_namespaced_pod"),
+    ],
+)
+def test_the_operation_a_user_means_comes_first(
+    index: SearchIndex, query: str, expected: str
+) -> None:
+    assert first(index, query) == expected
+
+
+def test_deleting_is_never_first_unless_asked_for(index: SearchIndex) -> None:
+    assert first(index, "webhooks of the repo") == "repos_list_webhooks"
+    assert first(index, "the webhook") != "repos_delete_webhook"
+    assert first(index, "drop the webhook") == "repos_delete_webhook"
+
+
+def test_a_word_the_api_does_not_use_finds_what_it_abbreviates(index: SearchIndex) -> None:
+    assert first(index, "list collabs") == "repos_list_collaborators"
+
+
+def test_words_the_api_never_uses_find_nothing(index: SearchIndex) -> None:
+    assert index.search("tune the xylophone") == []
+    assert index.search("please, if you can") == []
+
+
+def test_a_generic_verb_alone_still_finds_operations(index: SearchIndex) -> None:
+    found = index.search("list", limit=3)
+    assert len(found) == 3
+    assert all(entry.method == "GET" for entry in found)
+
+
+def test_a_long_query_is_read_up_to_its_first_500_characters(index: SearchIndex) -> None:
+    assert first(index, "delete a customer " + "x" * 10_000) == "delete_customers_customer"
+    assert first(index, "delete a customer " + "and more " * 2_000) == "delete_customers_customer"
+    assert index.search("re" * 5_000) == []
