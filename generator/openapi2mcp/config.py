@@ -157,6 +157,17 @@ class ElicitationConfig(_Strict):
     tools: dict[str, bool | Literal["when-supported"]] = Field(default_factory=dict)
 
 
+class ToolsConfig(_Strict):
+    """``[tools]``: what the generated tools take besides the operations' own arguments.
+
+    ``select_argument``: read tools (and ``call_operation`` for read operations) take ``_select``, a
+    JMESPath expression that picks what they return from the JSON response; ``false`` leaves it out
+    (and the ``jmespath`` dependency with it).
+    """
+
+    select_argument: bool = True
+
+
 class UpstreamConfig(_Strict):
     timeout: float = Field(default=30.0, gt=0)
     env_prefix: str | None = None
@@ -231,6 +242,7 @@ class Config(_Strict):
     rename: dict[str, str] = Field(default_factory=dict)
     annotations: dict[str, AnnotationOverride] = Field(default_factory=dict)
     prompts: tuple[PromptConfig, ...] = ()
+    tools: ToolsConfig = Field(default_factory=ToolsConfig)
     upstream: UpstreamConfig = Field(default_factory=UpstreamConfig)
     elicitation: ElicitationConfig = Field(default_factory=ElicitationConfig)
     package: PackageConfig = Field(default_factory=PackageConfig)

@@ -69,6 +69,9 @@ use it. Per branch: who raises, and what the user sees. ``(ValueError)`` marks c
     │   ├── MultipartError (ValueError)
     │   │                           upstream.multipart: a multipart body cannot be split; the result
     │   │                           carries the body whole, as one embedded resource, with a note
+    │   ├── SelectionError          protocol.projection: a read tool's ``_select`` is not a usable
+    │   │                           JMESPath expression (the isError result names it, nothing is
+    │   │                           sent) or cannot be applied to the response (an isError result)
     │   ├── ToolError               raised by a custom tool; its message becomes the isError result
     │   └── ApiError                typed_client (the generated operations.py): a non-2xx answer,
     │                               raised to the caller; uncaught in a custom tool, the isError
@@ -126,6 +129,7 @@ __all__ = [
     "Refused",
     "ResourceNotFound",
     "SchemaError",
+    "SelectionError",
     "ServerError",
     "SettingsError",
     "StartupError",
@@ -284,6 +288,11 @@ class TooLarge(ApiCallError):
 
 class MultipartError(ApiCallError, ValueError):
     """The body cannot be split into parts; the message never quotes the body."""
+
+
+class SelectionError(ApiCallError):
+    """A selection (``_select``) cannot be compiled or applied; the message says why, after the
+    argument's name."""
 
 
 class ToolError(ApiCallError):

@@ -147,19 +147,25 @@ def test_output_schemas_full_compact_and_none(spec_path: Path) -> None:
             "name": {"type": "string"},
             "owner": {"type": "object"},
             "tags": {"type": "array", "items": {"type": "string"}},
-            "weight": {"type": ["number", "null"]},
+            "weight": {"anyOf": [{"type": "number"}, {"type": "null"}]},
         },
         "required": ["id", "name"],
     }
-    # advertised by default: what real responses satisfy (no required, null below the root)
+    # advertised by default: what real responses satisfy (no required, null below the root),
+    # a nullable value spelled portably as anyOf with a null branch
     assert tools_of(files)["get_cat"]["outputSchema"] == {
         "type": "object",
         "properties": {
-            "id": {"type": ["integer", "null"]},
-            "name": {"type": ["string", "null"]},
-            "owner": {"type": ["object", "null"]},
-            "tags": {"type": ["array", "null"], "items": {"type": ["string", "null"]}},
-            "weight": {"type": ["number", "null"]},
+            "id": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "name": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "owner": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+            "tags": {
+                "anyOf": [
+                    {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+                    {"type": "null"},
+                ]
+            },
+            "weight": {"anyOf": [{"type": "number"}, {"type": "null"}]},
         },
     }
     assert "outputSchema" not in tools_of(files_of(spec_path, output_schemas="none"))["get_cat"]

@@ -34,7 +34,7 @@ def _test_extra() -> dict[str, Requirement]:
 
 def test_the_template_lists_what_a_server_imports() -> None:
     names = {canonicalize_name(r.name) for r in _generated_dependencies()}
-    assert names == {"httpx", "sniffio", "pydantic", "jsonschema-rs"}
+    assert names == {"httpx", "sniffio", "pydantic", "jsonschema-rs", "jmespath"}
 
 
 def test_every_generated_dependency_is_in_the_test_extra() -> None:

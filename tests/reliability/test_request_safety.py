@@ -320,4 +320,4 @@ def test_server_variables_are_fixed_at_generation(tmp_path: Any) -> None:
     cat = catalog_from_files(files, next(path for path in files if path.endswith("catalog.json")))
     assert cat["upstream"]["baseUrl"] == "https://eu.api.example.com/v2"
     properties = {name for t in cat["tools"] for name in t["inputSchema"].get("properties", {})}
-    assert properties == {"id"}
+    assert properties == {"id", "_select"}  # no server variable; the selection of read tools

@@ -29,6 +29,7 @@ OLD_HOMES = {
     "protocol.calls": ["ResourceNotFound"],
     "protocol.dynamic": ["ToolModeError"],
     "protocol.jsonrpc": ["JsonRpcError"],
+    "protocol.projection": ["SelectionError"],
     "protocol.request_state": ["StateError"],
     "protocol.results": ["UpstreamStatusError"],
     "server": ["CustomCodeError", "SettingsError"],

@@ -199,6 +199,7 @@ def _exposure(
             )
         )
     resolved: dict[str, ToolMode] = {"full": "full", "dynamic": "dynamic", "toolsets": "toolsets"}
+    select_argument, select_tools = _selection(tools, settings)
     return ToolExposure(
         mode=resolved[mode],
         default_toolsets=tuple(dict.fromkeys(settings.toolsets)),
@@ -208,7 +209,29 @@ def _exposure(
         strict_output=frozenset(t.name for t in tools if t.settings.strict_output),
         description_limit=settings.description_limit,
         dynamic_instructions=_dynamic_instructions(api, tools),
+        select_argument=select_argument,
+        select_tools=select_tools,
     )
+
+
+def _selection(tools: tuple[Tool, ...], settings: Settings) -> tuple[str, frozenset[str]]:
+    """``ToolExposure``'s selection argument (a name no tool has already) and the tools that take
+    it (the read tools with a JSON response), unless the config file turns it off."""
+    projection = runtime_module("protocol.projection")
+    reads = frozenset(
+        tool.name
+        for tool in tools
+        if projection.selectable(tool.annotations.read_only, tool.operation.method, _media(tool))
+    )
+    name = projection.argument_name(a.name for tool in tools for a in tool.arguments)
+    if not (settings.select_argument and reads and name):
+        return "", frozenset()
+    return name, reads
+
+
+def _media(tool: Tool) -> str:
+    response = tool.operation.response
+    return response.content_type if response is not None else ""
 
 
 def _dynamic_instructions(api: Api, tools: tuple[Tool, ...]) -> str:

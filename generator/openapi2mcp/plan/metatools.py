@@ -4,7 +4,9 @@ Dynamic mode lists these three tools whatever the size of the API; the runtime (
 ``templates/runtime``) implements them by name. Their definitions are built here, at generation time,
 so that ``inspect`` can tell what they cost and the catalog carries them ready to serve. The call
 tool's annotations are the conservative union of every operation it can run: read-only only if all
-are, destructive if any is, idempotent only if all are, open-world if any is.
+are, destructive if any is, idempotent only if all are, open-world if any is. When read tools take
+a JMESPath selection (``select``, the runtime's ``protocol/projection.py``), the call tool takes it
+too, for the read operations it runs.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..shipped import runtime_module
 from .model import Tool, Toolset
 from .naming import display_name
 
@@ -30,8 +33,11 @@ _LOCAL = {
 }
 
 
-def dynamic_tools(api_title: str, tools: Sequence[Tool], toolsets: Sequence[Toolset]) -> list[Any]:
-    """The three meta tools for an API with these exposed ``tools`` and ``toolsets``."""
+def dynamic_tools(
+    api_title: str, tools: Sequence[Tool], toolsets: Sequence[Toolset], *, select: str = ""
+) -> list[Any]:
+    """The three meta tools for an API with these exposed ``tools`` and ``toolsets``; ``select``
+    names the selection argument of read operations ("": they take none)."""
     about = api_name(api_title)
     count = f"{len(tools)} operation{'s' if len(tools) != 1 else ''}"
     tag: dict[str, Any] = {
@@ -107,7 +113,24 @@ def dynamic_tools(api_title: str, tools: Sequence[Tool], toolsets: Sequence[Tool
         },
         "annotations": union_annotations(tools),
     }
+    if select:
+        call = _selecting(call, select)
     return [search, describe, call]
+
+
+def _selecting(call: dict[str, Any], select: str) -> dict[str, Any]:
+    """The call tool taking ``select`` for the read operations it runs."""
+    projection = runtime_module("protocol.projection")
+    schema = call["inputSchema"]
+    line = projection.description_line(select, projection.example(None), only="read operations")
+    return {
+        **call,
+        "description": f"{call['description']}\n\n{line}",
+        "inputSchema": {
+            **schema,
+            "properties": {**schema["properties"], select: projection.argument_schema()},
+        },
+    }
 
 
 def api_name(title: str) -> str:

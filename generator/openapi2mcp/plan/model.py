@@ -233,6 +233,10 @@ class ToolExposure:
     description_limit: int = 1024
     # the server's instructions when it runs in dynamic mode
     dynamic_instructions: str = ""
+    # the argument of read tools that carries a JMESPath selection ("": none takes one), and the
+    # tools that take it (the runtime's protocol/projection.py says which may and what it does)
+    select_argument: str = ""
+    select_tools: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,6 +127,8 @@ class Settings:
     annotations: Mapping[str, AnnotationOverride] = field(default_factory=dict)
     confirm_overrides: Mapping[str, Confirm] = field(default_factory=dict)
     strict_output: bool | tuple[str, ...] | None = None
+    # read tools take a JMESPath selection argument (the config file's [tools] select_argument)
+    select_argument: bool = _DEFAULTS.tools.select_argument
 
     def for_operation(self, op: Operation) -> OperationSettings:
         """One operation's settings: its x-mcp (document < path item < operation) < the config."""
@@ -216,6 +218,7 @@ def resolve(flags: Flags, config: Config) -> Settings:
         annotations=config.annotations,
         confirm_overrides=config.elicitation.tools,
         strict_output=config.strict_output,
+        select_argument=config.tools.select_argument,
     )
 
 

@@ -33,6 +33,7 @@ from ..plan.model import (
     ToolExposure,
     Toolset,
 )
+from ..shipped import runtime_module
 from .compact import compact_input, lenient_output, output_schema
 from .pooling import POOL_FILE, pool_values
 
@@ -58,6 +59,7 @@ _INDEX_KEYS = (
     "dynamicTools",
     "dynamicInstructions",
     "interaction",
+    "selectArgument",
 )
 # words, numbers in groups of three digits, runs of punctuation: roughly how BPE tokenizers split
 # JSON with English text (GitHub's tools/list: 0.99x of o200k_base's count; the dynamic tools: 0.93x)
@@ -145,9 +147,13 @@ def build_catalog(plan: ServerPlan, report: Report) -> rt.Catalog:
         "autoThreshold": plan.exposure.auto_threshold,
     }
     catalog["toolsets"] = {t.name: _toolset(t) for t in plan.exposure.toolsets}
-    catalog["dynamicTools"] = dynamic_tools(plan.title, plan.tools, plan.exposure.toolsets)
+    catalog["dynamicTools"] = dynamic_tools(
+        plan.title, plan.tools, plan.exposure.toolsets, select=plan.exposure.select_argument
+    )
     catalog["dynamicInstructions"] = plan.exposure.dynamic_instructions
     catalog["interaction"] = plan.interaction.defaults()
+    if plan.exposure.select_argument:
+        catalog["selectArgument"] = plan.exposure.select_argument
     return catalog
 
 
@@ -224,6 +230,10 @@ def tool_object(tool: Tool, exposure: ToolExposure | None = None) -> dict[str, A
         }
     )
     obj["annotations"] = annotations
+    if exposure is not None and tool.name in exposure.select_tools:
+        # read tools take a JMESPath selection: the argument and one line of description
+        projection = runtime_module("protocol.projection")
+        obj = projection.with_select(obj, exposure.select_argument, tool.output_schema)
     return obj
 
 

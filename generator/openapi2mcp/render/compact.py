@@ -18,6 +18,16 @@ value bounds or conditionals, ``oneOf`` read as ``anyOf``. It keeps what a clien
 data (types, properties, items, descriptions) and is what real responses satisfy; the owner can opt
 into the documented schema (``strictOutput``). Where a response still breaks the lenient schema, the
 runtime sets what does not match to ``null``, which the lenient schema always admits.
+
+Every schema this module hands the catalog is spelled portably (``portable.py``: ``anyOf`` with a
+``null`` branch for a nullable value, never a ``type`` list or a schema that constrains nothing),
+which changes no instance's verdict. ``lenient_output`` relaxes what it is given (the catalog gives
+it the documented schema as advertised, already portable) and spells the result portably: an
+``anyOf`` gets one ``null`` branch rather than ``null`` in each of its branches. Relaxing the
+portable spelling admits what relaxing the original did, with one exception: a root whose ``type``
+lists several types but not ``null`` is an ``anyOf`` once portable, and like any relaxed ``anyOf``
+it then admits ``null`` too. A node with both ``anyOf`` and ``oneOf`` keeps both lists (``allOf``
+holds the second); before, one of them was lost.
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from typing import Any
 from ..ir.model import JsonSchema
 from ..ir.schema_utils import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, resolve
 from ..plan.settings import OutputSchemas
+from .portable import portable
 
 # constraints real responses break: dropped from lenient output schemas (value checks, closed
 # objects, conditionals); `not` and `if` would only get stricter when their subschemas are relaxed
@@ -66,6 +77,7 @@ _LENIENT_DROPPED = frozenset(
 _DROPPED = frozenset({"examples", "example", "$comment", "title"})
 _KEPT_EXTENSIONS = frozenset({"x-mcp-header"})
 _JSON_TYPES = frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})
+_NULL = {"type": "null"}
 
 
 def cap(text: str, limit: int) -> str:
@@ -76,7 +88,12 @@ def cap(text: str, limit: int) -> str:
 
 
 def compact_input(schema: Any, description_limit: int) -> Any:
-    """An input schema with every constraint and without the text a model does not need."""
+    """An input schema with every constraint and without the text a model does not need, in
+    portable spellings (``portable.py``)."""
+    return portable(_compact(schema, description_limit))
+
+
+def _compact(schema: Any, description_limit: int) -> Any:
     if not isinstance(schema, Mapping):
         return schema
     out: dict[str, Any] = {}
@@ -86,14 +103,14 @@ def compact_input(schema: Any, description_limit: int) -> Any:
         if key == "description" and isinstance(value, str):
             out[key] = cap(value, description_limit)
         elif key in SCHEMA_MAPS and isinstance(value, Mapping):
-            out[key] = {name: compact_input(sub, description_limit) for name, sub in value.items()}
+            out[key] = {name: _compact(sub, description_limit) for name, sub in value.items()}
         elif key in SCHEMA_LISTS and isinstance(value, list | tuple):
-            out[key] = [compact_input(sub, description_limit) for sub in value]
+            out[key] = [_compact(sub, description_limit) for sub in value]
         elif key in SCHEMA_VALUES:
             out[key] = (
-                [compact_input(sub, description_limit) for sub in value]
+                [_compact(sub, description_limit) for sub in value]
                 if isinstance(value, list | tuple)
-                else compact_input(value, description_limit)
+                else _compact(value, description_limit)
             )
         else:
             out[key] = value
@@ -103,14 +120,16 @@ def compact_input(schema: Any, description_limit: int) -> Any:
 def output_schema(
     schema: JsonSchema | None, mode: OutputSchemas, description_limit: int
 ) -> JsonSchema | None:
-    """The ``outputSchema`` the catalog advertises for ``schema`` (``None``: advertise none)."""
+    """The documented ``outputSchema`` the catalog advertises for ``schema`` in portable
+    spellings (``None``: advertise none)."""
     if schema is None or mode == "none":
         return None
     if mode == "full":
         result: JsonSchema = compact_input(schema, description_limit)
         return result
     defs = schema.get("$defs")
-    return top_level_shape(schema, defs if isinstance(defs, Mapping) else {})
+    shape: JsonSchema = portable(top_level_shape(schema, defs if isinstance(defs, Mapping) else {}))
+    return shape
 
 
 def top_level_shape(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema:
@@ -190,13 +209,16 @@ def implied_type(
 
 
 def lenient_output(schema: JsonSchema) -> JsonSchema:
-    """``schema`` as real responses satisfy it (see the module docstring); the root keeps its type."""
-    relaxed = _relax(schema, root=True)
+    """``schema`` as real responses satisfy it (see the module docstring), in portable spellings;
+    the root keeps its type."""
+    relaxed = portable(_relax(schema, root=True))
     assert isinstance(relaxed, Mapping)
     return relaxed
 
 
-def _relax(schema: Any, *, root: bool = False) -> Any:
+def _relax(schema: Any, *, root: bool = False, branch: bool = False) -> Any:
+    """``schema`` relaxed; below the root it also admits ``null``, except as a ``branch`` of an
+    ``anyOf`` (its parent admits ``null`` for it, once)."""
     if schema is False:
         return True
     if not isinstance(schema, Mapping):
@@ -209,15 +231,31 @@ def _relax(schema: Any, *, root: bool = False) -> Any:
             if isinstance(value, Mapping):
                 out[key] = _relax(value)
             continue  # false (closed) or true: either way anything more is welcome
-        # relaxed branches overlap: "exactly one" would fail where "at least one" holds
-        out["anyOf" if key == "oneOf" else key] = _relax_value(key, value)
-    return out if root else _nullable(out)
+        if key in ("anyOf", "oneOf") and isinstance(value, list | tuple):
+            # relaxed branches overlap: "exactly one" would fail where "at least one" holds
+            _add_alternatives(out, [_relax(sub, branch=True) for sub in value])
+        elif key == "allOf" and isinstance(value, list | tuple):
+            out[key] = [*out.get(key, ()), *(_relax(sub) for sub in value)]
+        else:
+            out[key] = _relax_value(key, value)
+    return out if root or branch else _nullable(out)
+
+
+def _add_alternatives(out: dict[str, Any], branches: list[Any]) -> None:
+    """``branches`` (relaxed) as the node's ``anyOf``, one of them ``null``; a second list (the
+    node had both ``anyOf`` and ``oneOf``) must hold too, so it goes into ``allOf``."""
+    if _NULL not in branches:
+        branches.append(dict(_NULL))
+    if "anyOf" in out:
+        out["allOf"] = [*out.get("allOf", ()), {"anyOf": branches}]
+    else:
+        out["anyOf"] = branches
 
 
 def _relax_value(key: str, value: Any) -> Any:
     if key in SCHEMA_MAPS and isinstance(value, Mapping):
         return {name: _relax(sub) for name, sub in value.items()}
-    if (key in SCHEMA_LISTS or key == "oneOf") and isinstance(value, list | tuple):
+    if key in SCHEMA_LISTS and isinstance(value, list | tuple):
         return [_relax(sub) for sub in value]
     if key in SCHEMA_VALUES:
         return [_relax(sub) for sub in value] if isinstance(value, list | tuple) else _relax(value)

@@ -395,6 +395,9 @@ class Catalog(TypedDict):
     dynamicInstructions: NotRequired[str]
     # the components tool schemas refer to, by direction ("input", "output"): see complete_tool
     schemaDefs: NotRequired[dict[str, dict[str, Any]]]
+    # the optional argument of read tools that carries a JMESPath selection ("_select"); a tool
+    # takes it when its inputSchema lists it (protocol/projection.py). Absent: no tool does
+    selectArgument: NotRequired[str]
 
 
 class CatalogCounts(TypedDict):
@@ -417,6 +420,7 @@ class CatalogIndex(TypedDict):
     dynamicTools: NotRequired[list[JsonObject]]
     dynamicInstructions: NotRequired[str]
     interaction: NotRequired[Interaction]
+    selectArgument: NotRequired[str]
     counts: CatalogCounts
     toolNames: list[str]
     # toolOffsets[i] is where tool i starts in catalog.tools.jsonl; the last entry is the file size
@@ -434,6 +438,7 @@ INDEX_KEYS = (
     "dynamicTools",
     "dynamicInstructions",
     "interaction",
+    "selectArgument",
 )
 
 

@@ -14,7 +14,9 @@ is built (or at once when the call failed); whichever transport built the ``Prog
 level: what is called, the upstream's answer and the outcome, never argument values or credentials. The
 catalog's tables are read on the first call or read, not at start-up (a lazily loaded catalog is then
 read whole). ``run_tool`` runs a tool by name for the call tool of dynamic mode, exactly as
-``tools/call`` does.
+``tools/call`` does. A read tool that lists the catalog's ``selectArgument`` takes a JMESPath
+selection (``projection``): it is taken out of the arguments and compiled before anything else, so a
+malformed one is refused with nothing sent, and applied to the response by ``results``.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from ..errors import ResourceNotFound as ResourceNotFound  # noqa: PLC0414 - re-
 from ..jsonschema import SchemaError, Validator
 from ..upstream.client import UpstreamError, UpstreamResponse
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
+from .projection import Selection, SelectionError, compile_selection, selected_output
 from .results import (
     DEFAULT_LIMITS,
     ResultLimits,
@@ -307,16 +310,29 @@ class Calls:
         for them only when a schema needs them) and the output schema of the mode in force."""
         if needs_defs(tool):
             tool = complete_tool(tool, self._catalog.get("schemaDefs"))
-        if self.output_mode is None:
+        selects = self.select_argument(tool) is not None
+        if self.output_mode is None and not (selects and "outputSchema" in tool):
             return tool
         schema = self.output_schema(tool["name"], tool)
+        if selects:
+            schema = selected_output(schema)
         listed = {key: value for key, value in tool.items() if key != "outputSchema"}
         if schema is not None:
             listed["outputSchema"] = schema
         return listed
 
+    def select_argument(self, tool: JsonObject) -> str | None:
+        """The argument that carries a selection, if ``tool`` takes one (``projection``)."""
+        argument = self._catalog.get("selectArgument")
+        schema = tool.get("inputSchema")
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        if isinstance(argument, str) and isinstance(properties, dict) and argument in properties:
+            return argument
+        return None
+
     def output_schema(self, name: str, tool: JsonObject) -> Any:
-        """The output schema tool ``name`` advertises in the mode in force (``None``: none)."""
+        """The output schema tool ``name`` documents in the mode in force (``None``: none);
+        ``listed`` adds the alternative of a tool that takes a selection (``projection``)."""
         if self.output_mode is None:
             return tool.get("outputSchema")
         return advertised_output_schema(
@@ -394,6 +410,13 @@ class Calls:
                 f"arguments ({validator}). Nothing was sent to the API."
             )
 
+        select = self._selection(name, tool, arguments)
+        if isinstance(select, dict):
+            await log.log("warning", f"Tool {name}: invalid selection, nothing was called")
+            return select
+        if select is not None:
+            arguments = {k: v for k, v in arguments.items() if k != select.argument}
+
         def check(candidate: JsonObject) -> str | None:
             issues = validator.issues(candidate)
             return _format_issues(name, issues) if issues else None
@@ -442,11 +465,34 @@ class Calls:
         await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
         parameters = spec["parameters"] if spec is not None else []
         paging = pagination_arguments((p["name"], p["location"], p["argument"]) for p in parameters)
-        result = tool_result(response, output, self._limits, paging=paging)
+        result = tool_result(response, output, self._limits, paging=paging, select=select)
         await progress.report(2, total=2, message="Done")
         returned = "an error result" if result.get("isError") else "a result"
         await log.log("info", f"Tool {name}: returning {returned}")
         return result
+
+    def _selection(
+        self, name: str, tool: JsonObject, arguments: JsonObject
+    ) -> Selection | JsonObject | None:
+        """The call's compiled selection (``None``: it has none), or the error result refusing it."""
+        argument = self.select_argument(tool)
+        if argument is None:
+            offered = self._catalog.get("selectArgument")
+            if isinstance(offered, str) and offered in arguments:
+                return tool_error(
+                    f"Tool {name!r} does not take {offered}: only read-only tools that return JSON "
+                    "do. Nothing was sent to the API."
+                )
+            return None
+        if argument not in arguments:
+            return None
+        try:
+            return compile_selection(argument, arguments[argument])
+        except SelectionError as exc:
+            return tool_error(
+                f"Invalid arguments for tool {name!r}:\n- {argument}: {exc}\n"
+                "Nothing was sent to the API."
+            )
 
     async def _user_credentials(
         self, name: str, spec: OperationSpec, interaction: Interaction, log: RequestLog

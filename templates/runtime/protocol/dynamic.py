@@ -5,10 +5,13 @@ plus the package's custom tools; ``dynamic`` lists three tools whatever the size
 ``search_operations`` (ranked text search, ``search.py``), ``describe_operation`` (an operation's full
 input schema and hints) and ``call_operation`` (runs an operation by name through ``Calls.run_tool``:
 the same validation, request building and error handling as its own tool; the result starts by
-naming the operation that ran). A tool the mode does not list cannot be called directly either. The
-generator chose a mode (``toolMode`` in the catalog); ``selection_from_env`` lets
-``<PREFIX>_TOOL_MODE`` (``full``, ``dynamic``, ``toolsets`` or ``auto``) and ``<PREFIX>_TOOLSETS``
-(comma-separated toolset names, which alone select ``toolsets``) override it at start-up.
+naming the operation that ran). ``call_operation`` takes the catalog's ``selectArgument`` too, for a
+read operation (``projection``): it is handed to the operation as its own argument, and refused for
+an operation that takes no selection, with nothing sent. A tool the mode does not list cannot be
+called directly either. The generator chose a mode (``toolMode`` in the catalog);
+``selection_from_env`` lets ``<PREFIX>_TOOL_MODE`` (``full``, ``dynamic``, ``toolsets`` or
+``auto``) and ``<PREFIX>_TOOLSETS`` (comma-separated toolset names, which alone select
+``toolsets``) override it at start-up.
 """
 
 from __future__ import annotations
@@ -175,7 +178,33 @@ class ToolSurface:
         if name == DESCRIBE:
             return self._describe(arguments["name"])
         operation, inner = arguments["name"], arguments.get("arguments") or {}
+        select = self._catalog.get("selectArgument")
+        if isinstance(select, str) and select in arguments:
+            refused = self._refused_selection(operation, select, arguments[select], inner)
+            if refused is not None:
+                return refused
+            inner = {**inner, select: arguments[select]}
         return await self._run(operation, inner, progress, log, interaction)
+
+    def _refused_selection(
+        self, operation: str, argument: str, expression: Any, inner: JsonObject
+    ) -> JsonObject | None:
+        """Why the call tool's selection cannot go to ``operation`` (an unknown operation, one that
+        takes no selection, a different selection among its arguments); ``None``: it can."""
+        tool = self._calls.tool(operation)
+        if tool is None:
+            return tool_error(self._unknown(operation))
+        if self._calls.select_argument(tool) is None:
+            return tool_error(
+                f"Operation {operation!r} does not take {argument}: only read-only operations "
+                "that return JSON do. Nothing was sent to the API."
+            )
+        if argument in inner and inner[argument] != expression:
+            return tool_error(
+                f"{argument} is given twice, with different expressions (once in arguments); "
+                "give it once. Nothing was sent to the API."
+            )
+        return None
 
     def _search(self, arguments: JsonObject) -> JsonObject:
         query: str = arguments["query"]

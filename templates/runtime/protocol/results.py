@@ -20,7 +20,12 @@ becomes ``isError`` with a bounded excerpt of the body, credential-looking field
 to send credentials. One budget bounds everything a result hands the model, text and structured
 content together (``ResultLimits``: ``<PREFIX>_MAX_RESULT_CHARS``): a JSON value is cut to its leading
 items and properties (``structured.shrink``), and the result says what was cut, how to raise the
-limit and, when the operation has them, which pagination arguments fetch the rest.
+limit and, when the operation has them, which pagination arguments fetch the rest. A call that
+carried a selection (``projection.Selection``, the ``_select`` argument of read tools) gets only what
+the selection picked from the parsed JSON body, as text and as structured content (``projection``
+says how the output schema admits it), and the budget then bounds that; a selection that cannot be
+applied is an error naming it, and a body that is not JSON comes as it is with a note saying the
+selection was not applied.
 Upstream text is only ever data here: it fills content blocks and error excerpts, never the
 server's own instructions or prompts.
 """
@@ -40,6 +45,7 @@ from ..jsonschema import Validator
 from ..upstream.client import UpstreamResponse
 from ..upstream.multipart import MultipartError, Part, parse_multipart
 from ..upstream.redaction import scrub_credentials
+from .projection import Selection, SelectionError, as_structured, nothing_selected
 from .structured import MISSING, Conformed, compact, conform, describe_issues, shrink
 
 __all__ = [
@@ -119,11 +125,13 @@ def tool_result(
     limits: ResultLimits | None = None,
     *,
     paging: tuple[str, ...] = (),
+    select: Selection | None = None,
 ) -> dict[str, Any]:
     """Map one upstream response to a modern ``CallToolResult``.
 
-    ``output`` checks the advertised output schema (``None``: the tool advertises none); ``paging``
-    names the operation's pagination arguments, for the note on a result cut to the budget.
+    ``output`` checks the documented output schema (``None``: the tool advertises none); ``paging``
+    names the operation's pagination arguments, for the note on a result cut to the budget;
+    ``select`` is the call's selection, applied to a JSON body.
     """
     status = response.status
     limits = limits or DEFAULT_LIMITS
@@ -137,7 +145,7 @@ def tool_result(
         return tool_error(_redirect_message(response))
     if not 200 <= status < 300:
         return tool_error(_status_message(response))
-    return _Success(response, output, limits, paging).result()
+    return _Success(response, output, limits, paging, select).result()
 
 
 class _Success:
@@ -149,11 +157,13 @@ class _Success:
         output: Validator | None,
         limits: ResultLimits,
         paging: tuple[str, ...],
+        select: Selection | None = None,
     ) -> None:
         self.response = response
         self.output = output
         self.limits = limits
         self.paging = paging
+        self.select = select
         self.media = _media(response.content_type)
 
     def result(self) -> dict[str, Any]:
@@ -163,9 +173,11 @@ class _Success:
                 f"{self._succeeded()} The body is encoded as {response.encoding}, which this "
                 "server cannot decode; it follows as it came."
             )
-            return _without_data(response, self.output, [_text(note), self._blob()])
+            content = [_text(note), self._blob(), *self._unselected("it is not decoded")]
+            return _without_data(response, self.output, content)
         if not response.body:
-            return _without_data(response, self.output, [_text(self._status_line())])
+            content = [_text(self._status_line()), *self._unselected("there is no body")]
+            return _without_data(response, self.output, content)
         kind = _kind(self.media, response.body)
         if kind in ("json", "ndjson"):
             value = _parse_json(_decode(response), lines=kind == "ndjson")
@@ -179,11 +191,18 @@ class _Success:
                 "where it documents JSON; the body follows as it came."
             )
             content = [_text(note), self._as_is(kind, TextBudget(self.limits))]
-            return _without_data(response, self.output, content)
+            return _without_data(response, self.output, [*content, *self._unselected()])
         budget = TextBudget(self.limits)
         if kind == "multipart":
-            return _complete(_multipart_blocks(response, budget))
-        return _complete([self._as_is(kind, budget)])
+            return _complete([*_multipart_blocks(response, budget), *self._unselected()])
+        return _complete([self._as_is(kind, budget), *self._unselected()])
+
+    def _unselected(self, why: str = "") -> list[dict[str, Any]]:
+        """The note that the call's selection was not applied to a body that is not JSON."""
+        if self.select is None:
+            return []
+        why = why or f"the API answered with {self.media or 'an unlabelled body'}, not JSON"
+        return [_text(f"[{self.select.argument} was not applied: {why}.]")]
 
     def _as_is(self, kind: str, budget: TextBudget) -> dict[str, Any]:
         """The body as one content block of its kind."""
@@ -220,14 +239,39 @@ class _Success:
         )
 
     def _json(self, value: Any) -> dict[str, Any]:
+        if self.select is not None:
+            return self._selected(value, self.select)
         notes: list[str] = []
-        structured = value
+        structured = MISSING
         if self.output is not None:
             conformed = conform(value, self.output)
             structured = conformed.value
             if conformed.issues:
                 notes.append(self._drift_note(conformed))
-        copies = 2 if self.output is not None and structured is not MISSING else 1
+        return self._fitted(value, structured, notes)
+
+    def _selected(self, value: Any, select: Selection) -> dict[str, Any]:
+        """What ``select`` picks from ``value``, as the text and the structured content."""
+        try:
+            picked = select.apply(value)
+        except SelectionError as exc:
+            return tool_error(
+                f"{self._succeeded()} But {select.argument} could not be applied: {exc}. Call "
+                f"again with another expression, or without {select.argument} for the whole "
+                "response."
+            )
+        empty = picked is None or (picked == [] and bool(value))
+        notes = [nothing_selected(value)] if empty else []
+        structured = MISSING
+        if self.output is not None:
+            schema = self.output.schema
+            object_root = isinstance(schema, dict) and schema.get("type") == "object"
+            structured = as_structured(picked, object_root)
+        return self._fitted(picked, structured, notes)
+
+    def _fitted(self, value: Any, structured: Any, notes: list[str]) -> dict[str, Any]:
+        """The result of ``value`` (the text) and ``structured`` within the budget."""
+        copies = 2 if structured is not MISSING else 1
         total = self.limits.max_text_chars
         size = len(compact(value))
         if size * copies + sum(map(len, notes)) <= total:
@@ -243,8 +287,10 @@ class _Success:
             room -= (used - total) // copies + 1
         if structured is not MISSING:
             structured, _ = shrink(structured, max(room, 2))
-            if self.output is not None and not self.output.is_valid(structured):
-                structured = conform(structured, self.output).value
+            # a selection's structured content is any object or value: it still conforms
+            recheck = self.output if self.select is None else None
+            if recheck is not None and not recheck.is_valid(structured):
+                structured = conform(structured, recheck).value
         return self._json_result(shown, structured, [*notes, cut_note] if cut_note else notes)
 
     def _json_result(self, shown: Any, structured: Any, notes: list[str]) -> dict[str, Any]:
@@ -278,8 +324,12 @@ class _Success:
             if self.paging
             else ""
         )
+        what = "response"
+        if self.select is not None:
+            what = "selection"
+            rest += f" A narrower {self.select.argument} returns less."
         return (
-            f"[cut to fit: the response has {size} characters; shown: {shown}. This server returns "
+            f"[cut to fit: the {what} has {size} characters; shown: {shown}. This server returns "
             f"at most {self.limits.max_text_chars} characters per result (its operator can raise "
             f"that with {self.limits.setting}).{rest}]"
         )

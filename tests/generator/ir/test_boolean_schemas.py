@@ -22,6 +22,7 @@ from openapi2mcp.ir.schema_utils import enum_values, json_type, resolve
 from openapi2mcp.load.reading import load_source
 from openapi2mcp.render.emit import ruff_command, write_tree
 from openapi2mcp.render.package import MARKER
+from openapi2mcp.render.portable import ANY_VALUE
 from tests.catalogs import catalog_from_files
 
 SPEC = """\
@@ -120,20 +121,31 @@ def test_boolean_subschemas_no_longer_crash_generation(tmp_path: Path) -> None:
         ),
     ]
     tools = _tools(result.files)
+    # the catalog spells "any value" portably (render/portable.py)
     assert tools["create_thing"]["inputSchema"]["properties"] == {
         "name": {"type": "string"},
-        "anything": {},
-        "tags": {"type": "array", "items": {}},
-        "pair": {"type": "array", "prefixItems": [{"type": "string"}, {}], "items": {"not": {}}},
+        "anything": ANY_VALUE,
+        "tags": {"type": "array", "items": ANY_VALUE},
+        "pair": {
+            "type": "array",
+            "prefixItems": [{"type": "string"}, ANY_VALUE],
+            "items": {"not": {}},
+        },
         "combo": {"allOf": [{"type": "string"}]},
-        "either": {"anyOf": [{}, {"type": "integer"}]},
+        "either": {"anyOf": [*ANY_VALUE["anyOf"], {"type": "integer"}]},
         "never": {"$ref": "#/$defs/Never"},
     }
     assert tools["create_thing"]["inputSchema"]["required"] == ["name"]
-    assert tools["list_things"]["inputSchema"]["properties"] == {"q": {}}
+    # q, and the JMESPath selection every read tool takes (runtime protocol/projection.py)
+    assert list(tools["list_things"]["inputSchema"]["properties"]) == ["q", "_select"]
+    assert tools["list_things"]["inputSchema"]["properties"]["q"] == ANY_VALUE
     assert tools["create_thing"]["outputSchema"] == {
         "type": "object",
-        "properties": {"id": {"type": ["string", "null"]}, "extra": {}, "meta": {}},
+        "properties": {
+            "id": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "extra": ANY_VALUE,
+            "meta": ANY_VALUE,
+        },
     }
 
 

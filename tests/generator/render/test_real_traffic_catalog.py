@@ -14,6 +14,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.compact import lenient_output
 from tests.catalogs import catalog_from_files
 
+NULL = {"type": "null"}
 PET = {
     "type": "object",
     "required": ["id", "name"],
@@ -81,15 +82,16 @@ def catalog(tmp_path: Path, document: dict[str, Any], config: str | None = None)
 
 def test_lenient_output_keeps_types_and_drops_what_real_responses_break() -> None:
     relaxed = lenient_output({**PET, "$defs": {"Kind": {"type": "object", "required": ["k"]}}})
+    # nullable values spelled portably: anyOf with a null branch (render/portable.py)
     assert relaxed == {
         "type": "object",
         "properties": {
-            "id": {"type": ["integer", "null"]},
-            "name": {"type": ["string", "null"]},
-            "status": {"type": ["string", "null"]},
-            "kind": {"anyOf": [{"type": ["string", "null"]}, {"$ref": "#/$defs/Kind"}]},
+            "id": {"anyOf": [{"type": "integer"}, NULL]},
+            "name": {"anyOf": [{"type": "string"}, NULL]},
+            "status": {"anyOf": [{"type": "string"}, NULL]},
+            "kind": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Kind"}, NULL]},
         },
-        "$defs": {"Kind": {"type": ["object", "null"]}},
+        "$defs": {"Kind": {"anyOf": [{"type": "object"}, NULL]}},
     }
 
 
@@ -100,7 +102,9 @@ def test_tools_advertise_lenient_schemas_and_keep_the_documented_one_for_strict_
     tools = {tool["name"]: tool for tool in found["tools"]}
     advertised = tools["get_pet"]["outputSchema"]
     assert "required" not in json.dumps(advertised)
-    assert advertised["$defs"]["Pet"]["properties"]["id"] == {"type": ["integer", "null"]}
+    pet, null = advertised["$defs"]["Pet"]["anyOf"]
+    assert (pet["type"], null) == ("object", NULL)
+    assert pet["properties"]["id"] == {"anyOf": [{"type": "integer"}, NULL]}
     strict = found["toolBindings"]["get_pet"]["outputSchemas"]["strict"]
     assert strict["$defs"]["Pet"]["required"] == ["id", "name"]
     assert strict["$defs"]["Pet"]["properties"]["status"]["enum"] == ["available", "sold"]
