@@ -185,3 +185,22 @@ def _reference_named(schema: Any, message: str) -> Path:
         elif isinstance(node, list):
             stack.extend((value, (*at, index)) for index, value in enumerate(node))
     return ()
+
+
+def unwrap_nullable(schema: Any) -> Any:
+    """``schema`` read as its type says, when it is spelled the portable way: a schema without a
+    ``type`` whose ``anyOf`` is one branch and ``{"type": "null"}`` reads as that branch merged with
+    the keywords beside it, its ``type`` a list with ``"null"`` (the generator spells nullable
+    values so for every client; the code that asks "what type is this?" reads them here)."""
+    if not isinstance(schema, dict) or "type" in schema:
+        return schema
+    branches = schema.get("anyOf")
+    if not isinstance(branches, list) or len(branches) != 2 or {"type": "null"} not in branches:
+        return schema
+    other = branches[0] if branches[1] == {"type": "null"} else branches[1]
+    if not isinstance(other, dict) or not isinstance(other.get("type"), str):
+        return schema
+    merged = {key: value for key, value in schema.items() if key != "anyOf"}
+    merged.update(other)
+    merged["type"] = [other["type"], "null"]
+    return merged

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from ..catalog.model import OperationSpec, SecurityScheme
 from ..errors import AnswerError as AnswerError  # noqa: PLC0414 - re-exported
-from ..jsonschema import SchemaError, Validator
+from ..jsonschema import SchemaError, Validator, unwrap_nullable
 from ..protocol.jsonrpc import JsonObject
 from ..sensitive import SECRET_HEADERS, secret_argument
 from ..upstream.schemes import ApiKey, strategies
@@ -95,7 +95,7 @@ def resolve_ref(schema: Any, root: Any) -> Any:
 
 def form_field(schema: Any, name: str, root: Any = None) -> JsonObject | None:
     """The primitive form schema for an argument, or ``None`` when it cannot be one."""
-    schema = resolve_ref(schema, root)
+    schema = unwrap_nullable(resolve_ref(schema, root))
     if not isinstance(schema, dict):
         return None
     kind = schema.get("type")

@@ -46,7 +46,7 @@ from ..catalog.model import (
     needs_defs,
 )
 from ..errors import ResourceNotFound as ResourceNotFound  # noqa: PLC0414 - re-exported
-from ..jsonschema import SchemaError, Validator
+from ..jsonschema import SchemaError, Validator, unwrap_nullable
 from ..upstream.client import UpstreamError, UpstreamResponse
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .projection import Selection, SelectionError, compile_selection, selected_output
@@ -185,6 +185,7 @@ class UpstreamCaller(Protocol):
 
 
 def _primary_type(schema: Any) -> str | None:
+    schema = unwrap_nullable(schema)
     kind = schema.get("type") if isinstance(schema, dict) else None
     if isinstance(kind, list):
         kind = next((name for name in kind if name != "null"), None)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..jsonschema import Path, ValidationIssue, Validator, format_path
+from ..jsonschema import Path, ValidationIssue, Validator, format_path, unwrap_nullable
 
 __all__ = ["MISSING", "Conformed", "compact", "conform", "describe_issues", "shrink"]
 
@@ -98,6 +98,7 @@ def _has(container: Any, step: str | int) -> bool:
 
 def _empties(schema: Any) -> list[Any]:
     """Empty values to fall back on, the root's own type first."""
+    schema = unwrap_nullable(schema)
     kind = schema.get("type") if isinstance(schema, Mapping) else None
     kinds = kind if isinstance(kind, list) else [kind]
     first: list[Any] = []
