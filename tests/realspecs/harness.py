@@ -287,9 +287,11 @@ async def run(
                     if p["location"] in ("header", "cookie")
                 )
                 label = f"{operation['method']} {operation['path']}"
+                # the projection argument trims results and is no argument of the API: left out
+                schema = _without(tool["inputSchema"], catalog.get("selectArgument"))
                 try:
                     fields = tuple((operation.get("body") or {}).get("properties", {}))
-                    calls = instances(tool["inputSchema"], plain, fields).calls
+                    calls = instances(schema, plain, fields).calls
                 except Exception as exc:  # the schema itself is broken: that is a finding
                     broken = Call(tool["name"], label, "-", {})
                     dangling = ", ".join(sorted(_dangling(tool["inputSchema"])))
@@ -311,7 +313,7 @@ async def run(
                         reply,
                         list(recorder.requests),
                         operation,
-                        tool["inputSchema"],
+                        schema,
                         openapi,
                         recorder.url,
                     )
@@ -320,3 +322,11 @@ async def run(
             await server.aclose()
     finally:
         sys.path.remove(str(source))
+
+
+def _without(schema: dict[str, Any], name: str | None) -> dict[str, Any]:
+    """``schema`` without the property ``name`` (the catalog's projection argument)."""
+    properties = schema.get("properties")
+    if not name or not isinstance(properties, dict) or name not in properties:
+        return schema
+    return {**schema, "properties": {k: v for k, v in properties.items() if k != name}}

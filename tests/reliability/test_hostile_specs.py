@@ -357,9 +357,24 @@ def _carried_as_data(spec: dict[str, Any], root: Path, tools: Any, sent: Any) ->
     return problems
 
 
+def _projection(name: str, schema: Any) -> bool:
+    """Whether a tool property is the JMESPath projection argument (catalog selectArgument)."""
+    return (
+        name in ("_select", "_jmespath")
+        and isinstance(schema, dict)
+        and (schema.get("description") == "JMESPath expression")
+    )
+
+
 def _client_keys_match(name: str, sent: list[list[str]], tools: list[dict[str, Any]]) -> list[str]:
-    """Each typed-client function, given every keyword, sends exactly its tool's argument names."""
-    expected = [sorted(t["inputSchema"].get("properties", {})) for t in tools]
+    """Each typed-client function, given every keyword, sends exactly its tool's argument names
+    (but the projection argument, which trims MCP results and is no argument of the API)."""
+    expected = [
+        sorted(
+            k for k, v in t["inputSchema"].get("properties", {}).items() if not _projection(k, v)
+        )
+        for t in tools
+    ]
     if sorted(sent) != sorted(expected):
         return [f"{name}: typed client argument keys differ from the tools' properties"]
     return []
