@@ -624,7 +624,7 @@ class Upstream:
             response.status_code,
             reason,
             response.headers.get("content-type", ""),
-            _masked(self._redactor.bytes(decoded.body), prepared),
+            prepared.mask(self._redactor.bytes(decoded.body)),
             prepared.public_url,
             _parse_retry_after(response.headers.get("retry-after")),
             method=prepared.asked_method or prepared.method,
@@ -795,8 +795,3 @@ def _with_defaults(server: ServerSpec) -> str:
         return spec["default"] if spec is not None and "default" in spec else match.group(0)
 
     return _SERVER_VARIABLE.sub(default, server["url"])
-
-
-def _masked(body: bytes, prepared: Prepared) -> bytes:
-    """``body`` with the caller's own credentials masked too (per-user mode)."""
-    return body if prepared.personal is None else prepared.personal.bytes(body)

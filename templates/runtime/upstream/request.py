@@ -69,6 +69,10 @@ class Prepared:
     # masks the caller's own credentials (per-user mode) in what comes back; None: the server's
     personal: Redactor | None = None
 
+    def mask(self, body: bytes) -> bytes:
+        """``body`` with the caller's own credentials masked too (per-user mode)."""
+        return body if self.personal is None else self.personal.bytes(body)
+
 
 def follow_redirect(prepared: Prepared, response: RedirectAnswer) -> tuple[Prepared | None, str]:
     """The request the redirect ``response`` asks for, or ``None`` and why it is not made."""

@@ -6,7 +6,8 @@ the pages from a small ASGI app under uvicorn on 127.0.0.1 (two sockets, so two 
 stands in for an OAuth authorization server) and drive Debian's Chromium with Playwright; ``.ci/run``
 (``scripts/test.sh``) installs Chromium. They submit the forms, watch the console for errors and
 CSP violations, and take full-page screenshots at desktop and phone sizes, kept in the test's
-temporary directory and copied to ``/tmp/peruser-screens/`` for people to look at.
+temporary directory, and copied to the folder ``$PERUSER_SCREENSHOTS`` names (when set) for people to
+look at.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import shutil
 import socket
 import struct
@@ -43,7 +45,8 @@ from templates.runtime.peruser.pages import (
 )
 
 CHROMIUM = Path("/usr/bin/chromium")
-SCREENS = Path("/tmp/peruser-screens")
+# where a person wants the screenshots copied to look at them (unset: they stay in tmp_path)
+SCREENS = os.environ.get("PERUSER_SCREENSHOTS", "")
 HOSTILE = "<script>alert(1)</script>\"'&<b>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#x27;&amp;&lt;b&gt;"
 KEY_FIELDS = (
@@ -615,7 +618,8 @@ def test_screenshots_of_every_page(site: Site, browser: Browser, size: str, tmp_
     context = browser.new_context(**SIZES[size])
     page = context.new_page()
     console = watch(page)
-    SCREENS.mkdir(exist_ok=True)
+    if SCREENS:
+        Path(SCREENS).mkdir(parents=True, exist_ok=True)
     try:
         for name in ("signin", "signin-error", "oauth", "done", "problem"):
             page.goto(f"{site.base}/{name}")
@@ -624,7 +628,8 @@ def test_screenshots_of_every_page(site: Site, browser: Browser, size: str, tmp_
             assert width == SIZES[size]["viewport"]["width"], (name, width)
             shot = tmp_path / f"{name}-{size}.png"
             data = page.screenshot(path=shot, full_page=True)
-            shutil.copyfile(shot, SCREENS / shot.name)
+            if SCREENS:
+                shutil.copyfile(shot, Path(SCREENS) / shot.name)
             assert len(data) > 5_000, (shot.name, len(data))
             shot_width, shot_height, colours = png_colours(data)
             scale = SIZES[size].get("device_scale_factor", 1)
