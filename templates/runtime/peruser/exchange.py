@@ -30,14 +30,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import logging
-import math
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import quote_plus, urlencode, urlsplit
 
 import httpx
@@ -46,7 +43,8 @@ from ..auth.jwks import is_loopback_host
 from ..catalog.model import OperationSpec, SecurityScheme, UpstreamInfo
 from ..environment import name as env_name
 from ..errors import UpstreamError
-from .oauth_code import MAX_TOKEN_RESPONSE_BYTES, TIMEOUT, token_client
+from ..upstream.token_answer import error_detail, json_object, lifetime, read_bounded
+from .oauth_code import TIMEOUT, token_client
 from .service import EXCHANGE, credentials_mode
 
 if TYPE_CHECKING:
@@ -71,9 +69,7 @@ MAX_CACHED: Final = 10_000
 # catalog scheme types that send an access token as Authorization: Bearer
 BEARER_TYPES: Final = frozenset({"bearer", "oauth2ClientCredentials"})
 NOTHING_SENT: Final = "nothing was sent to the API"
-_MAX_DETAIL: Final = 200
 # what an access token printed by a careless server may look like, even cut short: a JWT's parts
-_JWT_LIKE: Final = re.compile(r"[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?")
 Caller = tuple[str, str]
 _Key = tuple[str, str, tuple[str, ...]]
 
@@ -329,7 +325,7 @@ class TokenExchange:
             async with asyncio.timeout(self._timeout):
                 response = await http.send(request, stream=True, follow_redirects=False)
                 try:
-                    body = await _read(response)
+                    body = await read_bounded(response)
                 finally:
                     await response.aclose()
         except (TimeoutError, httpx.TimeoutException):
@@ -354,25 +350,14 @@ def _token_variable(scheme: SecurityScheme) -> str:
             raise ValueError(f"a {other} scheme takes no bearer token")
 
 
-async def _read(response: httpx.Response) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > MAX_TOKEN_RESPONSE_BYTES:
-            break  # a token answer is small; what is read so far says enough about an error
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def _issued(
     status: int, body: bytes, failed: str, subject_token: str, hidden: Sequence[str]
 ) -> tuple[str, float | None]:
     """The issued token and its lifetime from the endpoint's answer (RFC 8693 §2.2)."""
-    answer = _json_object(body)
+    answer = json_object(body)
     if not 200 <= status < 300:
         raise UpstreamError(
-            f"{failed}: HTTP {status}{_oauth_error(answer, hidden)}; {NOTHING_SENT}"
+            f"{failed}: HTTP {status}{error_detail(answer, hidden)}; {NOTHING_SENT}"
         )
     if answer is None:
         raise UpstreamError(f"{failed}: the answer is not a JSON object; {NOTHING_SENT}")
@@ -397,44 +382,11 @@ def _issued(
         raise UpstreamError(
             f"{failed}: the token_type is {_shown(kind)}, not Bearer; {NOTHING_SENT}"
         )
-    return token, _lifetime(answer.get("expires_in"))
-
-
-def _json_object(body: bytes) -> dict[str, Any] | None:
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+    return token, lifetime(answer.get("expires_in"))
 
 
 def _shown(value: object) -> str:
     return repr("".join(c for c in str(value)[:60] if c.isprintable()))
-
-
-def _oauth_error(answer: Mapping[str, Any] | None, hidden: Sequence[str]) -> str:
-    """`` invalid_target (audience not allowed)`` from an RFC 8693 §2.2.2 error answer."""
-    words: list[str] = []
-    for key in ("error", "error_description"):
-        text = (answer or {}).get(key)
-        if isinstance(text, str) and text.strip():
-            # scrubbed whole, then cut: a cut first could leave part of a secret behind
-            for secret in sorted(filter(None, hidden), key=len, reverse=True):
-                text = text.replace(secret, "***")
-            text = _JWT_LIKE.sub("***", text)
-            words.append("".join(c if c.isprintable() else " " for c in text[:_MAX_DETAIL]))
-    if not words:
-        return ""
-    return " " + words[0] + (f" ({words[1]})" if len(words) > 1 else "")
-
-
-def _lifetime(value: object) -> float | None:
-    """``expires_in`` in seconds, or None when absent or unusable."""
-    if isinstance(value, str) and value.strip().isdigit():
-        return float(value)  # some servers send it as a string
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value) if value > 0 else None
-    return None
 
 
 def exchange_from_env(

@@ -17,8 +17,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
-import json
-import math
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -30,6 +28,13 @@ from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit
 import httpx
 
 from ..errors import OAuthCodeError as OAuthCodeError  # noqa: PLC0414 - re-exported
+from ..upstream.token_answer import (
+    error_detail,
+    json_object,
+    lifetime,
+    read_bounded,
+    usable_token,
+)
 from .sealing import Credential
 
 __all__ = [
@@ -48,8 +53,6 @@ ClientAuth = Literal["client_secret_basic", "client_secret_post", "none"]
 
 # a whole token request (connect, send, read) gives up after this long
 TIMEOUT: Final = 10.0
-MAX_TOKEN_RESPONSE_BYTES: Final = 64 * 1024
-_MAX_DETAIL: Final = 200
 # RFC 7636 §4.1: 43 to 128 characters of the unreserved set
 _VERIFIER: Final = re.compile(r"[A-Za-z0-9\-._~]{43,128}")
 _AUTHORIZE_PARAMS: Final = frozenset(
@@ -206,7 +209,7 @@ async def _request(
         async with asyncio.timeout(timeout):
             response = await http.send(request, stream=True, follow_redirects=False)
             try:
-                body = await _read(response)
+                body = await read_bounded(response)
             finally:
                 await response.aclose()
     except (TimeoutError, httpx.TimeoutException):
@@ -215,60 +218,18 @@ async def _request(
         cause = "could not connect" if isinstance(error, httpx.ConnectError) else "request failed"
         raise OAuthCodeError(f"{failed}: {cause} ({type(error).__name__})") from None
     if not 200 <= response.status_code < 300:
-        detail = _oauth_error(body, secrets_in_play)
+        detail = error_detail(json_object(body), secrets_in_play)
         raise OAuthCodeError(f"{failed}: HTTP {response.status_code}{detail}")
-    answer = _json_object(body)
+    answer = json_object(body)
     if answer is None:
         raise OAuthCodeError(f"{failed}: the answer is not a JSON object")
     return answer
 
 
-async def _read(response: httpx.Response) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > MAX_TOKEN_RESPONSE_BYTES:
-            break  # a token answer is small; what is read so far says enough about an error
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _json_object(body: bytes) -> dict[str, Any] | None:
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _oauth_error(body: bytes, hidden: tuple[str, ...]) -> str:
-    """`` invalid_grant (PKCE verification failed)`` from an RFC 6749 §5.2 error answer."""
-    value = _json_object(body) or {}
-    words: list[str] = []
-    for key in ("error", "error_description"):
-        text = value.get(key)
-        if isinstance(text, str) and text.strip():
-            # scrubbed whole, then cut: a cut first could leave part of a secret behind
-            for secret in filter(None, hidden):
-                text = text.replace(secret, "***")
-            words.append("".join(c if c.isprintable() else " " for c in text[:_MAX_DETAIL]))
-    if not words:
-        return ""
-    return " " + words[0] + (f" ({words[1]})" if len(words) > 1 else "")
-
-
-def _token(value: object) -> str | None:
-    """A usable token string (it goes into a header), or None."""
-    if not isinstance(value, str) or not value.strip() or any(c in value for c in "\r\n\0"):
-        return None
-    return value.strip()
-
-
 def _credential(
     answer: Mapping[str, Any], failed: str, now: float, scopes: tuple[str, ...], old: str | None
 ) -> Credential:
-    access = _token(answer.get("access_token"))
+    access = usable_token(answer.get("access_token"))
     if access is None:
         raise OAuthCodeError(f"{failed}: the answer has no usable access_token")
     kind = answer.get("token_type", "Bearer")
@@ -278,22 +239,13 @@ def _credential(
     values = {"access_token": access, "token_type": kind}
     new = old  # RFC 6749 §6: without a new refresh token the old one stays valid
     if answer.get("refresh_token") is not None:
-        new = _token(answer["refresh_token"])
+        new = usable_token(answer["refresh_token"])
         if new is None:
             raise OAuthCodeError(f"{failed}: the answer's refresh_token is not usable")
     if new is not None:
         values["refresh_token"] = new
-    lifetime = _lifetime(answer.get("expires_in"))
+    seconds = lifetime(answer.get("expires_in"))
     granted = answer.get("scope")
     if isinstance(granted, str):
         scopes = tuple(granted.split())
-    return Credential("oauth2", values, None if lifetime is None else now + lifetime, scopes)
-
-
-def _lifetime(value: object) -> float | None:
-    """``expires_in`` in seconds, or None when absent or unusable."""
-    if isinstance(value, str) and value.strip().isdigit():
-        return float(value)  # some servers send it as a string
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value) if value >= 0 else None
-    return None
+    return Credential("oauth2", values, None if seconds is None else now + seconds, scopes)

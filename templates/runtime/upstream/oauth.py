@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http.cookiejar import CookieJar, DefaultCookiePolicy
-from typing import Any
 from urllib.parse import quote_plus, urlencode, urlsplit
 
 import httpx
 
 from ..catalog.model import OAuth2ClientCredentialsScheme
 from ..errors import TokenError
+from .token_answer import error_detail, json_object, lifetime, read_bounded, usable_token
 
 __all__ = ["ClientCredentials", "TokenError", "clock"]
 
@@ -36,8 +35,6 @@ __all__ = ["ClientCredentials", "TokenError", "clock"]
 clock: Callable[[], float] = time.monotonic
 # a token is renewed this long before it expires (at most a tenth of its lifetime)
 REFRESH_MARGIN = 30.0
-MAX_TOKEN_RESPONSE_BYTES = 64 * 1024
-_MAX_DETAIL = 200
 
 Scopes = tuple[str, ...]
 
@@ -169,7 +166,7 @@ class ClientCredentials:
                     stream=True,
                 )
                 try:
-                    body = await _read(response)
+                    body = await read_bounded(response)
                 finally:
                     await response.aclose()
         except (TimeoutError, httpx.TimeoutException):
@@ -177,7 +174,7 @@ class ClientCredentials:
         except httpx.HTTPError as exc:
             raise TokenError(f"{failed}: {self._scrub(self._describe(exc), secret)}") from None
         if not 200 <= response.status_code < 300:
-            detail = self._scrub(_oauth_error(body), secret)
+            detail = error_detail(json_object(body), (secret,))
             raise TokenError(f"{failed}: HTTP {response.status_code}{detail}")
         token = _parse(body, started)
         if token is None:
@@ -192,53 +189,16 @@ class ClientCredentials:
         return text.replace(secret, "***") if secret else text
 
 
-async def _read(response: httpx.Response) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > MAX_TOKEN_RESPONSE_BYTES:
-            break  # a token answer is small; what is read so far says enough about an error
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _json_object(body: bytes) -> dict[str, Any] | None:
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _oauth_error(body: bytes) -> str:
-    """`` invalid_client (Client authentication failed)`` from an RFC 6749 §5.2 error answer."""
-    value = _json_object(body) or {}
-    words = [
-        str(value[key])[:_MAX_DETAIL]
-        for key in ("error", "error_description")
-        if isinstance(value.get(key), str) and value[key].strip()
-    ]
-    if not words:
-        return ""
-    printable = ["".join(c if c.isprintable() else " " for c in word) for word in words]
-    return " " + printable[0] + (f" ({printable[1]})" if len(printable) > 1 else "")
-
-
 def _parse(body: bytes, started: float) -> _Token | None:
-    value = _json_object(body)
+    value = json_object(body)
     if value is None:
         return None
-    token = value.get("access_token")
+    token = usable_token(value.get("access_token"))
     kind = value.get("token_type", "bearer")
-    if not isinstance(token, str) or not token.strip() or any(c in token for c in "\r\n\0"):
+    if token is None or not isinstance(kind, str) or kind.lower() != "bearer":
         return None
-    if not isinstance(kind, str) or kind.lower() != "bearer":
-        return None
-    lifetime = value.get("expires_in")
-    if isinstance(lifetime, str) and lifetime.strip().isdigit():
-        lifetime = int(lifetime)  # some servers send it as a string
+    seconds = lifetime(value.get("expires_in"))
     renew_at = None
-    if isinstance(lifetime, int | float) and not isinstance(lifetime, bool) and lifetime > 0:
-        renew_at = started + lifetime - min(REFRESH_MARGIN, lifetime / 10)
-    return _Token(token.strip(), renew_at)
+    if seconds is not None:
+        renew_at = started + seconds - min(REFRESH_MARGIN, seconds / 10)
+    return _Token(token, renew_at)
