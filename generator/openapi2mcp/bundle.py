@@ -429,8 +429,9 @@ def _option(
 def _tool_names(index: Mapping[str, Any]) -> list[str]:
     """The tools ``tools/list`` shows in the generated tool mode."""
     mode = index.get("toolMode", {})
-    if mode.get("mode") == "dynamic":
-        return [str(tool["name"]) for tool in index.get("dynamicTools", [])]
+    meta = {"dynamic": "dynamicTools", "code": "codeTools"}.get(mode.get("mode", ""))
+    if meta is not None:  # three meta tools, whatever the size of the API
+        return [str(tool["name"]) for tool in index.get(meta, [])]
     names = [str(name) for name in index.get("toolNames", [])]
     if mode.get("mode") == "toolsets":
         toolsets = index.get("toolsets", {})

@@ -129,9 +129,11 @@ def _options(f: click.decorators.FC) -> click.decorators.FC:
         type=click.Choice(TOOL_MODES),
         default=None,
         help=f"How tools/list presents the operations: one tool each (full), three meta tools "
-        f"(dynamic), only the --toolsets tags (toolsets); auto: full up to {AUTO_THRESHOLD} tools "
-        "(the config file's auto_threshold), dynamic beyond. Default: the config file's tool_mode, "
-        "else auto. <PREFIX>_TOOL_MODE overrides it at run time.",
+        f"(dynamic), only the --toolsets tags (toolsets), search and describe plus run_code, which "
+        f"runs a Python program calling the operations (code; the package's code extra); auto: "
+        f"full up to {AUTO_THRESHOLD} tools (the config file's auto_threshold), dynamic beyond. "
+        "Default: the config file's tool_mode, else auto. <PREFIX>_TOOL_MODE overrides it at run "
+        "time.",
     )(f)
     f = click.option(
         "--toolsets",

@@ -227,7 +227,7 @@ class Config(_Strict):
     include_deprecated: bool = False
     description_limit: int = Field(default=1024, ge=0)
     # how tools/list presents the operations (`--tool-mode` and `--toolsets` override these)
-    tool_mode: Literal["auto", "full", "dynamic", "toolsets"] = "auto"
+    tool_mode: Literal["auto", "full", "dynamic", "toolsets", "code"] = "auto"
     toolsets: tuple[str, ...] = ()
     # `auto` is full up to this many tools and dynamic beyond (also when chosen at run time)
     auto_threshold: int = Field(default=60, ge=1)

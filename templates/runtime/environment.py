@@ -51,7 +51,8 @@ VARIABLES: Final[tuple[Variable, ...]] = (
     Variable(
         "TOOL_MODE",
         "full (a tool per operation), dynamic (three tools that search, describe and call the "
-        "operations), toolsets or auto",
+        "operations), toolsets, code (search, describe and run_code, which runs a Python program "
+        "calling the operations; needs the code extra) or auto",
         GENERATED,
         "tuning",
     ),
@@ -59,6 +60,37 @@ VARIABLES: Final[tuple[Variable, ...]] = (
         "TOOLSETS",
         "Tags exposed in toolsets mode, comma separated; given alone it selects toolsets mode",
         "",
+        "tuning",
+    ),
+    Variable(
+        "CODE_TIMEOUT",
+        "Code mode: seconds one program may run, its operation calls included; at most 3600",
+        "30",
+        "tuning",
+    ),
+    Variable(
+        "CODE_MEMORY_MB",
+        "Code mode: megabytes of memory one program may use, 16 to 65536",
+        "256",
+        "tuning",
+    ),
+    Variable(
+        "CODE_MAX_CALLS",
+        "Code mode: operation calls one program may make, 1 to 10000",
+        "50",
+        "tuning",
+    ),
+    Variable(
+        "CODE_MAX_OUTPUT",
+        "Code mode: characters one program may hand back, what it prints and its value together; "
+        "at least 100",
+        "100000",
+        "tuning",
+    ),
+    Variable(
+        "CODE_CONCURRENCY",
+        "Code mode: programs run at once by one server process, 1 to 256; others wait for a turn",
+        "4",
         "tuning",
     ),
     Variable(

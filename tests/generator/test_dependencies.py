@@ -26,6 +26,14 @@ def _generated_dependencies() -> list[Requirement]:
     return [Requirement(r) for r in re.findall(r'^\s*"([^"]+)",', block.group(1), re.M)]
 
 
+def _generated_extra(name: str) -> list[Requirement]:
+    """The requirements of the generated package's optional extra ``name``."""
+    template = (ROOT / "templates/package/pyproject.toml.j2").read_text()
+    line = re.search(rf"^{name} = \[(.*)\]$", template, re.M)
+    assert line is not None, f"the package template lost its {name} extra"
+    return [Requirement(r) for r in re.findall(r'"([^"]+)"', line.group(1))]
+
+
 def _test_extra() -> dict[str, Requirement]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     listed = [Requirement(r) for r in project["optional-dependencies"]["test"]]
@@ -54,3 +62,12 @@ def test_this_environment_satisfies_every_generated_dependency() -> None:
         if not requirement.specifier.contains(version, prereleases=True):
             unmet.append(f"{requirement} (installed {version})")
     assert unmet == []
+
+
+def test_the_code_extra_is_the_sandbox_and_the_test_extra_has_it() -> None:
+    """Code mode's sandbox is an extra of the generated server (imported in code mode only); the
+    tests run code mode, so the environment they run in has it, at a version the extra accepts."""
+    (sandbox,) = _generated_extra("code")
+    assert canonicalize_name(sandbox.name) == "pydantic-monty"
+    assert str(_test_extra()["pydantic-monty"].specifier) == str(sandbox.specifier)
+    assert sandbox.specifier.contains(metadata.version("pydantic-monty"))

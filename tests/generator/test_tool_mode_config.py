@@ -66,7 +66,7 @@ def test_the_defaults_are_the_command_line_defaults() -> None:
     [
         (
             {"tool_mode": "fast"},
-            "tool_mode: Input should be 'auto', 'full', 'dynamic' or 'toolsets'",
+            "tool_mode: Input should be 'auto', 'full', 'dynamic', 'toolsets' or 'code'",
         ),
         ({"tool_modes": "full"}, "unknown key 'tool_modes'; did you mean 'tool_mode'?"),
         ({"toolset": ["pets"]}, "unknown key 'toolset'; did you mean 'toolsets'?"),

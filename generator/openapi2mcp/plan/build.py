@@ -31,7 +31,7 @@ from . import naming
 from .classify import classify_operations
 from .interaction import plan_interaction
 from .link_prompts import link_prompts
-from .metatools import api_name, dynamic_instructions
+from .metatools import api_name, code_instructions, dynamic_instructions
 from .model import (
     EnvVar,
     PackageMetadata,
@@ -198,7 +198,12 @@ def _exposure(
                 "available: " + ", ".join(sorted(known)),
             )
         )
-    resolved: dict[str, ToolMode] = {"full": "full", "dynamic": "dynamic", "toolsets": "toolsets"}
+    resolved: dict[str, ToolMode] = {
+        "full": "full",
+        "dynamic": "dynamic",
+        "toolsets": "toolsets",
+        "code": "code",
+    }
     select_argument, select_tools = _selection(tools, settings)
     return ToolExposure(
         mode=resolved[mode],
@@ -208,7 +213,8 @@ def _exposure(
         output_schemas=settings.output_schemas,
         strict_output=frozenset(t.name for t in tools if t.settings.strict_output),
         description_limit=settings.description_limit,
-        dynamic_instructions=_dynamic_instructions(api, tools),
+        dynamic_instructions=_meta_instructions(api, dynamic_instructions(api.title, tools)),
+        code_instructions=_meta_instructions(api, code_instructions(api.title, tools)),
         select_argument=select_argument,
         select_tools=select_tools,
     )
@@ -234,8 +240,8 @@ def _media(tool: Tool) -> str:
     return response.content_type if response is not None else ""
 
 
-def _dynamic_instructions(api: Api, tools: tuple[Tool, ...]) -> str:
-    text = dynamic_instructions(api.title, tools)
+def _meta_instructions(api: Api, text: str) -> str:
+    """A meta-tool mode's instructions, then the API's own description, delimited."""
     about = _first_paragraph(api.description)
     if about:
         room = INSTRUCTIONS_LIMIT - len(text) - 80

@@ -26,7 +26,9 @@ from .model import (
     Toolset,
 )
 from .tag_prompts import (
-    DYNAMIC_MODES,
+    CALL_MODES,
+    CODE_MODES,
+    CODE_USE,
     DYNAMIC_USE,
     GOAL,
     NOT_TOOLS,
@@ -172,10 +174,13 @@ def _link_parts(
             text=f"{head}tool {links}{follow}Ask the user before calling any destructive tool.\n\n",
             modes=TOOL_MODES,
         ),
-        PromptPart(
-            text=f"{head}operation {links}{NOT_TOOLS}{DYNAMIC_USE}{follow}Ask the user before running "
-            "any destructive operation.\n\n",
-            modes=DYNAMIC_MODES,
+        *(
+            PromptPart(
+                text=f"{head}operation {links}{NOT_TOOLS}{use}{follow}Ask the user before running "
+                "any destructive operation.\n\n",
+                modes=modes,
+            )
+            for use, modes in ((DYNAMIC_USE, CALL_MODES), (CODE_USE, CODE_MODES))
         ),
     ]
     parts += _not_enabled([tool for tool, _ in steps[:kept] if tool], toolsets_of)

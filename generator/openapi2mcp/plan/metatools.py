@@ -1,12 +1,15 @@
-"""The three tools of dynamic mode (search, describe, call), as ``tools/list`` returns them.
+"""The three tools of dynamic mode (search, describe, call) and of code mode (search, describe,
+run_code), as ``tools/list`` returns them.
 
-Dynamic mode lists these three tools whatever the size of the API; the runtime (``dynamic.py`` in
-``templates/runtime``) implements them by name. Their definitions are built here, at generation time,
-so that ``inspect`` can tell what they cost and the catalog carries them ready to serve. The call
-tool's annotations are the conservative union of every operation it can run: read-only only if all
-are, destructive if any is, idempotent only if all are, open-world if any is. When read tools take
-a JMESPath selection (``select``, the runtime's ``protocol/projection.py``), the call tool takes it
-too, for the read operations it runs.
+Dynamic and code mode list three tools whatever the size of the API; the runtime (``dynamic.py`` and
+``codemode.py`` in ``templates/runtime``) implements them by name. Their definitions are built here,
+at generation time, so that ``inspect`` can tell what they cost and the catalog carries them ready to
+serve. The call tool's annotations (and ``run_code``'s) are the conservative union of every operation
+it can run: read-only only if all are, destructive if any is, idempotent only if all are, open-world
+if any is. When read tools take a JMESPath selection (``select``, the runtime's
+``protocol/projection.py``), the call tool takes it too, for the read operations it runs.
+``run_code``'s description teaches the model how to write a program; the runtime appends the limits
+in force.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from .naming import display_name
 SEARCH = "search_operations"
 DESCRIBE = "describe_operation"
 CALL = "call_operation"
+RUN = "run_code"
+# the longest program run_code takes
+MAX_PROGRAM_CHARS = 100_000
 # a tag filter longer than this is left as free text: the enum would cost more than it helps
 MAX_TAG_ENUM = 100
 MAX_SEARCH_RESULTS = 50
@@ -171,4 +177,73 @@ def dynamic_instructions(api_title: str, tools: Sequence[Tool]) -> str:
         "Search first, describe before calling, and look things up with read-only operations "
         "before changing anything; ask the user before a destructive one. Operation names in "
         f"prompts are names for {CALL}."
+    )
+
+
+def code_tools(api_title: str, tools: Sequence[Tool], toolsets: Sequence[Toolset]) -> list[Any]:
+    """Code mode's three tools: dynamic mode's search and describe, pointing to ``run_code``."""
+    search, describe, _ = dynamic_tools(api_title, tools, toolsets)
+    about = api_name(api_title)
+    count = f"{len(tools)} operation{'s' if len(tools) != 1 else ''}"
+    search = {
+        **search,
+        "description": (
+            f"Find operations of {about} ({count}) by what they do. Returns the best matches, one "
+            f"per line: operation name, summary, HTTP method and path. Next: {DESCRIBE} for an "
+            f"operation's arguments, then {RUN} to call it from a program."
+        ),
+    }
+    describe = {
+        **describe,
+        "description": (
+            "An operation's description, its arguments as a JSON Schema, its hints (read-only, "
+            f"destructive, idempotent) and its function name in {RUN} programs."
+        ),
+    }
+    run = {
+        "name": RUN,
+        "title": "Run a program",
+        "description": (
+            f"Run a short Python program that calls operations of {about} and combines their "
+            "results. Each operation is an async function of the same name (characters other "
+            "than letters, digits and _ become _; a Python keyword, built-in or module name gets a "
+            "trailing _): pass its arguments as keyword arguments and await it, e.g. "
+            "`pets = await list_pets(limit=5)`. It returns the parsed JSON response (the text for "
+            "other responses) and raises an exception when the call fails, with the HTTP status "
+            "and the API's message. asyncio.gather runs calls at once. The program's last "
+            "expression (or a top-level return) is its value; the result is what it prints, then "
+            "that value as JSON.\n"
+            "Available: Python's built-ins and the modules json, re, math, datetime, time, random, "
+            "asyncio, collections, itertools, functools, typing, dataclasses, decimal, base64, "
+            "hashlib, csv. No files, network, environment variables or other imports."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "code": {
+                    "type": "string",
+                    "description": "The Python program",
+                    "minLength": 1,
+                    "maxLength": MAX_PROGRAM_CHARS,
+                },
+            },
+            "required": ["code"],
+            "additionalProperties": False,
+        },
+        "annotations": union_annotations(tools),
+    }
+    return [search, describe, run]
+
+
+def code_instructions(api_title: str, tools: Sequence[Tool]) -> str:
+    """The server's instructions in code mode (the caller appends the API's own text, delimited)."""
+    reads = sum(1 for tool in tools if tool.annotations.read_only)
+    return (
+        f"This server reaches the {len(tools)} operations of {api_name(api_title)} "
+        f"({reads} of them read-only) through three tools: {SEARCH} finds operations by what "
+        f"they do, {DESCRIBE} shows an operation's arguments and hints, and {RUN} runs a short "
+        "Python program that calls operations as async functions and combines their results. "
+        "Search first, describe before calling, and look things up with read-only operations "
+        "before changing anything; ask the user before a destructive one. Operation names in "
+        f"prompts are function names in {RUN} programs."
     )

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 Kind = Literal["tool", "resource", "resource_template", "prompt", "skipped"]
 # how tools/list presents the tools: one per operation, the selected tags' only, or three meta tools
-ToolMode = Literal["full", "dynamic", "toolsets"]
+ToolMode = Literal["full", "dynamic", "toolsets", "code"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,8 +231,9 @@ class ToolExposure:
     strict_output: frozenset[str] = frozenset()
     # longest description kept inside input schemas (tool descriptions are capped by classify)
     description_limit: int = 1024
-    # the server's instructions when it runs in dynamic mode
+    # the server's instructions when it runs in dynamic mode, and in code mode
     dynamic_instructions: str = ""
+    code_instructions: str = ""
     # the argument of read tools that carries a JMESPath selection ("": none takes one), and the
     # tools that take it (the runtime's protocol/projection.py says which may and what it does)
     select_argument: str = ""

@@ -22,8 +22,8 @@ from ..ir.x_mcp import DeepObjectArrays, XMcp, XMcpQuestion
 from ..render.publishing import author, license_expression
 
 OutputSchemas = Literal["full", "compact", "none"]
-ToolModeSetting = Literal["auto", "full", "dynamic", "toolsets"]
-TOOL_MODES: tuple[ToolModeSetting, ...] = ("auto", "full", "dynamic", "toolsets")
+ToolModeSetting = Literal["auto", "full", "dynamic", "toolsets", "code"]
+TOOL_MODES: tuple[ToolModeSetting, ...] = ("auto", "full", "dynamic", "toolsets", "code")
 OUTPUT_SCHEMAS: tuple[OutputSchemas, ...] = ("full", "compact", "none")
 # true: always ask, false: never, "when-supported": only clients that can ask
 Confirm = bool | Literal["when-supported"]

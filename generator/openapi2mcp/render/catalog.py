@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 from ..diagnostics import Report
 from ..ir.model import Api, BodyPart, Operation, Parameter, Server
 from ..plan.build import server_variable_env
-from ..plan.metatools import dynamic_tools
+from ..plan.metatools import code_tools, dynamic_tools
 from ..plan.model import (
     PromptImage,
     PromptMessage,
@@ -58,6 +58,8 @@ _INDEX_KEYS = (
     "toolsets",
     "dynamicTools",
     "dynamicInstructions",
+    "codeTools",
+    "codeInstructions",
     "interaction",
     "selectArgument",
 )
@@ -151,6 +153,8 @@ def build_catalog(plan: ServerPlan, report: Report) -> rt.Catalog:
         plan.title, plan.tools, plan.exposure.toolsets, select=plan.exposure.select_argument
     )
     catalog["dynamicInstructions"] = plan.exposure.dynamic_instructions
+    catalog["codeTools"] = code_tools(plan.title, plan.tools, plan.exposure.toolsets)
+    catalog["codeInstructions"] = plan.exposure.code_instructions
     catalog["interaction"] = plan.interaction.defaults()
     if plan.exposure.select_argument:
         catalog["selectArgument"] = plan.exposure.select_argument

@@ -5,8 +5,9 @@ document. The wire objects (``tools``, ``resources``, ``resourceTemplates``, ``p
 exactly as the 2026-07-28 list methods return them, in their final order; the runtime only reshapes
 them for legacy revisions. Everything the runtime needs to turn a call into an HTTP request lives
 under ``operations``, keyed by a stable operation key, and the ``*Bindings`` maps tie MCP names to
-those keys. ``toolMode``, ``toolsets``, ``dynamicTools`` and ``dynamicInstructions`` carry what the
-three tool modes need (one tool per operation, a selection of tags, or three meta tools).
+those keys. ``toolMode``, ``toolsets``, ``dynamicTools``, ``dynamicInstructions``, ``codeTools`` and
+``codeInstructions`` carry what the tool modes need (one tool per operation, a selection of tags,
+three meta tools, or two meta tools and ``run_code``).
 
 Start-up must not grow with the API, so the generator also writes two companions:
 ``catalog.index.json`` (the small part: server, upstream, tool modes, counts, tool names and the byte
@@ -347,7 +348,7 @@ class Completions(TypedDict):
     resourceTemplates: dict[str, dict[str, list[str]]]
 
 
-ToolModeName = Literal["full", "dynamic", "toolsets"]
+ToolModeName = Literal["full", "dynamic", "toolsets", "code"]
 
 
 class ToolMode(TypedDict):
@@ -393,6 +394,9 @@ class Catalog(TypedDict):
     # search, describe and call: the whole tools/list of dynamic mode
     dynamicTools: NotRequired[list[JsonObject]]
     dynamicInstructions: NotRequired[str]
+    # search, describe and run_code: the whole tools/list of code mode, and its instructions
+    codeTools: NotRequired[list[JsonObject]]
+    codeInstructions: NotRequired[str]
     # the components tool schemas refer to, by direction ("input", "output"): see complete_tool
     schemaDefs: NotRequired[dict[str, dict[str, Any]]]
     # the optional argument of read tools that carries a JMESPath selection ("_select"); a tool
@@ -419,6 +423,8 @@ class CatalogIndex(TypedDict):
     toolsets: NotRequired[dict[str, Toolset]]
     dynamicTools: NotRequired[list[JsonObject]]
     dynamicInstructions: NotRequired[str]
+    codeTools: NotRequired[list[JsonObject]]
+    codeInstructions: NotRequired[str]
     interaction: NotRequired[Interaction]
     selectArgument: NotRequired[str]
     counts: CatalogCounts
@@ -437,6 +443,8 @@ INDEX_KEYS = (
     "toolsets",
     "dynamicTools",
     "dynamicInstructions",
+    "codeTools",
+    "codeInstructions",
     "interaction",
     "selectArgument",
 )

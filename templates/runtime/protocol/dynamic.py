@@ -8,10 +8,13 @@ the same validation, request building and error handling as its own tool; the re
 naming the operation that ran). ``call_operation`` takes the catalog's ``selectArgument`` too, for a
 read operation (``projection``): it is handed to the operation as its own argument, and refused for
 an operation that takes no selection, with nothing sent. A tool the mode does not list cannot be
-called directly either. The generator chose a mode (``toolMode`` in the catalog);
-``selection_from_env`` lets ``<PREFIX>_TOOL_MODE`` (``full``, ``dynamic``, ``toolsets`` or
-``auto``) and ``<PREFIX>_TOOLSETS`` (comma-separated toolset names, which alone select
-``toolsets``) override it at start-up.
+called directly either. ``code`` lists ``search_operations``, ``describe_operation`` (which also
+names the operation's function) and ``run_code``, which runs a short Python program calling the
+operations as async functions (``codemode.py``), within limits read at start-up
+(``sandbox.CodeLimits``); it needs the ``code`` extra, checked at start-up too. The generator chose a
+mode (``toolMode`` in the catalog); ``selection_from_env`` lets ``<PREFIX>_TOOL_MODE`` (``full``,
+``dynamic``, ``toolsets``, ``code`` or ``auto``) and ``<PREFIX>_TOOLSETS`` (comma-separated toolset
+names, which alone select ``toolsets``) override it at start-up.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..ask.interaction import NO_INTERACTION, Interaction
@@ -28,16 +31,18 @@ from ..environment import name as env_name
 from ..errors import ToolModeError as ToolModeError  # noqa: PLC0414 - re-exported
 from ..jsonschema import Validator
 from .calls import NO_LOG, NO_PROGRESS, Calls, Progress, RequestLog
+from .codemode import RUN, CodeMode
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
 from .pagination import ListItems, PageSource, PickedTools, ToolSource
 from .results import tool_error
+from .sandbox import DEFAULT_CODE_LIMITS, CodeLimits, check_available
 from .search import Entry, SearchIndex
 from .shaping import shape_tool_result
 
 SEARCH = "search_operations"
 DESCRIBE = "describe_operation"
 CALL = "call_operation"
-MODES = ("full", "dynamic", "toolsets")
+MODES = ("full", "dynamic", "toolsets", "code")
 DEFAULT_AUTO_THRESHOLD = 60
 DEFAULT_RESULTS = 10
 _SUGGESTIONS = 3
@@ -45,10 +50,12 @@ _SUGGESTIONS = 3
 
 @dataclass(frozen=True, slots=True)
 class ToolSelection:
-    """The active tool mode and, in ``toolsets`` mode, the toolsets it exposes."""
+    """The active tool mode and, in ``toolsets`` mode, the toolsets it exposes; ``code`` holds
+    the limits of code mode's programs."""
 
     mode: str = "full"
     toolsets: tuple[str, ...] = ()
+    code: CodeLimits = field(default=DEFAULT_CODE_LIMITS)
 
 
 def default_selection(catalog: Catalog) -> ToolSelection:
@@ -69,8 +76,9 @@ def selection_from_env(catalog: Catalog, environ: Mapping[str, str], prefix: str
     )
     if raw_mode and raw_mode not in (*MODES, "auto"):
         raise ToolModeError(
-            f"{mode_var} must be full, dynamic, toolsets or auto, got {raw_mode[:40]!r}"
+            f"{mode_var} must be full, dynamic, toolsets, code or auto, got {raw_mode[:40]!r}"
         )
+    limits = CodeLimits.from_env(environ, prefix)
     default = default_selection(catalog)
     mode = raw_mode or ("toolsets" if asked else default.mode)
     if mode == "auto":
@@ -79,8 +87,13 @@ def selection_from_env(catalog: Catalog, environ: Mapping[str, str], prefix: str
         mode = "dynamic" if catalog_counts(catalog)["tools"] > threshold else "full"
     if mode == "dynamic" and not catalog.get("dynamicTools"):
         raise ToolModeError(f"{mode_var}=dynamic: this server was generated without dynamic mode")
+    if mode == "code":
+        if not catalog.get("codeTools"):
+            raise ToolModeError(f"{mode_var}=code: this server was generated without code mode")
+        check_available(catalog["server"]["name"])
+        return ToolSelection(mode, code=limits)
     if mode != "toolsets":
-        return ToolSelection(mode)
+        return ToolSelection(mode, code=limits)
     known = catalog.get("toolsets") or {}
     toolsets = asked or default.toolsets
     listed = ", ".join(sorted(known)) or "(none)"
@@ -89,7 +102,7 @@ def selection_from_env(catalog: Catalog, environ: Mapping[str, str], prefix: str
     unknown = [name for name in toolsets if name not in known]
     if unknown:
         raise ToolModeError(f"{sets_var}: no toolset {', '.join(unknown)}; choose from {listed}")
-    return ToolSelection(mode, toolsets)
+    return ToolSelection(mode, toolsets, limits)
 
 
 class ToolSurface:
@@ -105,10 +118,20 @@ class ToolSurface:
         self._exposed: frozenset[str] | None = None
         self._validators: dict[str, Validator] = {}
         self._index: SearchIndex | None = None
+        # code mode's programs (None in the other modes)
+        self._code: CodeMode | None = None
         names = tools.names
         self.listing: PageSource
         if self.mode == "dynamic":
             meta = catalog.get("dynamicTools") or []
+            self._meta = {tool["name"]: tool for tool in meta}
+            self._exposed = frozenset()
+            self.listing = ListItems(meta)
+        elif self.mode == "code":
+            code = self._code = CodeMode(catalog, calls, selection.code)
+            meta = [
+                t if t["name"] != RUN else code.listed(t) for t in catalog.get("codeTools") or []
+            ]
             self._meta = {tool["name"]: tool for tool in meta}
             self._exposed = frozenset()
             self.listing = ListItems(meta)
@@ -131,6 +154,8 @@ class ToolSurface:
     def instructions(self, default: str | None) -> str | None:
         if self.mode == "dynamic":
             return self._catalog.get("dynamicInstructions") or default
+        if self.mode == "code":
+            return self._catalog.get("codeInstructions") or default
         return default
 
     async def call(
@@ -177,6 +202,8 @@ class ToolSurface:
             return self._search(arguments)
         if name == DESCRIBE:
             return self._describe(arguments["name"])
+        if name == RUN and self._code is not None:
+            return await self._code.run(arguments["code"], interaction, progress, log)
         operation, inner = arguments["name"], arguments.get("arguments") or {}
         select = self._catalog.get("selectArgument")
         if isinstance(select, str) and select in arguments:
@@ -232,6 +259,9 @@ class ToolSurface:
         if tool is None:
             return tool_error(self._unknown(name))
         described: JsonObject = {"name": name}
+        function = self._code.function_name(name) if self._code is not None else None
+        if function is not None:
+            described["function"] = function
         for key in ("title", "description"):
             if key in tool:
                 described[key] = tool[key]

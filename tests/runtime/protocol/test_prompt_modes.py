@@ -102,6 +102,15 @@ AS_OPERATIONS = (
     f"{DYNAMIC_USE}Work out the steps needed, look things up with read-only operations first, "
     "and ask the user before running any destructive operation.\n\n"
 )
+CODE_USE = (
+    "These operations are not tools of this server: run_code runs a short Python program that "
+    "calls them as async functions (describe_operation shows an operation's arguments and "
+    "function name); search_operations finds others by what they do. "
+)
+AS_CODE = (
+    f"{CODE_USE}Work out the steps needed, look things up with read-only operations first, "
+    "and ask the user before running any destructive operation.\n\n"
+)
 OWNERS_OFF = (
     "The tools of this tag are not enabled on this server: their toolset 'owners' is not selected "
     "(PETSHOP_TOOLSETS chooses the toolsets). Do not call any that tools/list does not show; tell "
@@ -179,6 +188,7 @@ MODES: dict[str, dict[str, str]] = {
     "full": {},
     "dynamic": {"PETSHOP_TOOL_MODE": "dynamic"},
     "toolsets": {"PETSHOP_TOOLSETS": "pets"},
+    "code": {"PETSHOP_TOOL_MODE": "code"},
 }
 EXPECTED = {
     "full": {
@@ -194,6 +204,15 @@ EXPECTED = {
         "owners_workflow": OWNERS + AS_OPERATIONS + GOAL,
         "create_pet_chain": chain("operation")
         + DYNAMIC_USE
+        + FOLLOW
+        + "Ask the user before running any destructive operation.\n\n"
+        + GOAL,
+    },
+    "code": {
+        "pets_workflow": PETS + AS_CODE + GOAL,
+        "owners_workflow": OWNERS + AS_CODE + GOAL,
+        "create_pet_chain": chain("operation")
+        + CODE_USE
         + FOLLOW
         + "Ask the user before running any destructive operation.\n\n"
         + GOAL,
