@@ -2,8 +2,10 @@
 
 For each API with a query file in ``benchmarks/search_queries/<api>.jsonl`` (task phrasings written
 by hand as a user would type them, none copied from the spec; each marked ``dev``, for tuning, or
-``test``, held out), the real public spec is planned as ``openapi2mcp generate`` plans it (in
-memory), its search is built exactly as the generated server builds it, and every query is asked
+``test``, held out) and ``blind/<api>.jsonl`` (``blind``: written by someone who never saw the
+search's code, its tables or the other queries, and never tuned on), the real public spec is
+planned as ``openapi2mcp generate`` plans it (in memory), its search is built exactly as the
+generated server builds it, and every query is asked
 through ``search_operations``. Prints per API and per split: queries, top-1 and top-5 (the right
 operation first, or among the first five), then the misses: the query, what was expected, where it
 ranked and what ranked first. Not a test: figures, not assertions.
@@ -72,6 +74,9 @@ def main() -> None:
             plan, _ = plan_source(str(spec), GenerateOptions())
         search = planned_search(plan)
         queries = read_queries(file, operation_names(plan))
+        blind = QUERIES / "blind" / file.name
+        if blind.exists():
+            queries += read_queries(blind, operation_names(plan))
         if args.split:
             queries = [q for q in queries if q.split == args.split]
         score = evaluate(search, queries)

@@ -36,6 +36,7 @@ from ..plan.model import (
 from ..shipped import runtime_module
 from .compact import compact_input, lenient_output, output_schema
 from .pooling import POOL_FILE, pool_values
+from .search_index import search_index
 
 if TYPE_CHECKING:
     # the catalog's format is the runtime's: mypy checks what this module builds against it
@@ -158,6 +159,7 @@ def build_catalog(plan: ServerPlan, report: Report) -> rt.Catalog:
     catalog["interaction"] = plan.interaction.defaults()
     if plan.exposure.select_argument:
         catalog["selectArgument"] = plan.exposure.select_argument
+    catalog["searchIndex"] = search_index(catalog, plan)
     return catalog
 
 

@@ -402,6 +402,16 @@ class Catalog(TypedDict):
     # the optional argument of read tools that carries a JMESPath selection ("_select"); a tool
     # takes it when its inputSchema lists it (protocol/projection.py). Absent: no tool does
     selectArgument: NotRequired[str]
+    # the search's documents, built at generation time (protocol/search_catalog.py); absent: the
+    # server builds them on its first search
+    searchIndex: NotRequired[SearchIndexData]
+
+
+class SearchIndexData(TypedDict):
+    """``searchIndex``: its format, and each tool's search document (``document_data``)."""
+
+    format: int
+    documents: dict[str, dict[str, Any]]
 
 
 class CatalogCounts(TypedDict):

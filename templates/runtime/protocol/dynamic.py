@@ -37,6 +37,7 @@ from .pagination import ListItems, PageSource, PickedTools, ToolSource
 from .results import tool_error
 from .sandbox import DEFAULT_CODE_LIMITS, CodeLimits, check_available
 from .search import Entry, SearchIndex
+from .search_catalog import index_of
 from .shaping import shape_tool_result
 
 SEARCH = "search_operations"
@@ -303,34 +304,9 @@ class ToolSurface:
 
     def _search_index(self) -> SearchIndex:
         if self._index is None:
-            self._index = SearchIndex(self._entries())
+            # built at generation time (the catalog's searchIndex), else from the catalog now
+            self._index = index_of(self._catalog)
         return self._index
-
-    def _entries(self) -> list[Entry]:
-        tags: dict[str, list[str]] = {}
-        for key, toolset in (self._catalog.get("toolsets") or {}).items():
-            for name in toolset["tools"]:
-                tags.setdefault(name, []).append(key)
-        entries = []
-        for tool in self._catalog["tools"]:
-            name = tool["name"]
-            if self._calls.tool(name) is None:
-                continue
-            spec = self._calls.operation(name)
-            schema = tool.get("inputSchema")
-            properties = schema.get("properties") if isinstance(schema, dict) else None
-            entries.append(
-                Entry(
-                    name=name,
-                    summary=str(tool.get("title") or ""),
-                    method=spec["method"].upper() if spec else "",
-                    path=spec["path"] if spec else "",
-                    tags=tuple(tags.get(name, ())),
-                    params=tuple(properties) if isinstance(properties, dict) else (),
-                    text=str(tool.get("description") or ""),
-                )
-            )
-        return entries
 
 
 def _text(text: str) -> JsonObject:

@@ -52,6 +52,7 @@ FIELD_WEIGHTS = {
     "params": 0.6,
     "text": 0.5,
     "alias": 1.5,
+    "about": 0.5,
 }
 _K1 = 1.2
 _B = 0.75
@@ -61,9 +62,17 @@ _WEAK_FIELD = 0.5
 # the kind of operation: asked for, own verb not asked, another kind, a conflicting change,
 # a deletion unasked; an action verb ("refund the charge") and no verb at all (reading, likely)
 _INTENT_MATCH = 1.5
-_OWN_VERB = 0.8
+_OWN_VERB = 0.6
 _INTENT_OTHER = 0.6
 _INTENT_CONFLICT = 0.6
+# "add a label to the pod" updates the pod, "set a price" may create one: after these verbs the
+# two are close
+_CREATE_OR_UPDATE = 0.7
+_CREATE_OR_UPDATE_VERBS = frozenset(
+    stem(v) for v in ("add", "put", "set", "attach", "apply", "tag")
+)
+# an operation its own description calls deprecated ("deprecated: use ... instead")
+_DEPRECATED = 0.6
 _UNASKED_DELETE = 0.5
 _ACTION_MATCH = 1.2
 _NO_VERB_READ = 1.1
@@ -78,6 +87,9 @@ _SPECIFICITY = 0.6
 # a word the API never uses, taken for the API's longer words it starts, or the two it joins
 _ABBREVIATION = 0.6
 _JOINED = 0.9
+# a word of the same family ("reversal" for "reverse"), and the suffixes that make one
+_KIN = 0.75
+_DERIVATIONS = ("al", "ion", "ation", "ment", "er", "or", "ance", "ence", "ment", "ing", "ure")
 # a word the API does not know right after the verb ("give bob"): someone, probably
 _NAMED = 0.3
 # saying the first says the others: "my repos" are the "authenticated user"'s
@@ -87,14 +99,23 @@ _SAID_WITH = (("authenticat", ("user",)), ("current", ("user",)))
 Match = dict[int, tuple[float, float, tuple[str, ...]]]
 
 
+def build_documents(entries: Iterable[Entry]) -> list[Document]:
+    """Each entry's ``Document``, with the compounds the whole API teaches."""
+    documents = [document(entry) for entry in entries]
+    known = frozenset(t for d in documents for found in d.fields.values() for t in found)
+    for each in documents:
+        join_compounds(each, known)
+    return documents
+
+
 class SearchIndex:
     """BM25F over ``Entry`` fields, read with a user's intent; build once, query many times."""
 
-    def __init__(self, entries: Iterable[Entry]) -> None:
-        self._documents = [document(entry) for entry in entries]
-        known = frozenset(t for d in self._documents for found in d.fields.values() for t in found)
-        for each in self._documents:
-            join_compounds(each, known)
+    def __init__(
+        self, entries: Iterable[Entry], *, documents: Sequence[Document] | None = None
+    ) -> None:
+        """Index ``entries``, or ``documents`` built before (``build_documents``, at generation)."""
+        self._documents = list(documents) if documents is not None else build_documents(entries)
         count = max(len(self._documents), 1)
         frequency: dict[str, int] = {}
         totals = dict.fromkeys(FIELD_WEIGHTS, 0)
@@ -159,6 +180,8 @@ class SearchIndex:
             if total <= 0 or covered[position] < min(0.5, total):
                 continue  # only a near word of a generic word matched
             score = found * covered[position] / total * _intent_factor(each, read, verbs)
+            if each.deprecated:
+                score *= _DEPRECATED
             if subject & each.heads:
                 score *= _SUBJECT_MATCH
             elif subject & each.path_heads:
@@ -218,6 +241,8 @@ class SearchIndex:
                 found[alternative] = weight
         if not found:
             found = self._learned(word.stem)
+        for kin in self._kin(word.stem):
+            found.setdefault((kin,), _KIN)
         if found:
             return tuple(found.items()), word.importance
         if word.named:  # "kick alice out": most likely a person
@@ -225,6 +250,20 @@ class SearchIndex:
             known = tuple((alt, w) for alt, w in someone if alt[0] in self._vocabulary)
             return (known, _NAMED) if known else None
         return None
+
+    def _kin(self, stemmed: str) -> list[str]:
+        """The API's words made from the same word by a derivational suffix ("reverse":
+        "reversal"; "approve": "approval"; "deployment": "deploy")."""
+        if len(stemmed) < 4 or JOINER in stemmed:
+            return []
+        found = [stemmed + end for end in _DERIVATIONS if stemmed + end in self._vocabulary]
+        base = stemmed.rstrip("e")
+        found += [base + end for end in _DERIVATIONS if base + end in self._vocabulary]
+        for end in _DERIVATIONS:
+            root = stemmed[: -len(end)] if stemmed.endswith(end) else ""
+            if len(root) >= 4:
+                found += [t for t in (root, stem(root + "e")) if t in self._vocabulary]
+        return [term for term in dict.fromkeys(found) if term != stemmed]
 
     def _learned(self, stemmed: str) -> dict[tuple[str, ...], float]:
         """For a word the API never uses: the API's words it abbreviates, or the two it joins."""
@@ -286,6 +325,8 @@ def _intent_factor(each: Document, read: Query, lead_verbs: set[str]) -> float:
             return _NO_VERB_READ
         return _UNASKED_DELETE if each.intent == DELETE else 1.0
     if not each.intent:
+        if not asked & _CHANGES:
+            return _INTENT_OTHER  # "merge" when reading was asked
         return _OWN_VERB  # "lock" when "create" was asked: likely something else
     if each.intent in asked:
         if asked == {READ, LIST} and (each.intent == LIST) == read.plural:
@@ -293,5 +334,7 @@ def _intent_factor(each: Document, read: Query, lead_verbs: set[str]) -> float:
         return _INTENT_MATCH
     if each.intent == DELETE:
         return _UNASKED_DELETE
+    if {each.intent} | asked == {CREATE, UPDATE} and read.lead in _CREATE_OR_UPDATE_VERBS:
+        return _CREATE_OR_UPDATE
     # asked to change something, offered another change (or a reading): unlikely
     return _INTENT_CONFLICT if asked & _CHANGES else _INTENT_OTHER

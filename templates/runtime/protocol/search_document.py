@@ -14,8 +14,10 @@ name words it also writes as one (``cron job``, ``cronjobs``). Stdlib only.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from .search_vocabulary import CREATE, DELETE, LIST, READ, UPDATE, rephrased, stem, vocabulary
 from .search_vocabulary import words_of as _words
@@ -24,9 +26,17 @@ _MARKUP = re.compile(r"<[^>]*>|\]\([^)]*\)|https?://\S+|`[^`]*`|^>.*$", re.MULTI
 _SENTENCE = re.compile(r"(?<=[.!?])\s|\n\s*\n")
 # how much of a description is searched: its first words say what the operation does
 TEXT_CHARS = 300
+# a description that says its operation is deprecated, not one that mentions another's
+_DEPRECATED = re.compile(
+    r"(?:^|[.(\[]\s*)deprecated\b|\b(?:is|been) deprecated\b|\bdeprecated:", re.IGNORECASE
+)
 HTTP_METHODS = frozenset({"get", "put", "post", "delete", "patch", "head", "options"})
 # a name's head noun comes before these ("create-comment-for-issue")
 _NAME_PREPOSITIONS = frozenset({"for", "in", "on", "from", "to", "by", "with", "of", "at", "into"})
+
+
+# the fields of a document, in the order ``document`` fills them
+FIELDS = ("name", "summary", "lead", "tags", "path", "params", "text", "alias", "about")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +50,8 @@ class Entry:
     tags: tuple[str, ...] = ()
     params: tuple[str, ...] = ()
     text: str = ""
+    # what the spec says of the resource the operation takes or returns (its schema's description)
+    about: str = ""
 
 
 @dataclass(slots=True)
@@ -54,6 +66,8 @@ class Document:
     verb: str = ""
     heads: frozenset[str] = frozenset()
     path_heads: frozenset[str] = frozenset()
+    # its description says it is deprecated ("Deprecated: use ... instead")
+    deprecated: bool = False
 
 
 def spelled(words: list[str]) -> list[str]:
@@ -96,6 +110,7 @@ def document(entry: Entry) -> Document:
             "params": {t for param in entry.params for t in terms(param)},
             "text": set(terms(rest)),
             "alias": _acronyms(name),
+            "about": set(terms(entry.about[: TEXT_CHARS * 2])),
         },
     )
     prefix = _tag_prefix(entry, name)
@@ -104,7 +119,46 @@ def document(entry: Entry) -> Document:
     found.intent, found.verb = _intent_of(entry, name[prefix:], lead, name[:prefix])
     found.heads = _name_heads(entry, prefix, found.verb)
     found.path_heads = _path_heads(entry)
+    found.deprecated = bool(_DEPRECATED.search(entry.text[:TEXT_CHARS]))
     return found
+
+
+def document_data(found: Document) -> dict[str, Any]:
+    """``found`` as JSON data (what the generator writes; ``document_from_data`` reads it)."""
+    data: dict[str, Any] = {
+        "fields": {name: " ".join(sorted(terms)) for name, terms in found.fields.items() if terms},
+        "label": " ".join(sorted(found.label)),
+        "heads": " ".join(sorted(found.heads)),
+        "pathHeads": " ".join(sorted(found.path_heads)),
+    }
+    if found.intent:
+        data["intent"] = found.intent
+    if found.verb:
+        data["verb"] = found.verb
+    if found.compounds:
+        data["compounds"] = {term: " ".join(parts) for term, parts in found.compounds.items()}
+    if found.deprecated:
+        data["deprecated"] = True
+    return data
+
+
+def document_from_data(entry: Entry, data: Mapping[str, Any]) -> Document:
+    """The ``Document`` of ``entry`` that ``document_data`` wrote (``ValueError`` if malformed)."""
+    try:
+        fields = {name: set(str(data["fields"].get(name, "")).split()) for name in FIELDS}
+        return Document(
+            entry,
+            fields,
+            label=frozenset(str(data["label"]).split()),
+            compounds={t: tuple(str(p).split()) for t, p in data.get("compounds", {}).items()},
+            intent=str(data.get("intent", "")),
+            verb=str(data.get("verb", "")),
+            heads=frozenset(str(data["heads"]).split()),
+            path_heads=frozenset(str(data["pathHeads"]).split()),
+            deprecated=data.get("deprecated") is True,
+        )
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"malformed search document for {entry.name!r}: {error}") from error
 
 
 def join_compounds(document: Document, known: frozenset[str]) -> None:
@@ -149,6 +203,8 @@ def _name_heads(entry: Entry, prefix: int, verb: str) -> frozenset[str]:
     words = [w for w in name[prefix:] if w not in HTTP_METHODS]
     if words and (stem(words[0]) in vocabulary().operation_verbs or stem(words[0]) == verb):
         words = words[1:]
+    elif len(words) > 1 and stem(words[-1]) == verb:
+        words = words[:-1]  # post_payment_intents_intent_confirm: about the payment intent
     for position, word in enumerate(words):
         if word in _NAME_PREPOSITIONS:
             words = words[:position]
@@ -175,6 +231,17 @@ def _path_heads(entry: Entry) -> frozenset[str]:
     return frozenset()
 
 
+def _path_action(entry: Entry) -> str:
+    """The stem of the action a path ends with (``/payment_intents/{intent}/confirm``), or ""."""
+    segments = [part for part in entry.path.strip("/").split("/") if part]
+    if len(segments) < 2 or not segments[-2].startswith("{") or entry.method.upper() == "GET":
+        return ""
+    found = _words(segments[-1])
+    if len(found) != 1 or found[0].endswith("s"):
+        return ""
+    return stem(found[0])
+
+
 def _intent_of(entry: Entry, name: list[str], lead: str, tag: list[str]) -> tuple[str, str]:
     """What kind of operation ``entry`` is (create, read, list, update, delete, or "" when its
     name starts with a verb of its own), and that verb."""
@@ -192,6 +259,11 @@ def _intent_of(entry: Entry, name: list[str], lead: str, tag: list[str]) -> tupl
         return ("", verb) if intent is None else (intent, "")
     if method == "DELETE":
         return DELETE, ""
+    action = _path_action(entry)
+    if action:
+        # a name made of its method and path, ending in an action on an item (".../confirm")
+        intent = vocab.operation_verbs.get(action)
+        return (intent, "") if intent is not None else ("", action)
     # a name made of its method and path (post_customers): its description says
     for word in [w for w in _words(lead) if w not in HTTP_METHODS][:4]:
         verb = stem(vocab.equivalent.get(word, word))

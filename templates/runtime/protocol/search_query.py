@@ -3,13 +3,16 @@
 A query is a task in a user's words: "kick alice out of the org", "open tickets assigned to me",
 "show me what's in src/app.py". ``read_query`` turns it into words worth matching, each with an
 importance, says which kinds of operation it asks for and what it is about. Only its first 500
-characters are read. Values are not words (ids, numbers, ``v2.0``), but an e-mail address stands
-for ``email``, a file name for a file's path and content, and an issue key (``PAY-12``) for
-``issue``; a hyphenated name (``app-config``) is one word of several parts. Phrases are replaced
+characters are read. Values are not words (ids, numbers, ``v2.0``, quoted text, names such as
+``data-mysql-0`` or a name after "called"), but an e-mail address stands for ``email``, a file name
+for a file's path and content, an issue key (``PAY-12``) or number (``#42``) for a ticket (an issue),
+``@maria`` for someone, and a named thing of a kind (``node-3``, ``deploy/frontend``) for its kind;
+a hyphenated name (``app-config``) is one word of several parts. Phrases are replaced
 by what they mean, also when a phrasal verb's particle comes later ("take a user out"). A question
 asks to read; otherwise the first word, when it is a verb, gives the intent: a verb the vocabulary
 files under create, read, list, update or delete, or one of its own ("refund", "merge"; any word
-followed by a determiner: "star this project"), which asks for anything but reading. "open" is a
+followed by a determiner: "star this project"), which asks for anything but reading; else a verb
+told later on what was named ("XYZ-400 is a dupe, nuke it"). "open" is a
 verb only before a determiner: "open tickets" are tickets in that state, and things followed by a
 participle ("tickets assigned to me") ask for a search. The first noun phrase is the subject.
 Words after a preposition ("for my branch") or in a subordinate clause ("so nothing new gets
@@ -44,7 +47,16 @@ _FILE = re.compile(
     r"^[\w./-]*\.(?:py|js|ts|tsx|jsx|go|rb|java|kt|rs|c|h|cpp|cs|php|md|txt|json|ya?ml|toml|ini"
     r"|cfg|html|css|sh|sql|csv|xml|lock)$"
 )
+_HANDLE = re.compile(r"^@[A-Za-z][\w-]*[,.;:!?]?$")
+_NUMBERED = re.compile(r"^#\d+[,.;:!?]?$")
 _ISSUE_KEY = re.compile(r"^[A-Z][A-Z0-9]+-\d+$")
+# a quoted value ("rename ABC-12 to 'Checkout fails'"): what to write, not what to do
+_QUOTED = re.compile(r"(?:(?<=\s)|^)['\"“‘][^'\"“”‘’]{1,120}['\"”’](?=\s|$|[.,;:!?])")
+# a name, not a word: digits joined to letters by - _ / . ("team-1", "release/1.4", "pi_123"),
+# or a slash ("acme/api", "deploy/frontend"); and the words a name follows
+_NAME_VALUE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[\w.]+(?:[-/][\w.]+)+$|^\w[\w.-]*/[\w./-]+$")
+_NAMING = frozenset({"called", "named", "titled"})
+_KIND_AND_NAME = re.compile(r"^([A-Za-z]+)(?:-\d+|/[\w.-]+)$")
 _HYPHENATED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
 _PUNCTUATION = "\"'()[]{}<>,;:!?.`*"
 # what is read of a query: a task fits in far less, and no query may cost much
@@ -64,6 +76,10 @@ _DETERMINERS = frozenset(
 )
 # a verb the vocabulary does not know ("refund the charge"): any operation but a reading one
 ACTION = "action"
+# what a later verb acts on: the thing named before it
+_PRONOUNS = frozenset({"it", "them"})
+# "delete all pods": how many, not what
+_QUANTIFIERS = frozenset({"all", "every", "each", "everything", "whole", "entire"})
 _LISTING = frozenset(["list", "all", "every", "search", "find", "everyth", "each"])
 
 
@@ -98,14 +114,30 @@ class Query:
 def _tokens(text: str) -> list[str]:
     """Lower-case words; values dropped or replaced by what they stand for."""
     found: list[str] = []
-    for raw in text[:MAX_QUERY_CHARS].split():
+    naming = False
+    for raw in _QUOTED.sub(" ", text[:MAX_QUERY_CHARS]).split():
         token = raw.strip(_PUNCTUATION)
-        if _EMAIL.match(token):
+        if naming:
+            naming = False  # "a branch called hotfix-123": a name
+            continue
+        naming = token.lower() in _NAMING
+        kind = _KIND_AND_NAME.match(token)
+        value = not _ISSUE_KEY.match(token) and not _FILE.match(token.lower())
+        if kind is not None and value:
+            # "node-3", "web-5", "deploy/frontend": a thing of a kind, named; the kind is a word
+            found.extend(words_of(kind.group(1)))
+        elif _NAME_VALUE.match(token) and value:
+            continue  # "data-mysql-0", "ip-10-0-3-12", "v2.3.1-rc": a name
+        elif _EMAIL.match(token):
             found.append("email")
+        elif _HANDLE.match(raw):
+            found.append("someone")  # "@maria": a person
+        elif _NUMBERED.match(raw):
+            found.append("ticket")  # "#42": an issue (or a pull request) by its number
         elif _FILE.match(token.lower()):
             found.append("filepath")
         elif _ISSUE_KEY.match(token):
-            found.append("issue")
+            found.append("ticket")  # a noun: "issue" could be read as a verb
         elif _HYPHENATED.match(token):
             parts = words_of(token)
             found.append(JOINER.join(parts) if len(parts) > 1 else "".join(parts))
@@ -130,9 +162,13 @@ def _phrased(words: list[str]) -> list[str]:
     return [vocab.equivalent.get(word, word) for word in pending]
 
 
+# plurals without an s
+_PLURALS = frozenset({"people", "men", "women", "children", "data", "indices"})
+
+
 def _plural(word: str) -> bool:
     vocab = vocabulary()
-    return (
+    return word in _PLURALS or (
         (word.endswith("s") and not word.endswith("ss") and stem(word) != word)
         and word not in vocab.stop
         and not is_self(word)
@@ -162,6 +198,24 @@ def _intents(words: list[str]) -> tuple[frozenset[str], int]:
         if following in _DETERMINERS or stem(word) in vocab.actions:
             return frozenset({ACTION}), position
         break
+    return _later_imperative(words)
+
+
+def _later_imperative(words: list[str]) -> tuple[frozenset[str], int]:
+    """A verb told later, on what was named first: "XYZ-400 is a dupe, nuke it", "BUG-5 blocks
+    BUG-9, link them" (a known verb, or one of its own, right before "it" or "them")."""
+    vocab = vocabulary()
+    for position in range(1, len(words) - 1):
+        word = words[position]
+        if words[position + 1] not in _PRONOUNS or word in vocab.stop:
+            continue
+        asked = vocab.intent_verbs.get(stem(word))
+        if asked is not None:
+            if READ in asked or (LIST in asked and stem(word) not in _LISTING):
+                return _READ_OR_LIST, position
+            return asked, position
+        if stem(word) in vocab.actions:
+            return frozenset({ACTION}), position
     return frozenset(), -1
 
 
@@ -175,9 +229,14 @@ def read_query(text: str) -> Query:
     if not read and reading.generic is not None:
         read.append(reading.generic)  # "list": nothing else to go by
     # the object is plural ("show pods"), as typed: before phrases join words ("pull requests")
-    plural = any(_plural(word) for word in _tokens(text)[1:])
+    typed = _tokens(text)
+    # "who starred it", "who can push": people, mostly (but "who am I")
+    asks_who = typed[:1] == ["who"] and typed[1:2] != ["am"]
+    plural = asks_who or any(_plural(word) for word in typed[1:])
     if not intents and reading.filtered and plural:
         intents = frozenset({LIST})  # things with a property: a search
+    elif not intents and plural:
+        intents = _READ_OR_LIST  # "open tickets", "webhooks of the repo": things to see
     return Query(
         tuple(read), intents, reading.lead, plural, reading.about_self, frozenset(reading.subject)
     )
@@ -227,7 +286,7 @@ class _Reading:
             importance *= WEAK
         elif is_question(after) and stemmed in vocab.intent_verbs:
             importance *= WEAK  # "how count" (how many): the question is the intent
-        elif stemmed in vocab.generic:
+        elif stemmed in vocab.generic or word in _QUANTIFIERS:
             importance *= WEAK  # "allowed to create pods": what is created is the point
         elif participle and self.subject:
             importance *= MODIFIER  # "tickets assigned to me": a filter on the tickets
@@ -235,7 +294,7 @@ class _Reading:
         if not verb and not self.subject_done and self.weight >= 1.0:
             if (participle and self.subject) or stemmed in vocab.generic:
                 self.subject_done = True
-            elif not participle:
+            elif not participle and not is_question(word) and word not in _QUANTIFIERS:
                 self.subject.append(stemmed)
         named = (self.verb_at >= 0 and position - 1 == self.verb_at) or is_check(after)
         self.read.append(QueryWord(word, stemmed, importance, verb, named))

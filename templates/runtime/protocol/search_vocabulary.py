@@ -22,7 +22,8 @@ from . import search_words as words
 CREATE, READ, LIST, UPDATE, DELETE = "create", "read", "list", "update", "delete"
 
 _WORD = re.compile(r"[A-Za-z]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# split at case changes, but keep an acronym's plural whole ("PRs", "CSRs", not "P Rs")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z](?!s(?![a-z]))[a-z])")
 _VOWELS = frozenset("aeiou")
 _SHORT = frozenset(words.SHORT.split())
 _SELF = frozenset(words.SELF.split())

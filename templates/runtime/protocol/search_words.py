@@ -171,7 +171,7 @@ ip ips: address*0.7 endpoint*0.5
 filepath: file*0.8 content*0.8 path*0.7
 bunch many multiple several batch bulk: bulk multiple*0.6 batch*0.6
 open: open state*0.5
-all every everything each whole entire everywhere: all list*0.5
+all every everything each whole entire everywhere: all list*0.5 collection*0.8
 who: user*0.4 member*0.4 person*0.4
 someone: user member*0.8 person*0.8
 count total number: count total*0.8 number*0.5 stat*0.4

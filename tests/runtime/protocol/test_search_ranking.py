@@ -43,6 +43,20 @@ OPERATIONS = [
     ("create_core_v1_namespaced_persistent_volume_claim", "POST", "/api/v1/namespaces/{namespace}/persistentvolumeclaims", "Create core v1 namespaced persistent volume claim", "core_v1", "namespace body", "create a PersistentVolumeClaim"),
     ("read_core_v1_namespaced_pod_log", "GET", "/api/v1/namespaces/{namespace}/pods/{name}/log", "Read core v1 namespaced pod log", "core_v1", "namespace name container", "read log of the specified Pod"),
     ("list_core_v1_namespaced_pod", "GET", "/api/v1/namespaces/{namespace}/pods", "List core v1 namespaced pod", "core_v1", "namespace", "list or watch objects of kind Pod"),
+    ("watch_core_v1_namespaced_pod_list", "GET", "/api/v1/watch/namespaces/{namespace}/pods", "Watch core v1 namespaced pod list", "core_v1", "namespace labelSelector", "watch individual changes to a list of Pod. deprecated: use the 'watch' parameter with a list operation instead."),
+    ("delete_core_v1_collection_namespaced_pod", "DELETE", "/api/v1/namespaces/{namespace}/pods", "Delete core v1 collection namespaced pod", "core_v1", "namespace", "delete collection of Pod"),
+    ("patch_core_v1_namespaced_pod", "PATCH", "/api/v1/namespaces/{namespace}/pods/{name}", "Patch core v1 namespaced pod", "core_v1", "namespace name body", "partially update the specified Pod"),
+    ("read_core_v1_node", "GET", "/api/v1/nodes/{name}", "Read core v1 node", "core_v1", "name", "read the specified Node"),
+    ("post_payment_intents_intent", "POST", "/v1/payment_intents/{intent}", "Post payment intents intent", "", "intent amount", "<p>Updates properties on a PaymentIntent object without confirming.</p>"),
+    ("post_payment_intents_intent_confirm", "POST", "/v1/payment_intents/{intent}/confirm", "Post payment intents intent confirm", "", "intent", "<p>Confirm that your customer intends to pay with current or provided payment method.</p>"),
+    ("post_transfers_transfer", "POST", "/v1/transfers/{transfer}", "Post transfers transfer", "", "transfer", "<p>Updates the specified transfer.</p>"),
+    ("post_transfers_id_reversals", "POST", "/v1/transfers/{id}/reversals", "Post transfers id reversals", "", "id amount", "<p>When you create a new reversal, you must specify a transfer to create it on.</p>"),
+    ("post_payouts_payout_reverse", "POST", "/v1/payouts/{payout}/reverse", "Post payouts payout reverse", "", "payout", "<p>Reverses a payout by debiting the destination bank account.</p>"),
+    ("get_accounts_account_people", "GET", "/v1/accounts/{account}/people", "Get accounts account people", "", "account", "<p>Returns a list of people associated with the account.</p>"),
+    ("get_accounts_account_people_person", "GET", "/v1/accounts/{account}/people/{person}", "Get accounts account people person", "", "account person", "<p>Retrieves an existing person.</p>"),
+    ("issues_update", "PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", "Update an issue", "issues", "owner repo issue_number state title", "Issue owners and users with push access can edit an issue."),
+    ("issues_add_assignees", "POST", "/repos/{owner}/{repo}/issues/{issue_number}/assignees", "Add assignees to an issue", "issues", "owner repo issue_number assignees", ""),
+    ("issues_delete", "DELETE", "/issues/{issueIdOrKey}", "Delete issue", "issues", "issueIdOrKey", "Deletes an issue."),
 ]  # fmt: skip
 
 
@@ -103,6 +117,23 @@ def first(index: SearchIndex, query: str) -> str:
         ("request a new pvc", "create_core_v1_namespaced_persistent_volume_claim"),
         ("tail the logs of the api pod", "read_core_v1_namespaced_pod_log"),
         ("what pods are running", "list_core_v1_namespaced_pod"),
+        # an acronym's plural is one word ("PRs", not "P" and "Rs", a ReplicaSet)
+        ("what PRs are still open on octo/app", "pulls_list"),
+        # the API's words of the same family: "reverse" finds reversals
+        ("reverse a transfer", "post_transfers_id_reversals"),
+        # an action a path ends with is the operation's own verb ("/payment_intents/{i}/confirm")
+        ("confirm the payment intent", "post_payment_intents_intent_confirm"),
+        # "who" and "people" ask for a list
+        ("who are the people on this connected account", "get_accounts_account_people"),
+        # "all" says how many, not what: deleting all pods is deleting their collection
+        ("delete all pods in the namespace", "delete_core_v1_collection_namespaced_pod"),
+        # values: an issue number, a handle, a named thing of a kind, quoted text
+        ("close #9, it's a duplicate", "issues_update"),
+        ("assign #88 to @maria", "issues_add_assignees"),
+        ("is node-2 healthy", "read_core_v1_node"),
+        ("rename the repo to 'Customer list for the EU team'", "repos_update"),
+        # a verb told later, on what was named first
+        ("XYZ-400 is a dupe, nuke it", "issues_delete"),
     ],
 )
 def test_the_operation_a_user_means_comes_first(
@@ -136,3 +167,12 @@ def test_a_long_query_is_read_up_to_its_first_500_characters(index: SearchIndex)
     assert first(index, "delete a customer " + "x" * 10_000) == "delete_customers_customer"
     assert first(index, "delete a customer " + "and more " * 2_000) == "delete_customers_customer"
     assert index.search("re" * 5_000) == []
+
+
+def test_an_operation_its_description_calls_deprecated_comes_after_its_replacement(
+    index: SearchIndex,
+) -> None:
+    names = [entry.name for entry in index.search("pods in the namespace", limit=5)]
+    assert names.index("list_core_v1_namespaced_pod") < names.index(
+        "watch_core_v1_namespaced_pod_list"
+    )

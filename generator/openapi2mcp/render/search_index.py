@@ -1,0 +1,75 @@
+"""The catalog's search index, built at generation time (``searchIndex``).
+
+The runtime's search (``protocol/search_catalog.py`` in the generated package) reads each operation
+as a document of weighted fields. Two things only the generator can do cheaply: read what the spec
+says of the resource an operation takes or returns (the description of its request body or response
+schema, looking through ``$ref``, arrays and a Kubernetes-style ``spec``, so that "create a
+LimitRange" also says "sets resource usage limits for each kind of resource in a namespace"), and
+build every document once, so that a server does no text work when it starts or first searches.
+The documents are built by the runtime's own code (``shipped.runtime_module``), so that the
+generator and the servers never read an operation differently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..ir.model import Api, JsonSchema
+from ..ir.schema_utils import resolve
+from ..plan.model import ServerPlan, Tool
+from ..shipped import runtime_module
+
+if TYPE_CHECKING:
+    from runtime.catalog import model as rt
+
+# how much of what the spec says of a resource is kept: its first sentences say what it is
+_ABOUT_CHARS = 600
+_SENTENCE_CHARS = 240
+# the properties of a resource whose own description says more about it ("spec" of Kubernetes, the
+# list of a page of results)
+_INNER = ("spec", "data", "items", "results", "values")
+_DEPTH = 2
+
+
+def search_index(catalog: rt.Catalog, plan: ServerPlan) -> rt.SearchIndexData:
+    """The ``searchIndex`` of ``catalog`` (the catalog the plan became)."""
+    about = {tool.name: about_text(tool, plan.api) for tool in plan.tools}
+    data: rt.SearchIndexData = runtime_module("protocol.search_catalog").index_data(catalog, about)
+    return data
+
+
+def about_text(tool: Tool, api: Api) -> str:
+    """What the spec says of the resource ``tool`` sends and of the one it returns."""
+    operation = tool.operation
+    found: list[str] = []
+    if operation.body is not None:
+        found += _described(operation.body.schema, api.input_schemas, 0)
+    if operation.response is not None and operation.response.schema is not None:
+        found += _described(operation.response.schema, api.output_schemas, 0)
+    return " ".join(dict.fromkeys(found))[:_ABOUT_CHARS]
+
+
+def _described(schema: Any, defs: Mapping[str, JsonSchema], depth: int) -> list[str]:
+    if not isinstance(schema, dict) or depth > _DEPTH:
+        return []
+    resolved = resolve(schema, defs)
+    found = []
+    said = _first_sentence(resolved.get("description") or resolved.get("title"))
+    if said:
+        found.append(said)
+    if isinstance(resolved.get("items"), dict):
+        found += _described(resolved["items"], defs, depth + 1)
+    properties = resolved.get("properties")
+    if isinstance(properties, dict):
+        for key in _INNER:
+            found += _described(properties.get(key), defs, depth + 1)
+    return found
+
+
+def _first_sentence(text: Any) -> str:
+    if not isinstance(text, str):
+        return ""
+    plain = " ".join(text.split())
+    return re.split(r"(?<=[.!?])\s", plain, maxsplit=1)[0][:_SENTENCE_CHARS]

@@ -1,0 +1,82 @@
+"""The search's index as a catalog carries it: built when the package is generated, read at run time.
+
+``catalog_entries`` reads what the search sees of each callable tool from the catalog (its name,
+title, description, method and path, tags from the toolsets, parameter names). At generation time
+the generator adds what the spec says of the resource each operation takes or returns (``about``,
+its schema's description), builds every ``Document`` (``search_document.py``: terms by field,
+intent, subject, compounds the whole API teaches) and writes them under the catalog's
+``searchIndex`` (``index_data``), so that a server neither tokenizes nor stems its API when it
+starts or on its first search: ``index_of`` only counts the written terms. A catalog without an
+index, or with one of another format, or that misses a tool, is indexed from its entries instead,
+as before. Stdlib only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .search import SearchIndex, build_documents
+from .search_document import Entry, document_data, document_from_data
+
+# the format of ``searchIndex``; another value is ignored (the index is then built at run time)
+INDEX_FORMAT = 1
+
+
+def catalog_entries(
+    catalog: Mapping[str, Any], about: Mapping[str, str] | None = None
+) -> list[Entry]:
+    """The search's view of each tool bound to an operation, in catalog order."""
+    tags: dict[str, list[str]] = {}
+    for key, toolset in (catalog.get("toolsets") or {}).items():
+        for name in toolset["tools"]:
+            tags.setdefault(name, []).append(key)
+    bindings = catalog.get("toolBindings") or {}
+    operations = catalog.get("operations") or {}
+    entries = []
+    for tool in catalog["tools"]:
+        name = tool["name"]
+        binding = bindings.get(name)
+        if binding is None:
+            continue  # a custom tool: not an operation of the API
+        spec = operations.get(binding["operation"])
+        schema = tool.get("inputSchema")
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        entries.append(
+            Entry(
+                name=name,
+                summary=str(tool.get("title") or ""),
+                method=spec["method"].upper() if spec else "",
+                path=spec["path"] if spec else "",
+                tags=tuple(tags.get(name, ())),
+                params=tuple(properties) if isinstance(properties, dict) else (),
+                text=str(tool.get("description") or ""),
+                about=(about or {}).get(name, ""),
+            )
+        )
+    return entries
+
+
+def index_data(catalog: Mapping[str, Any], about: Mapping[str, str]) -> dict[str, Any]:
+    """The catalog's ``searchIndex``: every tool's document, by tool name."""
+    documents = build_documents(catalog_entries(catalog, about))
+    return {
+        "format": INDEX_FORMAT,
+        "documents": {each.entry.name: document_data(each) for each in documents},
+    }
+
+
+def index_of(catalog: Mapping[str, Any]) -> SearchIndex:
+    """The search index of ``catalog``: from its written documents when it has them all."""
+    entries = catalog_entries(catalog)
+    data = catalog.get("searchIndex")
+    if isinstance(data, dict) and data.get("format") == INDEX_FORMAT:
+        written = data.get("documents")
+        if isinstance(written, dict) and all(entry.name in written for entry in entries):
+            try:
+                documents = [document_from_data(e, written[e.name]) for e in entries]
+            except ValueError:
+                pass  # an index this runtime cannot read: build it as if there were none
+            else:
+                return SearchIndex(entries, documents=documents)
+    return SearchIndex(entries)
