@@ -129,7 +129,7 @@ class Row:
             not self.problem
             and self.listed == self.tools
             and self.ruff_clean is True
-            and (not self.smoke or self.smoke.endswith(" passed"))
+            and (not self.smoke or smoke_passed(self.smoke))
         )
 
 
@@ -424,12 +424,17 @@ def summary(rows: list[Row]) -> str:
     )
 
 
+def smoke_passed(smoke: str) -> bool:
+    """Whether a smoke column says every test passed ("12 passed", not "3 failed, 9 passed")."""
+    return re.fullmatch(r"\d+ passed", smoke) is not None
+
+
 def _smoke_summary(rows: list[Row]) -> str:
     ran = [row for row in rows if row.smoke]
     if not ran:
         return ""
-    failed = [row.label for row in ran if not row.smoke.endswith(" passed")]
-    calls = sum(int(row.smoke.split()[0]) for row in ran if row.smoke.endswith(" passed"))
+    failed = [row.label for row in ran if not smoke_passed(row.smoke)]
+    calls = sum(int(row.smoke.split()[0]) for row in ran if smoke_passed(row.smoke))
     return (
         f"; own tests offline: {len(ran) - len(failed)} of {len(ran)} packages pass ({calls} tests)"
         + (f", failing: {', '.join(failed)}" if failed else "")

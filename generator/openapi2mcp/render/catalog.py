@@ -425,7 +425,19 @@ def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> rt.P
         entry["allowReserved"] = True
     if param.content_type:
         entry["contentType"] = param.content_type
+    if param.location == "path" and _names_empty(param.schema):
+        entry["allowEmpty"] = True
     return entry
+
+
+def _names_empty(schema: Any) -> bool:
+    """Whether a path parameter's schema lists the empty string as a value of its own (``enum:
+    [""]``, ``const: ""``): only then may the segment be empty; otherwise an empty value is a
+    missing one (``/users/{id}`` with "" would reach ``/users/``, another operation)."""
+    if not isinstance(schema, dict):
+        return False
+    enum = schema.get("enum")
+    return schema.get("const") == "" or (isinstance(enum, list) and "" in enum)
 
 
 def _body(tool: Tool) -> rt.BodySpec:

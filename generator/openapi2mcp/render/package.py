@@ -26,7 +26,7 @@ import jinja2
 from .. import __version__
 from ..diagnostics import Report
 from ..diff.surface import surface
-from ..ir.model import Api, Server
+from ..ir.model import Api, JsonSchema, Server
 from ..ir.schema_utils import json_type
 from ..plan.build import ready_credentials
 from ..plan.model import ServerPlan, Tool
@@ -436,6 +436,14 @@ def _smoke_cases(plan: ServerPlan, report: Report) -> dict[str, Any]:
     cases = []
     for tool in plan.tools:
         case = _smoke_case(plan, tool)
+        if case is None and _fills_only_empty(plan, tool):
+            report.warn(
+                "path-value-empty-only",
+                tool.operation.pointer,
+                f"a path parameter of {tool.name} admits no value that fills its segment (e.g. an "
+                "object whose properties are all read-only): the server will refuse every call",
+            )
+            continue
         if case is None:
             report.info(
                 "smoke-skipped", tool.operation.pointer, f"no example input for {tool.name}"
@@ -481,7 +489,9 @@ def _server_path(server: Server) -> str:
 def _smoke_case(plan: ServerPlan, tool: Tool) -> dict[str, Any] | None:
     api = plan.api
     try:
-        arguments = example_instance(tool.input_schema, api.input_schemas)
+        arguments = example_instance(
+            _path_values_present(tool, api.input_schemas), api.input_schemas
+        )
         body = (
             example_instance(tool.output_schema, api.output_schemas)
             if tool.output_schema is not None
@@ -513,6 +523,39 @@ def _smoke_case(plan: ServerPlan, tool: Tool) -> dict[str, Any] | None:
         # the path as the upstream receives it, base or server path included
         "expect": {"method": tool.operation.method, "path": path},
     }
+
+
+def _fills_only_empty(plan: ServerPlan, tool: Tool) -> bool:
+    """Whether the tool has example arguments only when a path segment may be left empty."""
+    try:
+        example_instance(tool.input_schema, plan.api.input_schemas)
+    except NoExample:
+        return False
+    return True
+
+
+def _path_values_present(tool: Tool, defs: Mapping[str, JsonSchema]) -> JsonSchema:
+    """The tool's input schema, each path argument held to a value that fills its segment: at
+    least one item or character (the server refuses an empty segment unless the spec lists "")."""
+    schema = tool.input_schema
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return schema
+    tightened = dict(properties)
+    for arg in tool.arguments:
+        value = properties.get(arg.name)
+        if arg.source != "path" or not isinstance(value, dict):
+            continue
+        enum = value.get("enum")
+        if value.get("const") == "" or (isinstance(enum, list) and "" in enum):
+            continue
+        floor = {"array": "minItems", "string": "minLength", "object": "minProperties"}
+        keyword = floor.get(json_type(value, defs))
+        if keyword is not None:
+            # with allOf, also through a $ref (an object whose every property is read-only
+            # admits only {}: no example, so the smoke test is skipped with a diagnostic)
+            tightened[arg.name] = {"allOf": [value, {keyword: 1}]}
+    return {**schema, "properties": tightened}
 
 
 def _expected_path(tool: Tool, arguments: Mapping[str, Any]) -> str | None:

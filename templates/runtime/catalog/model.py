@@ -172,6 +172,9 @@ class ParameterSpec(TypedDict):
     style: str
     explode: bool
     allowReserved: NotRequired[bool]
+    # a path parameter whose schema lists "" as a value: an empty segment is that value, not a
+    # missing argument
+    allowEmpty: NotRequired[bool]
     # a parameter described by ``content`` (e.g. application/json): its value is serialised in that
     # media type and sent under its name, not by style
     contentType: NotRequired[str]

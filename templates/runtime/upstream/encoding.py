@@ -153,6 +153,8 @@ def encode_path(
             raise EncodingRefused(f"path parameter {match.group(1)!r} is not described")
         value = arguments.get(param["argument"])
         text = None if value is None else _path_value(param, value)
+        if text == "" and value == "" and param.get("allowEmpty"):
+            return text  # the spec names the empty value (enum: [""]): an empty segment
         if not text:
             raise EncodingRefused(f"missing required argument {param['argument']!r}")
         return text
