@@ -64,7 +64,8 @@ class FakeUpstream:
                 if canned.body and self.command != "HEAD":
                     self.wfile.write(canned.body)
 
-            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
+            do_HEAD = do_OPTIONS = do_TRACE = _serve
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
