@@ -10,7 +10,9 @@ presence, normalised by the field's length, saturated, times how rare the word i
 
 A query is read as the user means it (``search_query.py``). Each of its words also finds near
 words for less (``ticket`` finds ``issue``), and a word the API never uses finds the API's words it
-abbreviates (``collabs``: ``collaborator``) or the two it joins. Then, in turn: an operation that
+abbreviates (``collabs``: ``collaborator``) or the two it joins, and what people mean by it in
+general (``search_lexicon.py``: "nuke" deletes, "freeze" locks); a query whose every named thing
+is unknown to the API finds nothing. Then, in turn: an operation that
 matches more of the query ranks higher (a word only in a parameter name or deep in a description
 counts for half, a word no operation says clearly counts for nothing); one of the kind the query's
 verb asks for (create, read, list, update, delete), or whose own verb the query starts with
@@ -209,12 +211,18 @@ class SearchIndex:
         """Per query word: the term tuples that find it with their weights, and its importance."""
         concepts: list[tuple[Alternatives, float]] = []
         seen: set[str] = set()
+        named, unknown = 0, 0
         for word in read.words:
             if word.stem not in seen:
                 seen.add(word.stem)
                 concept = self._concept(word)
                 if concept is not None:
                     concepts.append(concept)
+                if not word.verb:
+                    named += 1
+                    unknown += concept is None
+        if named and unknown == named:
+            return []  # "tune the xylophone": what it names, the API does not have
         mine = tuple(((stem(t),), 1.0) for t in SELF_TERMS if stem(t) in self._vocabulary)
         if read.about_self and mine:
             concepts.append((mine, read.about_self))
@@ -232,9 +240,7 @@ class SearchIndex:
                 found[parts] = _JOINED
         elif word.stem in self._vocabulary:
             found[(word.stem,)] = 1.0
-        senses = vocab.related.get(word.stem, ())
-        if word.verb:
-            senses += vocab.verb_senses.get(word.stem, ())
+        senses = self._senses(word)
         for alternative, weight in senses:
             usable = all(t in self._vocabulary for t in alternative)
             if usable and found.get(alternative, 0.0) < weight:
@@ -264,6 +270,19 @@ class SearchIndex:
             if len(root) >= 4:
                 found += [t for t in (root, stem(root + "e")) if t in self._vocabulary]
         return [term for term in dict.fromkeys(found) if term != stemmed]
+
+    def _senses(self, word: QueryWord) -> Alternatives:
+        """What else ``word`` finds: the tables' near words (and its verb senses as the query's
+        verb); for a word the API never uses, also what people mean by it in general."""
+        vocab = vocabulary()
+        senses = vocab.related.get(word.stem, ())
+        if word.verb:
+            senses += vocab.verb_senses.get(word.stem, ())
+        if word.stem not in self._vocabulary:
+            senses += vocab.general_related.get(word.stem, ())
+            if word.verb:
+                senses += vocab.general_verbs.get(word.stem, ())
+        return senses
 
     def _learned(self, stemmed: str) -> dict[tuple[str, ...], float]:
         """For a word the API never uses: the API's words it abbreviates, or the two it joins."""
@@ -305,9 +324,12 @@ class SearchIndex:
                 if len(values) < len(parts):
                     continue
                 score = weight * sum(values) / len(parts)
-                if score > best.get(position, (0.0, 0.0, ()))[0]:
-                    weak = any(part in self._weak[position] for part in parts)
-                    best[position] = (score, weight * (_WEAK_FIELD if weak else 1.0), parts)
+                weak = any(part in self._weak[position] for part in parts)
+                cover = weight * (_WEAK_FIELD if weak else 1.0)
+                # the best alternative by what it adds in the end: its score times its cover
+                held = best.get(position)
+                if held is None or score * cover > held[0] * held[1]:
+                    best[position] = (score, cover, parts)
         return best
 
 

@@ -171,6 +171,7 @@ def _plural(word: str) -> bool:
     return word in _PLURALS or (
         (word.endswith("s") and not word.endswith("ss") and stem(word) != word)
         and word not in vocab.stop
+        and stem(word) not in vocab.vague  # "show details of JRA-9": one issue's
         and not is_self(word)
     )
 

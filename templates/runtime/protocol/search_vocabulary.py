@@ -3,7 +3,9 @@
 ``search.py`` matches a user's task phrasing ("make a PR for my branch", "kick alice out of the
 org") against operations written in an API's own words ("Create a pull request", "Remove an
 organization member"). The tables that bridge the two (``search_words.py``) are plain text; this
-module parses them once, on first use, into a ``Vocabulary``, and owns how text becomes words
+module parses them once, on first use, with the general lexicon (``search_lexicon.py``: words
+an API may not use itself; a lexicon verb takes the kind of its closest API verb), into a
+``Vocabulary``, and owns how text becomes words
 (``words_of``: split at case changes and punctuation, lower-cased, no digits) and how words become
 terms (``stem``: a light Porter stemmer, its first and last steps only: plurals, ``-ed``/``-ing``,
 a final ``e``; no derivational suffixes, so ``deployment`` stays apart from ``deploy``).
@@ -16,6 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from . import search_lexicon as lexicon
 from . import search_words as words
 
 # intents a query can ask for and an operation can have
@@ -59,6 +62,9 @@ class Vocabulary:
     # stem -> ((terms, weight), ...), a term tuple needs every term; verbs' senses apart
     related: dict[str, Alternatives]
     verb_senses: dict[str, Alternatives]
+    # the general lexicon's (search_lexicon.py): for words an API does not use itself
+    general_related: dict[str, Alternatives]
+    general_verbs: dict[str, Alternatives]
 
 
 def words_of(text: str, *, shortest: int = 3) -> list[str]:
@@ -186,6 +192,25 @@ def _related(table: str, equivalent: dict[str, str]) -> dict[str, Alternatives]:
     return {key: tuple(found.items()) for key, found in related.items()}
 
 
+def _lexicon_intents(
+    senses: dict[str, Alternatives],
+    intent_verbs: dict[str, frozenset[str]],
+    actions: set[str],
+    known: set[str],
+) -> None:
+    """A lexicon verb the tables do not know takes the kind of its closest API verb ("nuke":
+    delete); one whose closest verb is of no kind is an action of its own ("freeze": lock)."""
+    for verb, alternatives in senses.items():
+        if verb in intent_verbs or verb in actions or verb in known:
+            continue
+        closest = max(alternatives, key=lambda alternative: alternative[1])[0]
+        intent = intent_verbs.get(closest[0]) if len(closest) == 1 else None
+        if intent is not None:
+            intent_verbs[verb] = intent
+        else:
+            actions.add(verb)
+
+
 @cache
 def vocabulary() -> Vocabulary:
     equivalent = dict(pair.split("=", 1) for pair in words.EQUIVALENT.split())
@@ -193,14 +218,28 @@ def vocabulary() -> Vocabulary:
     for intent, verbs in words.INTENT_VERBS.items():
         for verb in verbs.split():
             intent_verbs[stem(verb)] = intent_verbs.get(stem(verb), frozenset()) | {intent}
+    actions = {stem(word) for word in words.ACTION_VERBS.split()}
+    general_verbs = _related(lexicon.VERBS, equivalent)
+    # a word the tables already read (a noun such as "pull", of "PR") keeps their reading
+    known = {stem(word) for word in equivalent.values()} | set(_related(words.RELATED, equivalent))
+    _lexicon_intents(general_verbs, intent_verbs, actions, known)
+    tuned_phrases = _phrases(words.QUERY_PHRASES)
+    said = {phrase for found in tuned_phrases.values() for phrase, _ in found}
+    # an API term of several words is written with "_" in the lexicon, as words in a query
+    # ("open a pr=create pull_request": "create pull request", as the documents say it)
+    general_phrases = "|".join(
+        f"{left}={right.replace('_', ' ')}"
+        for left, _, right in (line.partition("=") for line in lexicon.PHRASES.split("\n"))
+        if right.strip() and tuple(left.split()) not in said
+    )
     return Vocabulary(
         stop=frozenset(words.STOP.split()) - _SELF,
         equivalent=equivalent,
         generic=frozenset(stem(word) for word in words.GENERIC.split()),
         vague=frozenset(stem(word) for word in words.VAGUE.split()),
-        actions=frozenset(stem(word) for word in words.ACTION_VERBS.split()),
+        actions=frozenset(actions),
         phrases=_phrases(words.PHRASES),
-        query_phrases=_phrases(words.QUERY_PHRASES),
+        query_phrases=_phrases(words.QUERY_PHRASES + "|" + general_phrases),
         intent_verbs=intent_verbs,
         operation_verbs={
             stem(verb): intent
@@ -209,6 +248,8 @@ def vocabulary() -> Vocabulary:
         },
         related=_related(words.RELATED, equivalent),
         verb_senses=_related(words.VERB_SENSES, equivalent),
+        general_related=_related(lexicon.NOUNS, equivalent),
+        general_verbs=general_verbs,
     )
 
 

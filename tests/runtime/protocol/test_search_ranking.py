@@ -134,6 +134,10 @@ def first(index: SearchIndex, query: str) -> str:
         ("rename the repo to 'Customer list for the EU team'", "repos_update"),
         # a verb told later, on what was named first
         ("XYZ-400 is a dupe, nuke it", "issues_delete"),
+        # words the API never uses, read as people mean them (the general lexicon)
+        ("freeze the conversation on #400", "issues_lock"),
+        ("nuke the webhook", "repos_delete_webhook"),
+        ("scrap that customer", "delete_customers_customer"),
     ],
 )
 def test_the_operation_a_user_means_comes_first(
