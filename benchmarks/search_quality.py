@@ -2,13 +2,13 @@
 
 For each API with a query file in ``benchmarks/search_queries/<api>.jsonl`` (task phrasings written
 by hand as a user would type them, none copied from the spec; each marked ``dev``, for tuning, or
-``test``, held out) and ``blind/<api>.jsonl`` (``blind``: written by someone who never saw the
-search's code, its tables or the other queries, and never tuned on), the real public spec is
-planned as ``openapi2mcp generate`` plans it (in memory), its search is built exactly as the
-generated server builds it, and every query is asked
-through ``search_operations``. Prints per API and per split: queries, top-1 and top-5 (the right
-operation first, or among the first five), then the misses: the query, what was expected, where it
-ranked and what ranked first. Not a test: figures, not assertions.
+``test``, held out) and in ``blind/`` and ``blind2/`` (written by someone who never saw the search's
+code, its tables or the other queries; ``blind2`` was never looked at while tuning), the real public
+spec is planned as ``openapi2mcp generate`` plans it (in memory), its search is built exactly as the
+generated server builds it, and every query is asked through ``search_operations``. Prints per
+API and per split: queries, top-1 and top-5 (the right operation first, or among the first five),
+then the misses: the query, what was expected, where it ranked and what ranked first. Not a test:
+figures, not assertions.
 
     python benchmarks/search_quality.py [--only github,stripe] [--split dev] [--no-misses]
 
@@ -74,9 +74,8 @@ def main() -> None:
             plan, _ = plan_source(str(spec), GenerateOptions())
         search = planned_search(plan)
         queries = read_queries(file, operation_names(plan))
-        blind = QUERIES / "blind" / file.name
-        if blind.exists():
-            queries += read_queries(blind, operation_names(plan))
+        for held_out in sorted(QUERIES.glob(f"*/{file.name}")):  # blind/, blind2/
+            queries += read_queries(held_out, operation_names(plan))
         if args.split:
             queries = [q for q in queries if q.split == args.split]
         score = evaluate(search, queries)

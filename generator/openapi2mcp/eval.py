@@ -3,8 +3,9 @@ top five, for a file of task phrasings.
 
 A query file is JSON Lines, one query per line: ``{"query": "make a PR for my branch", "expected":
 ["pulls/create"]}``, where ``expected`` lists the operationIds (or tool names) that are a right
-answer; an optional ``"split"`` (``"dev"``, ``"test"`` or ``"blind"``) tells tuning queries from
-held-out ones (``blind``: written by someone who never saw the search's code or tables).
+answer; an optional ``"split"`` (``"dev"``, ``"test"``, ``"blind"`` or ``"blind2"``) tells tuning
+queries from held-out ones (``blind``, ``blind2``: written by someone who never saw the search's
+code, tables or other queries).
 Blank lines and lines starting with ``#`` are skipped. A line that is not such an object, or that
 names an operation the plan does not have, is a :class:`QueryFileError` naming the line.
 
@@ -30,7 +31,7 @@ from .shipped import runtime_module
 
 # how many results a query looks at: a hit anywhere in them counts for top-5
 TOP = 5
-SPLITS = ("dev", "test", "blind")
+SPLITS = ("dev", "test", "blind", "blind2")
 _MODERN = "2026-07-28"
 
 # the operations a query ranks best first (tool names), at most ``limit``
@@ -122,7 +123,7 @@ def parse_queries(text: str, names: Mapping[str, str], source: str = "") -> list
             )
         if split not in ("", *SPLITS):
             raise QueryFileError(
-                f"{where}line {number}: split must be dev, test or blind, got {split!r}"
+                f"{where}line {number}: split must be one of {', '.join(SPLITS)}, got {split!r}"
             )
         unknown = [e for e in expected if e not in names]
         if unknown:

@@ -89,6 +89,8 @@ _SPECIFICITY = 0.6
 # a word the API never uses, taken for the API's longer words it starts, or the two it joins
 _ABBREVIATION = 0.6
 _JOINED = 0.9
+# the last part of a hyphenated word alone: what the whole is a kind of
+_HEAD_PART = 0.6
 # a word of the same family ("reversal" for "reverse"), and the suffixes that make one
 _KIN = 0.75
 _DERIVATIONS = ("al", "ion", "ation", "ment", "er", "or", "ance", "ence", "ment", "ing", "ure")
@@ -238,6 +240,8 @@ class SearchIndex:
                 found[(joined,)] = 1.0
             if all(part in self._vocabulary for part in parts):
                 found[parts] = _JOINED
+            if parts[-1] in self._vocabulary:
+                found.setdefault((parts[-1],), _HEAD_PART)  # "squash-merge" is a merge
         elif word.stem in self._vocabulary:
             found[(word.stem,)] = 1.0
         senses = self._senses(word)

@@ -133,7 +133,10 @@ def _tokens(text: str) -> list[str]:
         elif _HANDLE.match(raw):
             found.append("someone")  # "@maria": a person
         elif _NUMBERED.match(raw):
-            found.append("ticket")  # "#42": an issue (or a pull request) by its number
+            # "#42": an issue (or a pull request) by its number; after a noun ("PR #42"), that
+            # thing's number
+            if not found or not _names_thing(found[-1]):
+                found.append("ticket")
         elif _FILE.match(token.lower()):
             found.append("filepath")
         elif _ISSUE_KEY.match(token):
@@ -144,6 +147,13 @@ def _tokens(text: str) -> list[str]:
         else:
             found.extend(words_of(re.sub(r"['’]\w*", "", token), shortest=1))
     return [word for word in found if 0 < len(word) <= MAX_WORD_CHARS]
+
+
+def _names_thing(word: str) -> bool:
+    """Whether ``word`` names a thing a number could follow ("PR #42", not "close #9")."""
+    vocab = vocabulary()
+    verb = stem(word) in vocab.intent_verbs or stem(word) in vocab.actions
+    return not (verb or word in _DETERMINERS or word in vocab.stop or is_preposition(word))
 
 
 def _phrased(words: list[str]) -> list[str]:
@@ -189,14 +199,15 @@ def _intents(words: list[str]) -> tuple[frozenset[str], int]:
         following = words[position + 1] if position + 1 < len(words) else ""
         if _plural(word):
             break  # "comments on this PR": a noun
-        asked = vocab.intent_verbs.get(stem(word))
+        verb = stem(word.split(JOINER)[-1])  # "squash-merge": a way to merge
+        asked = vocab.intent_verbs.get(verb)
         if word == "open" and following not in _DETERMINERS:
             asked = None  # "open tickets": tickets that are open
         if asked is not None:
-            if READ in asked or (LIST in asked and stem(word) not in _LISTING):
+            if READ in asked or (LIST in asked and verb not in _LISTING):
                 return _READ_OR_LIST, position
             return asked, position
-        if following in _DETERMINERS or stem(word) in vocab.actions:
+        if following in _DETERMINERS or verb in vocab.actions:
             return frozenset({ACTION}), position
         break
     return _later_imperative(words)
@@ -274,7 +285,8 @@ class _Reading:
         vocab = vocabulary()
         stemmed = JOINER.join(stem(part) for part in word.split(JOINER))
         verb = position == self.verb_at
-        self.lead = self.lead or stemmed
+        # a hyphenated verb leads with its last part ("squash-merge": merge)
+        self.lead = self.lead or (stemmed.split(JOINER)[-1] if verb else stemmed)
         if stemmed in vocab.vague:
             return
         if verb and stemmed in vocab.generic:

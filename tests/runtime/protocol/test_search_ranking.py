@@ -89,6 +89,8 @@ def first(index: SearchIndex, query: str) -> str:
         ("make a PR for my branch", "pulls_create"),
         ("open a ticket", "issues_create"),
         ("merge PR 42", "pulls_merge"),
+        # a hyphenated verb is a kind of its last part; "#42" after a noun is that thing's number
+        ("squash-merge PR #42", "pulls_merge"),
         ("who can access this repo", "repos_list_collaborators"),
         # verbs say which kind of operation: create, read or list, update, delete
         ("rename the repo", "repos_update"),
