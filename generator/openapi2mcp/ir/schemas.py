@@ -28,7 +28,7 @@ the first, and anchors anywhere else are dropped, since inlined copies would rep
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import PurePosixPath
 from typing import Any, Final, Literal
 from urllib.parse import unquote, urlsplit
@@ -247,11 +247,37 @@ class SchemaNormaliser:
             if not out["required"]:
                 del out["required"]
         _infer_type(out, value, fragment=fragment)
+        self._enum_of_type(out, at)
         if "$ref" in value:
             out = self._with_ref(out, value["$ref"], at, direction, stack)
         if value.get("nullable") is True:
             out = _nullable(out)
         return out
+
+    def _enum_of_type(self, out: JsonObject, at: Location) -> None:
+        """Enum values written in another type than the schema's (``type: string, enum: [1, 2]``,
+        which no value satisfies) are read in its type when that loses nothing, with a warning."""
+        kind, values = out.get("type"), out.get("enum")
+        if not isinstance(kind, str) or kind not in _ENUM_READERS or not isinstance(values, list):
+            return
+        read: list[Any] = []
+        changed: list[Any] = []
+        for member in values:
+            fixed = _ENUM_READERS[kind](member)
+            if fixed is None:  # null, or a value no reading keeps whole ("abc" as an integer)
+                read.append(member)
+                continue
+            if type(fixed) is not type(member) or fixed != member:
+                changed.append(member)
+            read.append(fixed)
+        if changed:
+            out["enum"] = list(dict.fromkeys(read))
+            shown = ", ".join(_show(member) for member in changed[:5])
+            self._resolver.warn(
+                "enum-type-mismatch",
+                at.child("enum"),
+                f"enum values {shown} are not of type {kind}; read as {kind} values",
+            )
 
     def _keyword(
         self,
@@ -472,6 +498,41 @@ class SchemaNormaliser:
             return {**inlined, **out}
         rest = {key: item for key, item in out.items() if key != "allOf"}
         return {"allOf": [inlined, *out.get("allOf", [])], **rest}
+
+
+def _as_string(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def _as_integer(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}", value.strip()):
+        return int(value)
+    return None
+
+
+def _as_number(value: Any) -> int | float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}(\.\d{1,18})?", value.strip()):
+        number = float(value)
+        return int(number) if number.is_integer() and "." not in value else number
+    return None
+
+
+# how an enum value is read in its schema's type (None: it cannot be without losing something)
+_ENUM_READERS: dict[str, Callable[[Any], Any]] = {
+    "string": _as_string,
+    "integer": _as_integer,
+    "number": _as_number,
+}
 
 
 def _object_form(value: bool) -> JsonObject:
