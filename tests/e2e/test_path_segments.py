@@ -10,10 +10,7 @@ test is named after what broke; the last runs the generated package's tests, off
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +22,7 @@ from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from templates.runtime.server import McpServer, Settings
 from tests.catalogs import catalog_from_files
+from tests.kit.offline import run_package_tests_offline
 from tests.reliability.kit import META
 from tests.runtime.upstream_kit import FakeApi, fake_api
 
@@ -185,21 +183,7 @@ def test_a_path_parameter_nothing_can_fill_is_a_warning_naming_the_operation(
 def test_the_generated_tests_pass_offline_trace_included(tmp_path: Path, served: Served) -> None:
     out = tmp_path / "package"
     write_tree(served.generation.files, out, force=False, marker=MARKER)
-    script = 'ip link set lo up && exec "$0" -m pytest -q -p no:cacheprovider tests'
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "HOME": str(tmp_path),
-    }
-    done = subprocess.run(
-        ["unshare", "--map-root-user", "--net", "sh", "-c", script, sys.executable],
-        cwd=out,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_package_tests_offline(out, tmp_path, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     # four tools called (the fifth can never be), and the listing
     summary = done.stdout.strip().splitlines()[-1]

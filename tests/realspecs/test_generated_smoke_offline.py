@@ -11,10 +11,7 @@ server's production limits (100 calls per second) are the tests' to switch off, 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +19,7 @@ import pytest
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
+from tests.kit.offline import run_package_tests_offline
 from tests.realspecs.sources import SOURCES, Source
 
 # tools the documents themselves make uncallable: no input satisfies their schema, so the generator
@@ -30,8 +28,6 @@ NO_VALID_INPUT = {
     ("jira", "create_screen_scheme"): "ScreenTypes requires `defaultScreen` but defines no such "
     "property and allows no other (additionalProperties: false)",
 }
-# inside the namespace: bring loopback up, then run the generated tests as the workflow does
-_SCRIPT = 'ip link set lo up && exec "$0" -m pytest -q -p no:cacheprovider tests'
 
 pytestmark = [pytest.mark.node, pytest.mark.slow]
 
@@ -44,20 +40,7 @@ def test_generated_tests_pass_offline(source: Source, realspec_cache: Path, tmp_
     out = tmp_path / "package"
     write_tree(generation.files, out, force=False, marker=MARKER)
     cases = json.loads((out / "tests" / "smoke_cases.json").read_text("utf-8"))
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "HOME": str(tmp_path),
-    }
-    done = subprocess.run(
-        ["unshare", "--map-root-user", "--net", "sh", "-c", _SCRIPT, sys.executable],
-        cwd=out,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    done = run_package_tests_offline(out, tmp_path)
     summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     # every tool called once, and the listing: nothing skipped, nothing deselected
