@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
-from .search_document import Document, document, join_compounds
+from .search_document import Document, document, join_compounds, spelled
 from .search_document import Entry as Entry  # noqa: PLC0414 - re-exported
 from .search_document import terms as terms  # noqa: PLC0414 - re-exported
-from .search_query import ACTION, JOINER, Query, QueryWord, read_query
+from .search_query import ACTION, ID_HINT, JOINER, Query, QueryWord, read_query
 from .search_vocabulary import (
     CREATE,
     DELETE,
@@ -43,6 +44,7 @@ from .search_vocabulary import (
     Alternatives,
     stem,
     vocabulary,
+    words_of,
 )
 
 FIELD_WEIGHTS = {
@@ -96,6 +98,12 @@ _KIN = 0.75
 _DERIVATIONS = ("al", "ion", "ation", "ment", "er", "or", "ance", "ence", "ment", "ing", "ure")
 # a word the API does not know right after the verb ("give bob"): someone, probably
 _NAMED = 0.3
+# what words said together mean ("grow and shrink": an autoscaler) counts as much as this word
+_CUE = 1.0
+# what an id's prefix is read as: the start of a thing's name ("cus_": customer), or the
+# initials of a two-word one ("pi_": payment intent), when few things fit
+_ID_KIND = 0.8
+_ID_KINDS = 3
 # saying the first says the others: "my repos" are the "authenticated user"'s
 _SAID_WITH = (("authenticat", ("user",)), ("current", ("user",)))
 
@@ -147,6 +155,8 @@ class SearchIndex:
             strong = set().union(*(each.fields[name] for name in _STRONG_FIELDS))
             self._weak.append(frozenset(weighted) - strong)
         self._label_weights = [sum(self._idf[t] for t in d.label) for d in self._documents]
+        # the API's things (one or two words) and how many operations are about each
+        self._kinds: dict[tuple[str, ...], int] | None = None
 
     def __len__(self) -> int:
         return len(self._documents)
@@ -225,6 +235,10 @@ class SearchIndex:
                     unknown += concept is None
         if named and unknown == named:
             return []  # "tune the xylophone": what it names, the API does not have
+        for meant in read.cues:
+            usable = tuple((alt, w) for alt, w in meant if all(t in self._vocabulary for t in alt))
+            if usable:
+                concepts.append((usable, _CUE))
         mine = tuple(((stem(t),), 1.0) for t in SELF_TERMS if stem(t) in self._vocabulary)
         if read.about_self and mine:
             concepts.append((mine, read.about_self))
@@ -232,6 +246,9 @@ class SearchIndex:
 
     def _concept(self, word: QueryWord) -> tuple[Alternatives, float] | None:
         vocab = vocabulary()
+        if word.stem.startswith(ID_HINT):
+            kinds = self._id_kinds(word.stem[len(ID_HINT) :])
+            return (tuple((kind, _ID_KIND) for kind in kinds), word.importance) if kinds else None
         found: dict[tuple[str, ...], float] = {}
         parts = tuple(word.stem.split(JOINER))
         if len(parts) > 1:
@@ -260,6 +277,24 @@ class SearchIndex:
             known = tuple((alt, w) for alt, w in someone if alt[0] in self._vocabulary)
             return (known, _NAMED) if known else None
         return None
+
+    def _id_kinds(self, prefix: str) -> list[tuple[str, ...]]:
+        """The things an id's prefix may stand for ("cus": customer, "pi": payment intent,
+        "acct": account): of the API's things (what its operations are about), those whose
+        name has the prefix's letters in order from its first, or whose two-word name has the
+        prefix as initials; the ones most operations are about, when few are."""
+        if self._kinds is None:
+            self._kinds = _kinds(self._documents)
+        counts = self._kinds
+        # initials first ("pi": payment intent, not price), else a shortened name
+        fits: dict[tuple[str, ...], int] = {
+            k: n for k, n in counts.items() if len(k) == 2 and prefix == k[0][0] + k[1][0]
+        }
+        if not fits:
+            fits = {k: n for k, n in counts.items() if len(k) == 1 and _spells(prefix, k[0])}
+        most = max(fits.values(), default=0)
+        found = [kind for kind, count in fits.items() if 2 * count >= most]
+        return found if len(found) <= _ID_KINDS else []
 
     def _kin(self, stemmed: str) -> list[str]:
         """The API's words made from the same word by a derivational suffix ("reverse":
@@ -306,6 +341,8 @@ class SearchIndex:
         vocab = vocabulary()
         found = {read.lead}
         senses = vocab.related.get(read.lead, ()) + vocab.verb_senses.get(read.lead, ())
+        if read.lead not in self._vocabulary:  # "kill the run": cancel it, stop it
+            senses += vocab.general_verbs.get(read.lead, ())
         found.update(parts[0] for parts, _ in senses if len(parts) == 1)
         return found
 
@@ -335,6 +372,28 @@ class SearchIndex:
                 if held is None or score * cover > held[0] * held[1]:
                     best[position] = (score, cover, parts)
         return best
+
+
+def _kinds(documents: Sequence[Document]) -> dict[tuple[str, ...], int]:
+    """The API's things, of one word or two ("payment intent"), and how many operations are
+    about each (what their names end with, or their paths)."""
+    counts: dict[tuple[str, ...], int] = {}
+    verbs = vocabulary().operation_verbs
+    for each in documents:
+        words = [stem(w) for w in spelled(words_of(each.entry.name))]
+        heads = each.heads | each.path_heads
+        pairs = [(a, b) for a, b in pairwise(words) if b in heads - {"id", a} and a not in verbs]
+        for kind in (*pairs, *((head,) for head in heads - each.compounds.keys())):
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def _spells(prefix: str, word: str) -> bool:
+    """Whether ``prefix`` is ``word`` shortened: its first letter, then others of it in order."""
+    if len(prefix) < 2 or prefix[0] != word[0] or prefix == word:
+        return prefix == word
+    rest = iter(word[1:])
+    return all(letter in rest for letter in prefix[1:])
 
 
 def _intent_factor(each: Document, read: Query, lead_verbs: set[str]) -> float:

@@ -336,6 +336,7 @@ timeoff: time_off*1.0 leave*0.7
 vacation holiday: time_off*0.8 leave*0.6 absence*0.6
 ooo: out_of_office*0.9 time_off*0.7 status*0.5
 timesheet: time_entry*0.8 worklog*0.8
+duration: time_spent*0.8 worklog*0.7 time_entry*0.7 time*0.6 timer*0.5
 worklog: time_entry*0.8
 hours: time_entry*0.6 worklog*0.6
 doc docs: document*1.0 file*0.8 page*0.5

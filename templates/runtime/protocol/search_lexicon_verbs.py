@@ -383,7 +383,7 @@ alert: notify*0.7 alarm*0.7 send*0.5
 poke nudge: remind*0.8 notify*0.7 ping*0.5
 ping: notify*0.6 message*0.6 mention*0.5
 remind: reminder*0.8 notify*0.8
-tell inform: notify*0.8 send*0.6 message*0.6
+tell inform: notify*0.8 send*0.6 message*0.6 comment*0.6
 warn: notify*0.7 alert*0.7 warning*0.6
 buzz: notify*0.7 call*0.5 message*0.5
 announce: publish*0.7 notify*0.6 broadcast*0.6 send*0.5

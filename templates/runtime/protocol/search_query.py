@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from .search_vocabulary import (
     LIST,
     READ,
+    Alternatives,
     is_check,
     is_clause,
     is_particle,
@@ -58,6 +59,22 @@ _NAME_VALUE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[\w.]+(?:[-/][\w.]+)+$|^\w[\w.
 _NAMING = frozenset({"called", "named", "titled"})
 _KIND_AND_NAME = re.compile(r"^([A-Za-z]+)(?:-\d+|/[\w.-]+)$")
 _HYPHENATED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
+# values that say what kind of thing they are: a hint of it (``HINT``), never a word of their own
+_URL = re.compile(r"^(?:https?|wss?|ftp)://\S+$", re.IGNORECASE)
+_HOST = re.compile(r"^(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|ai|cloud|local|internal)$")
+_VERSION = re.compile(r"^v\d+(?:\.\d+)*(?:-[\w.]+)?$|^\d+\.\d+(?:\.\d+)+(?:-[\w.]+)?$")
+_SHA = re.compile(r"^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}$")
+_DURATION = re.compile(r"^(?:\d+(?:\.\d+)?[wdhm]){1,3}$")
+_IMAGE = re.compile(r"^[a-z0-9][\w./-]*:[\w.-]*\d[\w.-]*$")
+_MONEY = re.compile(r"^[$€£¥]\d[\d,.]*[kKmM]?$|^\d[\d,.]*(?:usd|eur|gbp|jpy|cad|aud)$")
+_SSH_KEY = re.compile(r"^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+)$")
+# a run of letters and digits no word has ("AAAAC3NzaC1lZDI1"): a key, a token, an id
+_OPAQUE = re.compile(r"^(?=.*\d)[A-Za-z0-9+/=]{16,}$")
+# an id whose prefix says its kind ("cus_9s8T", "pi_3AbC9"): the prefix, for the index to read
+_PREFIXED_ID = re.compile(r"^([a-z]{2,6})_(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{1,40}$")
+# what a hint marks (``~``), and an id's prefix (``~id:``)
+HINT_MARK = "~"
+ID_HINT = "id:"
 _PUNCTUATION = "\"'()[]{}<>,;:!?.`*"
 # what is read of a query: a task fits in far less, and no query may cost much
 MAX_QUERY_CHARS = 500
@@ -69,6 +86,7 @@ MODIFIER = 0.7
 CLAUSE = 0.5
 WEAK = 0.4
 SELF = 0.6
+HINT = 0.5
 _READ_OR_LIST = frozenset({READ, LIST})
 _DETERMINERS = frozenset(
     {"a", "an", "the", "this", "that", "these", "those", "my", "our", "your", "his", "her"}
@@ -76,6 +94,8 @@ _DETERMINERS = frozenset(
 )
 # a verb the vocabulary does not know ("refund the charge"): any operation but a reading one
 ACTION = "action"
+# who a question starting with "have" asks about ("have you seen", "have we paid")
+_PERSONS = frozenset({"i", "you", "we", "they", "he", "she", "it", "there", "any", "all"})
 # what a later verb acts on: the thing named before it
 _PRONOUNS = frozenset({"it", "them"})
 # "delete all pods": how many, not what
@@ -109,6 +129,8 @@ class Query:
     about_self: float
     # the stems of what the query is about: its first noun phrase ("the stale feature branch")
     subject: frozenset[str] = frozenset()
+    # what words said together mean ("grow and shrink": an autoscaler), each a concept of its own
+    cues: tuple[Alternatives, ...] = ()
 
 
 def _tokens(text: str) -> list[str]:
@@ -121,6 +143,10 @@ def _tokens(text: str) -> list[str]:
             naming = False  # "a branch called hotfix-123": a name
             continue
         naming = token.lower() in _NAMING
+        hint = _hint(raw, token, after=found[-1] if found else "")
+        if hint is not None:
+            found.extend(hint)
+            continue
         kind = _KIND_AND_NAME.match(token)
         value = not _ISSUE_KEY.match(token) and not _FILE.match(token.lower())
         if kind is not None and value:
@@ -128,10 +154,6 @@ def _tokens(text: str) -> list[str]:
             found.extend(words_of(kind.group(1)))
         elif _NAME_VALUE.match(token) and value:
             continue  # "data-mysql-0", "ip-10-0-3-12", "v2.3.1-rc": a name
-        elif _EMAIL.match(token):
-            found.append("email")
-        elif _HANDLE.match(raw):
-            found.append("someone")  # "@maria": a person
         elif _NUMBERED.match(raw):
             # "#42": an issue (or a pull request) by its number; after a noun ("PR #42"), that
             # thing's number
@@ -147,6 +169,42 @@ def _tokens(text: str) -> list[str]:
         else:
             found.extend(words_of(re.sub(r"['’]\w*", "", token), shortest=1))
     return [word for word in found if 0 < len(word) <= MAX_WORD_CHARS]
+
+
+def _hint(raw: str, token: str, after: str) -> tuple[str, ...] | None:
+    """The words a value stands for: a person (an e-mail address, ``@maria``), or a hint of its
+    kind (a URL, ``v2.3.0``, a commit's sha, ``2h30m``, an image, an SSH key, ``cus_9s8T``'s
+    prefix); ``()`` for a value that says nothing, ``None`` for a word."""
+    someone = HINT_MARK + "someone"
+    if _EMAIL.match(token):
+        # someone's, most likely; but "change the email to bob@x.com": the value to write
+        return ("email",) if after == "to" else ("email", someone)
+    if _HANDLE.match(raw):
+        return (someone,)  # "@maria": a person, whom the task is for
+    kind = _kind(token)
+    return kind if not kind else tuple(HINT_MARK + word for word in kind)
+
+
+def _kind(token: str) -> tuple[str, ...] | None:
+    if _URL.match(token):
+        return ("url",)
+    lowered = token.lower()
+    if _SSH_KEY.match(lowered):
+        return ("ssh", "key")
+    prefixed = _PREFIXED_ID.match(token)
+    if prefixed is not None:
+        return (ID_HINT + prefixed.group(1),)
+    for pattern, kind in (
+        (_MONEY, "money"),
+        (_VERSION, "version"),
+        (_SHA, "commit"),
+        (_DURATION, "duration"),
+        (_IMAGE, "image"),
+        (_HOST, "hostname"),
+    ):
+        if pattern.match(lowered):
+            return (kind,)
+    return () if _OPAQUE.match(token) else None
 
 
 def _names_thing(word: str) -> bool:
@@ -178,6 +236,8 @@ _PLURALS = frozenset({"people", "men", "women", "children", "data", "indices"})
 
 def _plural(word: str) -> bool:
     vocab = vocabulary()
+    if is_short_word(word) or word.startswith(HINT_MARK):
+        return False  # "ns", "os": words of their own; a value is one thing
     return word in _PLURALS or (
         (word.endswith("s") and not word.endswith("ss") and stem(word) != word)
         and word not in vocab.stop
@@ -192,11 +252,13 @@ def _intents(words: list[str]) -> tuple[frozenset[str], int]:
     vocabulary knows, or any word followed by a determiner ("refund the charge": an action)."""
     vocab = vocabulary()
     for position, word in enumerate(words):
+        following = words[position + 1] if position + 1 < len(words) else ""
+        if position == 0 and word == "have" and following not in _PERSONS:
+            continue  # "have stripe ping me", "have web scale out": a request, not a question
         if is_question(word) or (position == 0 and is_check(word)):
             return _READ_OR_LIST, -1
         if word in vocab.stop or is_self(word) or (len(word) < 3 and not is_short_word(word)):
             continue
-        following = words[position + 1] if position + 1 < len(words) else ""
         if _plural(word):
             break  # "comments on this PR": a noun
         verb = stem(word.split(JOINER)[-1])  # "squash-merge": a way to merge
@@ -207,7 +269,10 @@ def _intents(words: list[str]) -> tuple[frozenset[str], int]:
             if READ in asked or (LIST in asked and verb not in _LISTING):
                 return _READ_OR_LIST, position
             return asked, position
-        if following in _DETERMINERS or verb in vocab.actions:
+        # "star this repo", "watch PAY-12" (a verb known to take a value), "refund it"
+        on_value = following == "ticket" or following.startswith(HINT_MARK)
+        known_verb = verb in vocab.general_verbs or verb in vocab.verb_senses
+        if following in _DETERMINERS or verb in vocab.actions or (on_value and known_verb):
             return frozenset({ACTION}), position
         break
     return _later_imperative(words)
@@ -249,8 +314,25 @@ def read_query(text: str) -> Query:
         intents = frozenset({LIST})  # things with a property: a search
     elif not intents and plural:
         intents = _READ_OR_LIST  # "open tickets", "webhooks of the repo": things to see
+    typed_words = (word.removeprefix(HINT_MARK) for word in words)
+    said = {stem(word) for word in (*typed_words, *words_of(text[:MAX_QUERY_CHARS], shortest=1))}
+    vocab = vocabulary()
+    near = {
+        alternative[0]
+        for word in said
+        for table in (vocab.related, vocab.general_related, vocab.general_verbs)
+        for alternative, weight in table.get(word, ())
+        if len(alternative) == 1 and weight >= 0.8
+    }
+    cues = tuple(meant for cue, meant in vocab.cues if cue <= said | near)
     return Query(
-        tuple(read), intents, reading.lead, plural, reading.about_self, frozenset(reading.subject)
+        tuple(read),
+        intents,
+        reading.lead,
+        plural,
+        reading.about_self,
+        frozenset(reading.subject),
+        cues,
     )
 
 
@@ -271,9 +353,16 @@ class _Reading:
 
     def take(self, position: int, word: str) -> None:
         vocab = vocabulary()
+        if word.startswith(HINT_MARK):
+            hint = word[len(HINT_MARK) :]
+            stemmed = hint if hint.startswith(ID_HINT) else stem(hint)
+            self.read.append(QueryWord(hint, stemmed, self.weight * HINT))
+            return
         if self.subject and (word in vocab.stop or is_preposition(word) or is_clause(word)):
             self.subject_done = True
-        if is_preposition(word) or (is_clause(word) and self.read):
+        asked = position > 0 and is_question(self.words[position - 1])
+        if (is_preposition(word) and not asked) or (is_clause(word) and self.read):
+            # but "what's in src/app.py", "who's on the team": what the question is about
             self.weight = min(self.weight, MODIFIER if is_preposition(word) else CLAUSE)
         elif is_self(word):
             if not (word == "me" and position - 1 == self.verb_at):  # "show me": not about me
@@ -309,5 +398,7 @@ class _Reading:
                 self.subject_done = True
             elif not participle and not is_question(word) and word not in _QUANTIFIERS:
                 self.subject.append(stemmed)
+        # "give bob", "is bob", "hand it to bob": a word the API does not know is likely a name
         named = (self.verb_at >= 0 and position - 1 == self.verb_at) or is_check(after)
+        named = named or after == "to"
         self.read.append(QueryWord(word, stemmed, importance, verb, named))

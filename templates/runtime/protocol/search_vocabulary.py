@@ -65,6 +65,9 @@ class Vocabulary:
     # the general lexicon's (search_lexicon.py): for words an API does not use itself
     general_related: dict[str, Alternatives]
     general_verbs: dict[str, Alternatives]
+    # words that together say what is meant ("grow + shrink": an autoscaler): their stems, and
+    # what they find (search_lexicon_cues.py)
+    cues: tuple[tuple[frozenset[str], Alternatives], ...] = ()
 
 
 def words_of(text: str, *, shortest: int = 3) -> list[str]:
@@ -192,6 +195,20 @@ def _related(table: str, equivalent: dict[str, str]) -> dict[str, Alternatives]:
     return {key: tuple(found.items()) for key, found in related.items()}
 
 
+def _cues(
+    table: str, equivalent: dict[str, str]
+) -> tuple[tuple[frozenset[str], Alternatives], ...]:
+    """``a + b: x y*0.4`` lines: the stems of ``a`` and ``b``, and what they find together."""
+    found: list[tuple[frozenset[str], Alternatives]] = []
+    for line in table.strip().splitlines():
+        said, _, meant = line.partition(":")
+        if line.startswith("#") or not meant.strip():
+            continue
+        cue = frozenset(stem(equivalent.get(w, w)) for w in said.replace("+", " ").split())
+        found.append((cue, _related(f"cue: {meant}", equivalent)[stem("cue")]))
+    return tuple(found)
+
+
 def _lexicon_intents(
     senses: dict[str, Alternatives],
     intent_verbs: dict[str, frozenset[str]],
@@ -250,6 +267,7 @@ def vocabulary() -> Vocabulary:
         verb_senses=_related(words.VERB_SENSES, equivalent),
         general_related=_related(lexicon.NOUNS, equivalent),
         general_verbs=general_verbs,
+        cues=_cues(lexicon.CUES, equivalent),
     )
 
 

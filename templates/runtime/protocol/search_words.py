@@ -14,7 +14,8 @@ please pls can could would should will shall may might must need needs want want
 i im ive id we us our ours you your yours he she it its they them their his her there here
 is are was were be been being am do does did doing done has have had having one ones
 me my mine myself now currently right quick quickly already still yet not no dont don t s re ll ve
-how what which whom whose where when tell somehow maybe kindly actually really basically
+how what which whom whose where when somehow maybe kindly actually really basically
+whole entire
 """
 # question words and the words that start a yes/no question: the query wants to read
 QUESTIONS = "who whom whose what which where when why how"
@@ -74,6 +75,9 @@ right now=now|up to date=sync|catch up=sync|credit card=card|debit card=card
 api key=key|access token=token|personal access token=token
 status check=check|code review=review|ci run=workflow run|ci job=workflow job
 build log=log|build logs=log|error log=log|error logs=log
+tell me=show|tell us=show|drop a note=add comment|drop a comment=add comment|leave a note=add comment
+leave a comment=add comment|drop a line=send message|need a=create|need an=create|want a=create
+want an=create|need a list=list|want a list=list|need a report=list|need a summary=show
 """
 # the verbs that say which kind of operation a query wants (a word may be in two lists)
 INTENT_VERBS = {
@@ -171,7 +175,7 @@ ip ips: address*0.7 endpoint*0.5
 filepath: file*0.8 content*0.8 path*0.7
 bunch many multiple several batch bulk: bulk multiple*0.6 batch*0.6
 open: open state*0.5
-all every everything each whole entire everywhere: all list*0.5 collection*0.8
+all every everything each everywhere: all list*0.5 collection*0.8
 who: user*0.4 member*0.4 person*0.4
 someone: user member*0.8 person*0.8
 count total number: count total*0.8 number*0.5 stat*0.4

@@ -57,6 +57,13 @@ OPERATIONS = [
     ("issues_update", "PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", "Update an issue", "issues", "owner repo issue_number state title", "Issue owners and users with push access can edit an issue."),
     ("issues_add_assignees", "POST", "/repos/{owner}/{repo}/issues/{issue_number}/assignees", "Add assignees to an issue", "issues", "owner repo issue_number assignees", ""),
     ("issues_delete", "DELETE", "/issues/{issueIdOrKey}", "Delete issue", "issues", "issueIdOrKey", "Deletes an issue."),
+    ("repos_create_release", "POST", "/repos/{owner}/{repo}/releases", "Create a release", "repos", "owner repo tag_name name body", ""),
+    ("repos_get_commit", "GET", "/repos/{owner}/{repo}/commits/{ref}", "Get a commit", "repos", "owner repo ref", ""),
+    ("rate_limit_get", "GET", "/rate_limit", "Get rate limit status for the authenticated user", "rate-limit", "", ""),
+    ("create_autoscaling_v2_namespaced_horizontal_pod_autoscaler", "POST", "/apis/autoscaling/v2/namespaces/{namespace}/horizontalpodautoscalers", "Create autoscaling v2 namespaced horizontal pod autoscaler", "autoscaling_v2", "namespace body", "create a HorizontalPodAutoscaler"),
+    ("post_payment_intents_intent_capture", "POST", "/v1/payment_intents/{intent}/capture", "Post payment intents intent capture", "", "intent amount_to_capture", "<p>Capture the funds of an existing uncaptured PaymentIntent.</p>"),
+    ("post_charges_charge_capture", "POST", "/v1/charges/{charge}/capture", "Post charges charge capture", "", "charge amount", "<p>Capture the payment of an existing, uncaptured charge.</p>"),
+    ("get_customers_customer", "GET", "/v1/customers/{customer}", "Get customers customer", "", "customer", "<p>Retrieves a Customer object.</p>"),
 ]  # fmt: skip
 
 
@@ -136,6 +143,22 @@ def first(index: SearchIndex, query: str) -> str:
         ("rename the repo to 'Customer list for the EU team'", "repos_update"),
         # a verb told later, on what was named first
         ("XYZ-400 is a dupe, nuke it", "issues_delete"),
+        # values that say what they are: a version, a commit's sha, an id's prefix
+        ("publish v3.0.0 of octo/app", "repos_create_release"),
+        ("what's in 9f8e7d1 on octo/app", "repos_get_commit"),
+        ("show cus_9s8T", "get_customers_customer"),
+        ("capture pi_3AbC9", "post_payment_intents_intent_capture"),
+        ("capture ch_3Nx8aB2", "post_charges_charge_capture"),
+        # words that say together what neither says alone (the cue tables)
+        (
+            "have web grow and shrink between 3 and 20 pods",
+            "create_autoscaling_v2_namespaced_horizontal_pod_autoscaler",
+        ),
+        ("how many API calls do I have left", "rate_limit_get"),
+        # "need a": to create; "ns" is not a plural; "drop a note": a comment, nothing deleted
+        ("need a pvc for postgres in ns db", "create_core_v1_namespaced_persistent_volume_claim"),
+        ("drop a note on #12 that the fix is out", "issues_create_comment"),
+        ("tell the folks on #55 that the fix ships in 2.1", "issues_create_comment"),
         # words the API never uses, read as people mean them (the general lexicon)
         ("freeze the conversation on #400", "issues_lock"),
         ("nuke the webhook", "repos_delete_webhook"),
