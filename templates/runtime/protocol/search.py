@@ -11,8 +11,10 @@ presence, normalised by the field's length, saturated, times how rare the word i
 A query is read as the user means it (``search_query.py``). Each of its words also finds near
 words for less (``ticket`` finds ``issue``), and a word the API never uses finds the API's words it
 abbreviates (``collabs``: ``collaborator``) or the two it joins, and what people mean by it in
-general (``search_lexicon.py``: "nuke" deletes, "freeze" locks); a query whose every named thing
-is unknown to the API finds nothing. Then, in turn: an operation that
+general (``search_lexicon.py``: "nuke" deletes, "freeze" locks); words said together add what
+they mean together (the cue tables: "grow" and "shrink", an autoscaler); an id's prefix finds
+the API's thing it shortens (``cus_``: customer, ``pi_``: payment intent); a query whose every
+named thing is unknown to the API finds nothing. Then, in turn: an operation that
 matches more of the query ranks higher (a word only in a parameter name or deep in a description
 counts for half, a word no operation says clearly counts for nothing); one of the kind the query's
 verb asks for (create, read, list, update, delete), or whose own verb the query starts with

@@ -6,7 +6,10 @@ importance, says which kinds of operation it asks for and what it is about. Only
 characters are read. Values are not words (ids, numbers, ``v2.0``, quoted text, names such as
 ``data-mysql-0`` or a name after "called"), but an e-mail address stands for ``email``, a file name
 for a file's path and content, an issue key (``PAY-12``) or number (``#42``) for a ticket (an issue),
-``@maria`` for someone, and a named thing of a kind (``node-3``, ``deploy/frontend``) for its kind;
+and a named thing of a kind (``node-3``, ``deploy/frontend``) for its kind; some are hints, worth
+half a word: ``@maria`` (someone), a URL, a version (``v2.3.0``), a commit's sha, a duration
+(``2h30m``), an image (``nginx:1.25``), an SSH key, money (``$120``) and an id's prefix
+(``cus_9s8T``, which the index reads against the API's things);
 a hyphenated name (``app-config``) is one word of several parts. Phrases are replaced
 by what they mean, also when a phrasal verb's particle comes later ("take a user out"). A question
 asks to read; otherwise the first word, when it is a verb, gives the intent: a verb the vocabulary
@@ -18,7 +21,8 @@ participle ("tickets assigned to me") ask for a search. The first noun phrase is
 Words after a preposition ("for my branch") or in a subordinate clause ("so nothing new gets
 scheduled") say where or which rather than what, and count for less; so do the verb and question
 words, whose work is the intent (a generic verb, "show", "create", counts only as intent). Words
-about the user ("my", but not "show me") become one weight. Stdlib only.
+about the user ("my", but not "show me") become one weight. Words of a cue table said together
+("calls" and "left") add what they mean (a rate limit). Stdlib only.
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ _SHA = re.compile(r"^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}$")
 _DURATION = re.compile(r"^(?:\d+(?:\.\d+)?[wdhm]){1,3}$")
 _IMAGE = re.compile(r"^[a-z0-9][\w./-]*:[\w.-]*\d[\w.-]*$")
 _MONEY = re.compile(r"^[$€£¥]\d[\d,.]*[kKmM]?$|^\d[\d,.]*(?:usd|eur|gbp|jpy|cad|aud)$")
+_VOTE = re.compile(r"^[+-]1$|^👍$|^👎$")
 _SSH_KEY = re.compile(r"^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+)$")
 # a run of letters and digits no word has ("AAAAC3NzaC1lZDI1"): a key, a token, an id
 _OPAQUE = re.compile(r"^(?=.*\d)[A-Za-z0-9+/=]{16,}$")
@@ -194,6 +199,8 @@ def _kind(token: str) -> tuple[str, ...] | None:
     prefixed = _PREFIXED_ID.match(token)
     if prefixed is not None:
         return (ID_HINT + prefixed.group(1),)
+    if _VOTE.match(token):
+        return ("vote",)  # "+1 FEAT-221"
     for pattern, kind in (
         (_MONEY, "money"),
         (_VERSION, "version"),
@@ -222,7 +229,8 @@ def _phrased(words: list[str]) -> list[str]:
     for position, word in enumerate(pending):
         for left, right in vocab.query_phrases.get(word, ()):
             later = pending[position + 2 : position + 4]
-            if len(left) == 2 and is_particle(left[1]) and left[1] in later:
+            apart = len(left) == 2 and is_particle(left[1]) and left not in _INSEPARABLE
+            if apart and left[1] in later:
                 del pending[position + 2 + later.index(left[1])]
                 pending[position : position + 1] = list(right)
                 break
@@ -230,6 +238,9 @@ def _phrased(words: list[str]) -> list[str]:
     return [vocab.equivalent.get(word, word) for word in pending]
 
 
+# phrasal verbs that mean something else with their object inside: "kick off the build" starts
+# it, "kick bob off the team" removes him
+_INSEPARABLE = frozenset({("kick", "off"), ("fire", "off"), ("start", "up"), ("look", "up")})
 # plurals without an s
 _PLURALS = frozenset({"people", "men", "women", "children", "data", "indices"})
 

@@ -180,7 +180,9 @@ def rephrased(found: list[str], phrases: Phrases) -> list[str]:
     return out
 
 
-def _related(table: str, equivalent: dict[str, str]) -> dict[str, Alternatives]:
+def _related(
+    table: str, equivalent: dict[str, str], default: float = 0.7
+) -> dict[str, Alternatives]:
     related: dict[str, dict[tuple[str, ...], float]] = {}
     for line in table.strip().splitlines():
         keys, _, alternatives = line.partition(":")
@@ -189,7 +191,7 @@ def _related(table: str, equivalent: dict[str, str]) -> dict[str, Alternatives]:
             for spec in alternatives.split():
                 word, _, weight = spec.partition("*")
                 parts = tuple(stem(equivalent.get(p, p)) for p in word.split("_") if p)
-                value = float(weight) if weight else 0.7
+                value = float(weight) if weight else default
                 if found.get(parts, 0.0) < value:
                     found[parts] = value
     return {key: tuple(found.items()) for key, found in related.items()}
@@ -205,7 +207,8 @@ def _cues(
         if line.startswith("#") or not meant.strip():
             continue
         cue = frozenset(stem(equivalent.get(w, w)) for w in said.replace("+", " ").split())
-        found.append((cue, _related(f"cue: {meant}", equivalent)[stem("cue")]))
+        # a meant word without a weight is as good as saying it
+        found.append((cue, _related(f"cue: {meant}", equivalent, 1.0)[stem("cue")]))
     return tuple(found)
 
 
@@ -267,7 +270,7 @@ def vocabulary() -> Vocabulary:
         verb_senses=_related(words.VERB_SENSES, equivalent),
         general_related=_related(lexicon.NOUNS, equivalent),
         general_verbs=general_verbs,
-        cues=_cues(lexicon.CUES, equivalent),
+        cues=_cues(lexicon.CUES + "\n" + lexicon.GOALS, equivalent),
     )
 
 

@@ -63,6 +63,8 @@ OPERATIONS = [
     ("create_autoscaling_v2_namespaced_horizontal_pod_autoscaler", "POST", "/apis/autoscaling/v2/namespaces/{namespace}/horizontalpodautoscalers", "Create autoscaling v2 namespaced horizontal pod autoscaler", "autoscaling_v2", "namespace body", "create a HorizontalPodAutoscaler"),
     ("post_payment_intents_intent_capture", "POST", "/v1/payment_intents/{intent}/capture", "Post payment intents intent capture", "", "intent amount_to_capture", "<p>Capture the funds of an existing uncaptured PaymentIntent.</p>"),
     ("post_charges_charge_capture", "POST", "/v1/charges/{charge}/capture", "Post charges charge capture", "", "charge amount", "<p>Capture the payment of an existing, uncaptured charge.</p>"),
+    ("repos_update_branch_protection", "PUT", "/repos/{owner}/{repo}/branches/{branch}/protection", "Update branch protection", "repos", "owner repo branch required_status_checks", "Protecting a branch requires admin or owner permissions to the repository."),
+    ("reactions_create_for_issue", "POST", "/repos/{owner}/{repo}/issues/{issue_number}/reactions", "Create reaction for an issue", "reactions", "owner repo issue_number content", "Create a reaction to an issue, such as a +1 vote."),
     ("get_customers_customer", "GET", "/v1/customers/{customer}", "Get customers customer", "", "customer", "<p>Retrieves a Customer object.</p>"),
 ]  # fmt: skip
 
@@ -155,10 +157,14 @@ def first(index: SearchIndex, query: str) -> str:
             "create_autoscaling_v2_namespaced_horizontal_pod_autoscaler",
         ),
         ("how many API calls do I have left", "rate_limit_get"),
+        ("nobody should push to main without a review", "repos_update_branch_protection"),
         # "need a": to create; "ns" is not a plural; "drop a note": a comment, nothing deleted
         ("need a pvc for postgres in ns db", "create_core_v1_namespaced_persistent_volume_claim"),
         ("drop a note on #12 that the fix is out", "issues_create_comment"),
         ("tell the folks on #55 that the fix ships in 2.1", "issues_create_comment"),
+        # "kick off the build" starts it, "kick bob off the org" removes him; "+1" is a vote
+        ("kick alice off the org", "orgs_remove_member"),
+        ("+1 #400, we need it too", "reactions_create_for_issue"),
         # words the API never uses, read as people mean them (the general lexicon)
         ("freeze the conversation on #400", "issues_lock"),
         ("nuke the webhook", "repos_delete_webhook"),
