@@ -176,6 +176,17 @@ def _tokens(text: str) -> list[str]:
     return [word for word in found if 0 < len(word) <= MAX_WORD_CHARS]
 
 
+def _request(text: str) -> tuple[str, str]:
+    """What comes before a request ("can you", "please") that does not start the query, and
+    the request."""
+    found = next(reversed(list(_ASKING.finditer(text))), None)  # the last one
+    if found is None or not text[: found.start()].strip(_PUNCTUATION + " "):
+        return "", text
+    if not words_of(text[found.end() :]):
+        return "", text  # "delete the repo, please": the request came first
+    return text[: found.start()], text[found.end() :]
+
+
 def _hint(raw: str, token: str, after: str) -> tuple[str, ...] | None:
     """The words a value stands for: a person (an e-mail address, ``@maria``), or a hint of its
     kind (a URL, ``v2.3.0``, a commit's sha, ``2h30m``, an image, an SSH key, ``cus_9s8T``'s
@@ -241,6 +252,12 @@ def _phrased(words: list[str]) -> list[str]:
 # phrasal verbs that mean something else with their object inside: "kick off the build" starts
 # it, "kick bob off the team" removes him
 _INSEPARABLE = frozenset({("kick", "off"), ("fire", "off"), ("start", "up"), ("look", "up")})
+# where a request starts after what the user tells first ("we just hired bob, can you ...")
+_ASKING = re.compile(
+    r"\b(?:(?:can|could|would|will) you(?: please)?|please|pls|help me|i need you to"
+    r"|i want you to|i'?d like you to)\b",
+    re.IGNORECASE,
+)
 # plurals without an s
 _PLURALS = frozenset({"people", "men", "women", "children", "data", "indices"})
 
@@ -308,16 +325,25 @@ def _later_imperative(words: list[str]) -> tuple[frozenset[str], int]:
 
 
 def read_query(text: str) -> Query:
-    words = _phrased(_tokens(text))
+    text = text[:MAX_QUERY_CHARS]
+    context, request = _request(text)
+    words = _phrased(_tokens(request))
     intents, verb_at = _intents(words)
     reading = _Reading(words, verb_at)
     for position, word in enumerate(words):
         reading.take(position, word)
     read = reading.read
+    if context:
+        # "I'm new to the team, can you show me the README": the request is what follows
+        before = _Reading(_phrased(_tokens(context)), -1, weight=CLAUSE)
+        for position, word in enumerate(before.words):
+            before.take(position, word)
+        read += before.read
+        reading.about_self = max(reading.about_self, before.about_self)
     if not read and reading.generic is not None:
         read.append(reading.generic)  # "list": nothing else to go by
     # the object is plural ("show pods"), as typed: before phrases join words ("pull requests")
-    typed = _tokens(text)
+    typed = _tokens(request)
     # "who starred it", "who can push": people, mostly (but "who am I")
     asks_who = typed[:1] == ["who"] and typed[1:2] != ["am"]
     plural = asks_who or any(_plural(word) for word in typed[1:])

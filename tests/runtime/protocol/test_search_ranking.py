@@ -165,6 +165,8 @@ def first(index: SearchIndex, query: str) -> str:
         # "kick off the build" starts it, "kick bob off the org" removes him; "+1" is a vote
         ("kick alice off the org", "orgs_remove_member"),
         ("+1 #400, we need it too", "reactions_create_for_issue"),
+        # what a user tells before asking ("can you", "please") is context, not the request
+        ("I'm new to the org, can you show me the webhooks of this repo", "repos_list_webhooks"),
         # words the API never uses, read as people mean them (the general lexicon)
         ("freeze the conversation on #400", "issues_lock"),
         ("nuke the webhook", "repos_delete_webhook"),
