@@ -349,8 +349,13 @@ class SearchIndex:
         return found
 
     def _subject(self, read: Query) -> set[str]:
-        """The terms that say what the query is about (its subject and its close words)."""
+        """The terms that say what the query is about (its subject and its close words, the
+        things its ids are of: "cancel sub_1P" is about a subscription)."""
         found = set(read.subject)
+        for said in read.words:
+            if said.stem.startswith(ID_HINT):
+                kinds = self._id_kinds(said.stem[len(ID_HINT) :])
+                found.update(term for kind in kinds for term in (kind[-1], "".join(kind)))
         for word in read.subject:
             for alternative, weight in vocabulary().related.get(word, ()):
                 if len(alternative) == 1 and weight >= 0.7:

@@ -35,6 +35,8 @@ HTTP_METHODS = frozenset({"get", "put", "post", "delete", "patch", "head", "opti
 _NAME_PREPOSITIONS = frozenset({"for", "in", "on", "from", "to", "by", "with", "of", "at", "into"})
 
 
+# words a name ends with that name an identifier, not a thing
+_IDENTIFIERS = frozenset({"id", "ids", "uuid", "exposed"})
 # the fields of a document, in the order ``document`` fills them
 FIELDS = ("name", "summary", "lead", "tags", "path", "params", "text", "alias", "about")
 
@@ -114,7 +116,8 @@ def document(entry: Entry) -> Document:
         },
     )
     prefix = _tag_prefix(entry, name)
-    label = {stem(w) for w in name[prefix:] if w not in HTTP_METHODS and w not in vocab.stop}
+    said = (w for w in name[prefix:] if w not in HTTP_METHODS and w not in _IDENTIFIERS)
+    label = {stem(w) for w in said if w not in vocab.stop}
     found.label = frozenset(t for t in label if t not in vocab.operation_verbs)
     found.intent, found.verb = _intent_of(entry, name[prefix:], lead, name[:prefix])
     found.heads = _name_heads(entry, prefix, found.verb)
@@ -209,6 +212,8 @@ def _name_heads(entry: Entry, prefix: int, verb: str) -> frozenset[str]:
         if word in _NAME_PREPOSITIONS:
             words = words[:position]
             break
+    while len(words) > 1 and words[-1] in _IDENTIFIERS:
+        words = words[:-1]  # delete_subscriptions_subscription_exposed_id: a subscription
     if words:
         return frozenset({stem(words[-1])})
     return frozenset({stem(name[prefix - 1])}) if prefix else frozenset()
@@ -242,6 +247,16 @@ def _path_action(entry: Entry) -> str:
     return stem(found[0])
 
 
+def _own_verb(lead: str) -> str:
+    """The stem of the verb a description starts with when it is not one of the five kinds
+    ("Cancels ...": cancel), else ""."""
+    vocab = vocabulary()
+    words = _words(lead)
+    verb = stem(words[0]) if words else ""
+    known = verb in vocab.actions or verb in vocab.general_verbs
+    return verb if known and verb not in vocab.operation_verbs else ""
+
+
 def _intent_of(entry: Entry, name: list[str], lead: str, tag: list[str]) -> tuple[str, str]:
     """What kind of operation ``entry`` is (create, read, list, update, delete, or "" when its
     name starts with a verb of its own), and that verb."""
@@ -258,7 +273,8 @@ def _intent_of(entry: Entry, name: list[str], lead: str, tag: list[str]) -> tupl
             return DELETE, "" if intent is not None else verb
         return ("", verb) if intent is None else (intent, "")
     if method == "DELETE":
-        return DELETE, ""
+        # "Cancels a customer's subscription": a deletion, by a verb of its own
+        return DELETE, _own_verb(lead)
     action = _path_action(entry)
     if action:
         # a name made of its method and path, ending in an action on an item (".../confirm")

@@ -154,7 +154,7 @@ def _tokens(text: str) -> list[str]:
             continue
         kind = _KIND_AND_NAME.match(token)
         value = not _ISSUE_KEY.match(token) and not _FILE.match(token.lower())
-        if kind is not None and value:
+        if kind is not None and value and _known(kind.group(1).lower()):
             # "node-3", "web-5", "deploy/frontend": a thing of a kind, named; the kind is a word
             found.extend(words_of(kind.group(1)))
         elif _NAME_VALUE.match(token) and value:
@@ -177,14 +177,19 @@ def _tokens(text: str) -> list[str]:
 
 
 def _request(text: str) -> tuple[str, str]:
-    """What comes before a request ("can you", "please") that does not start the query, and
-    the request."""
+    """What a user tells besides the request, and the request: what comes before "can you" or
+    "please" when they do not start the query, and a remark after a comma ("archive the repo,
+    nobody uses it")."""
+    context = ""
+    remark = _REMARK.search(text)
+    if remark is not None and words_of(text[: remark.start()]):
+        context, text = text[remark.end() :], text[: remark.start()]
     found = next(reversed(list(_ASKING.finditer(text))), None)  # the last one
     if found is None or not text[: found.start()].strip(_PUNCTUATION + " "):
-        return "", text
+        return context, text
     if not words_of(text[found.end() :]):
-        return "", text  # "delete the repo, please": the request came first
-    return text[: found.start()], text[found.end() :]
+        return context, text  # "delete the repo, please": the request came first
+    return f"{text[: found.start()]} {context}", text[found.end() :]
 
 
 def _hint(raw: str, token: str, after: str) -> tuple[str, ...] | None:
@@ -225,6 +230,14 @@ def _kind(token: str) -> tuple[str, ...] | None:
     return () if _OPAQUE.match(token) else None
 
 
+def _known(word: str) -> bool:
+    """Whether the tables know ``word`` as a thing ("deploy" of ``deploy/web``, not "acme" of
+    ``acme/api``, an owner's name)."""
+    vocab = vocabulary()
+    stemmed = stem(vocab.equivalent.get(word, word))
+    return word in vocab.equivalent or stemmed in vocab.related or stemmed in vocab.general_related
+
+
 def _names_thing(word: str) -> bool:
     """Whether ``word`` names a thing a number could follow ("PR #42", not "close #9")."""
     vocab = vocabulary()
@@ -256,6 +269,12 @@ _INSEPARABLE = frozenset({("kick", "off"), ("fire", "off"), ("start", "up"), ("l
 _ASKING = re.compile(
     r"\b(?:(?:can|could|would|will) you(?: please)?|please|pls|help me|i need you to"
     r"|i want you to|i'?d like you to)\b",
+    re.IGNORECASE,
+)
+# a remark after the request, with a subject of its own: "..., nobody uses it anymore"
+_REMARK = re.compile(
+    r"[,;]\s*(?:nobody|no one|it|it's|its|they|they're|we|we're|i|i'm|he|she|this|that|"
+    r"everyone|because|since|as)\b",
     re.IGNORECASE,
 )
 # plurals without an s
@@ -326,7 +345,7 @@ def _later_imperative(words: list[str]) -> tuple[frozenset[str], int]:
 
 def read_query(text: str) -> Query:
     text = text[:MAX_QUERY_CHARS]
-    context, request = _request(text)
+    context, request = _request(_QUOTED.sub(" ", text))
     words = _phrased(_tokens(request))
     intents, verb_at = _intents(words)
     reading = _Reading(words, verb_at)
@@ -402,7 +421,10 @@ class _Reading:
             # but "what's in src/app.py", "who's on the team": what the question is about
             self.weight = min(self.weight, MODIFIER if is_preposition(word) else CLAUSE)
         elif is_self(word):
-            if not (word == "me" and position - 1 == self.verb_at):  # "show me": not about me
+            # "show me", "do it for me": not about me
+            for_me = word == "me" and self.words[position - 1 : position] == ["for"]
+            last = position == len(self.words) - 1
+            if not ((word == "me" and position - 1 == self.verb_at) or (for_me and last)):
                 self.about_self = max(self.about_self, self.weight * SELF)
         elif word not in vocab.stop and (len(word) > 2 or is_short_word(word)):
             self._word(position, word)

@@ -15,7 +15,8 @@ i im ive id we us our ours you your yours he she it its they them their his her 
 is are was were be been being am do does did doing done has have had having one ones
 me my mine myself now currently right quick quickly already still yet not no dont don t s re ll ve
 how what which whom whose where when somehow maybe kindly actually really basically
-whole entire nothing anything something him
+whole entire nothing anything something him nobody anybody anyone everyone everybody anymore
+called named titled
 """
 # question words and the words that start a yes/no question: the query wants to read
 QUESTIONS = "who whom whose what which where when why how"

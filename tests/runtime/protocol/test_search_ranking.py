@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from templates.runtime.protocol.search import Entry, SearchIndex
+from templates.runtime.protocol.search_query import CLAUSE, read_query
 
 # (name, method, path, summary, tags, parameters, description)
 OPERATIONS = [
@@ -64,6 +65,8 @@ OPERATIONS = [
     ("post_payment_intents_intent_capture", "POST", "/v1/payment_intents/{intent}/capture", "Post payment intents intent capture", "", "intent amount_to_capture", "<p>Capture the funds of an existing uncaptured PaymentIntent.</p>"),
     ("post_charges_charge_capture", "POST", "/v1/charges/{charge}/capture", "Post charges charge capture", "", "charge amount", "<p>Capture the payment of an existing, uncaptured charge.</p>"),
     ("repos_update_branch_protection", "PUT", "/repos/{owner}/{repo}/branches/{branch}/protection", "Update branch protection", "repos", "owner repo branch required_status_checks", "Protecting a branch requires admin or owner permissions to the repository."),
+    ("delete_subscriptions_subscription_exposed_id", "DELETE", "/v1/subscriptions/{subscription_exposed_id}", "Delete subscriptions subscription exposed id", "", "subscription_exposed_id", "<p>Cancels a customer’s subscription immediately.</p>"),
+    ("post_subscription_schedules_schedule_cancel", "POST", "/v1/subscription_schedules/{schedule}/cancel", "Post subscription schedules schedule cancel", "", "schedule", "<p>Cancels a subscription schedule and its associated subscription immediately.</p>"),
     ("reactions_create_for_issue", "POST", "/repos/{owner}/{repo}/issues/{issue_number}/reactions", "Create reaction for an issue", "reactions", "owner repo issue_number content", "Create a reaction to an issue, such as a +1 vote."),
     ("get_customers_customer", "GET", "/v1/customers/{customer}", "Get customers customer", "", "customer", "<p>Retrieves a Customer object.</p>"),
 ]  # fmt: skip
@@ -167,6 +170,11 @@ def first(index: SearchIndex, query: str) -> str:
         ("+1 #400, we need it too", "reactions_create_for_issue"),
         # what a user tells before asking ("can you", "please") is context, not the request
         ("I'm new to the org, can you show me the webhooks of this repo", "repos_list_webhooks"),
+        ("leave a note on #88 saying 'fixed, can you please retest'", "issues_create_comment"),
+        # "for me" at the end is on my behalf, not about me
+        ("pull up cus_9s8T for me", "get_customers_customer"),
+        # a deletion its description calls by a verb of its own ("Cancels a subscription")
+        ("cancel sub_1PzQ8k right now", "delete_subscriptions_subscription_exposed_id"),
         # words the API never uses, read as people mean them (the general lexicon)
         ("freeze the conversation on #400", "issues_lock"),
         ("nuke the webhook", "repos_delete_webhook"),
@@ -213,3 +221,11 @@ def test_an_operation_its_description_calls_deprecated_comes_after_its_replaceme
     assert names.index("list_core_v1_namespaced_pod") < names.index(
         "watch_core_v1_namespaced_pod_list"
     )
+
+
+def test_an_owners_repo_is_a_name_and_a_remark_after_a_comma_counts_for_less() -> None:
+    read = read_query("archive acme/legacy-portal, nobody uses it anymore")
+    importance = {word.word: word.importance for word in read.words}
+    assert "acme" not in importance
+    assert importance["uses"] == CLAUSE
+    assert read.lead == "archiv"
