@@ -2,8 +2,9 @@
 
 For each API with a query file in ``benchmarks/search_queries/<api>.jsonl`` (task phrasings written
 by hand as a user would type them, none copied from the spec; each marked ``dev``, for tuning, or
-``test``, held out) and in ``blind/`` and ``blind2/`` (written by someone who never saw the search's
-code, its tables or the other queries; ``blind2`` was never looked at while tuning), the real public
+``test``, held out) and in ``blind/`` to ``blind4/`` (each written by a helper who never saw the
+search's code, its tables or the other queries; each was measured unseen before its misses were
+looked at, and ``notes/search-quality.md`` keeps those first figures), the real public
 spec is planned as ``openapi2mcp generate`` plans it (in memory), its search is built exactly as the
 generated server builds it, and every query is asked through ``search_operations``. Prints per
 API and per split: queries, top-1 and top-5 (the right operation first, or among the first five),
@@ -74,7 +75,7 @@ def main() -> None:
             plan, _ = plan_source(str(spec), GenerateOptions())
         search = planned_search(plan)
         queries = read_queries(file, operation_names(plan))
-        for held_out in sorted(QUERIES.glob(f"*/{file.name}")):  # blind/, blind2/
+        for held_out in sorted(QUERIES.glob(f"*/{file.name}")):  # blind/ ... blind4/
             queries += read_queries(held_out, operation_names(plan))
         if args.split:
             queries = [q for q in queries if q.split == args.split]
