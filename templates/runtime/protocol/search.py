@@ -35,7 +35,7 @@ from itertools import pairwise
 from .search_document import Document, document, join_compounds, spelled
 from .search_document import Entry as Entry  # noqa: PLC0414 - re-exported
 from .search_document import terms as terms  # noqa: PLC0414 - re-exported
-from .search_query import ACTION, ID_HINT, JOINER, Query, QueryWord, read_query
+from .search_query import ACTION, ID_HINT, JOINER, Query, QueryWord, cues_of, read_query
 from .search_vocabulary import (
     CREATE,
     DELETE,
@@ -237,8 +237,22 @@ class SearchIndex:
                     unknown += concept is None
         if named and unknown == named:
             return []  # "tune the xylophone": what it names, the API does not have
-        for meant in read.cues:
-            usable = tuple((alt, w) for alt, w in meant if all(t in self._vocabulary for t in alt))
+        # an id says what it is of: "concede dp_1Oa" speaks of a dispute
+        kinds = {
+            term
+            for word in read.words
+            if word.stem.startswith(ID_HINT)
+            for kind in self._id_kinds(word.stem[len(ID_HINT) :])
+            for term in kind
+        }
+        words = {word.stem for word in read.words}
+        for meant in cues_of(read.said | kinds) if kinds - read.said else read.cues:
+            # what the query says itself counts once, as its word ("close + ticket": close)
+            usable = tuple(
+                (alt, w)
+                for alt, w in meant
+                if all(t in self._vocabulary for t in alt) and not set(alt) <= words
+            )
             if usable:
                 concepts.append((usable, _CUE))
         mine = tuple(((stem(t),), 1.0) for t in SELF_TERMS if stem(t) in self._vocabulary)

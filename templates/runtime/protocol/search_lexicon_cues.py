@@ -113,7 +113,7 @@ fix + version: fix_version version*0.8
 target + release: fix_version milestone
 
 # Kubernetes and containers: workloads, scheduling, access, images
-what + run: pod*0.7 instance*0.5 deployment*0.5
+what + run: pod instance*0.5 deployment*0.5
 run + namespace: pod namespace*0.6
 grow + shrink: autoscaler horizontal_pod_autoscaler*0.8 autoscale*0.9
 scale + automatically: autoscaler autoscale horizontal_pod_autoscaler*0.8

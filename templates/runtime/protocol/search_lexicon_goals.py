@@ -471,4 +471,46 @@ bump + version: release tag*0.8 version*0.8
 reliability + target: slo*0.9
 latency + threshold: monitor*0.8 threshold*0.8 slo*0.6
 disk + percent: usage*0.8 metrics*0.7 monitor*0.7
+# Frequent tasks, each in the several ways people put them (added by the lead from the misses of
+# the first three blind sets; blind4 measures them unseen)
+approve + pr: review review_event*0.8
+lgtm + pr: review review_event*0.8
+lgtm + ticket: review review_event*0.8
+approve + ticket: review*0.8 approval*0.8
+someone + review: requested_reviewer review_request reviewer*0.9
+someone + look + pr: requested_reviewer*0.9 review_request*0.9
+change + between: compare comparison*0.9 diff*0.8
+version + between: compare*0.9 comparison*0.8
+change + since + version: compare*0.9 comparison*0.8
+write + access: collaborator permission*0.8
+push + access: collaborator permission*0.8
+push + right: collaborator permission*0.8
+write + right: collaborator permission*0.8
+assign + someone: assignee
+give + ticket + someone: assign assignee*0.9
+hand + ticket: assign assignee*0.9
+kubernetes + version: code_version version*0.9
+cluster + version: code_version version*0.8
+server + version + run: code_version version*0.8
+cordon + node: unschedulable node*0.9
+autoscale + between: horizontal_pod_autoscaler autoscaler
+store + token: secret credential*0.7
+store + key: secret credential*0.7
+store + credential: secret credential*0.8
+save + token: secret credential*0.7
+save + password: secret credential*0.7
+much + make: balance_transaction balance*0.9 revenue*0.7
+much + earn: balance_transaction balance*0.9 revenue*0.7
+money + connect + account: transfer
+send + connect + account: transfer
+move + connect + account: transfer
+money + seller: transfer*0.9 connected_account*0.7
+update + own + card: billing_portal*0.9 portal*0.8
+manage + own + billing: billing_portal*0.9 portal*0.8
+self + service + billing: billing_portal*0.9 portal*0.8
+field + required + create: create_meta createmeta*0.9 meta*0.8
+field + mandatory: create_meta*0.9 createmeta*0.9 meta*0.8
+email + watcher: notify notification*0.8
+email + assignee: notify*0.9 notification*0.8
+heads + up + ticket: notify*0.8 notification*0.7
 """

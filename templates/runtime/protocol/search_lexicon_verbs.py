@@ -5,6 +5,7 @@ VERBS = """
 delete: remove*0.9 destroy*0.7 purge*0.5 terminate*0.5
 remove: delete*0.9 detach*0.5 unassign*0.4
 kill: terminate*0.9 stop*0.8 cancel*0.7 abort*0.6 delete*0.6
+cordon uncordon: unschedulable*0.8 update*0.7 node*0.6
 nuke zap obliterate annihilate: delete*1.0 destroy*0.8 remove*0.8 purge*0.6
 ditch scrap axe bin junk toss chuck: delete*0.9 remove*0.9 discard*0.6 cancel*0.4
 trash: delete*0.9 remove*0.8

@@ -53,7 +53,7 @@ _FILE = re.compile(
     r"|cfg|html|css|sh|sql|csv|xml|lock)$"
 )
 _HANDLE = re.compile(r"^@[A-Za-z][\w-]*[,.;:!?]?$")
-_NUMBERED = re.compile(r"^#\d+[,.;:!?]?$")
+_NUMBERED = re.compile(r"^(?:[\w.-]+/[\w.-]+)?#\d+[,.;:!?]?$")  # "#42", "acme/api#42"
 _ISSUE_KEY = re.compile(r"^[A-Z][A-Z0-9]+-\d+$")
 # a quoted value ("rename ABC-12 to 'Checkout fails'"): what to write, not what to do
 _QUOTED = re.compile(r"(?:(?<=\s)|^)['\"“‘][^'\"“”‘’]{1,120}['\"”’](?=\s|$|[.,;:!?])")
@@ -136,6 +136,8 @@ class Query:
     subject: frozenset[str] = frozenset()
     # what words said together mean ("grow and shrink": an autoscaler), each a concept of its own
     cues: tuple[Alternatives, ...] = ()
+    # the stems of every word said (values' hints, context and near words too): for the cues
+    said: frozenset[str] = frozenset()
 
 
 def _tokens(text: str) -> list[str]:
@@ -380,7 +382,6 @@ def read_query(text: str) -> Query:
         for alternative, weight in table.get(word, ())
         if len(alternative) == 1 and weight >= 0.8
     }
-    cues = tuple(meant for cue, meant in vocab.cues if cue <= said | near)
     return Query(
         tuple(read),
         intents,
@@ -388,8 +389,14 @@ def read_query(text: str) -> Query:
         plural,
         reading.about_self,
         frozenset(reading.subject),
-        cues,
+        cues_of(said | near),
+        frozenset(said | near),
     )
+
+
+def cues_of(said: set[str] | frozenset[str]) -> tuple[Alternatives, ...]:
+    """What the cue tables say words said together mean (``said``: their stems)."""
+    return tuple(meant for cue, meant in vocabulary().cues if cue <= said)
 
 
 @dataclass(slots=True)

@@ -25,7 +25,7 @@ CHECKS = "is are was were am do does did has have had can could should will woul
 SELF = "i im me my mine myself"
 SELF_TERMS = "authenticated current me my mine myself viewer"
 # two-letter words that are words (most short tokens of a query are values: "pi_123", "v2")
-SHORT = "i me my pr id ip db ci cd ui os vm ns io qa dm ok pm cm ds rs pv"
+SHORT = "i me my pr id ip db ci cd ui os vm ns io qa dm ok pm cm ds rs pv sa"
 PREPOSITIONS = """for to in on at from of with into onto about by via per inside across between
 under within without after before during through"""
 CLAUSES = "so because since whenever while if unless until"
@@ -79,6 +79,7 @@ build log=log|build logs=log|error log=log|error logs=log
 tell me=show|tell us=show|drop a note=add comment|drop a comment=add comment|leave a note=add comment
 leave a comment=add comment|drop a line=send message|need a=create|need an=create|want a=create
 want an=create|need a list=list|want a list=list|need a report=list|need a summary=show
+autoscale=create autoscaler
 """
 # the verbs that say which kind of operation a query wants (a word may be in two lists)
 INTENT_VERBS = {

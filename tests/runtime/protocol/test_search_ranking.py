@@ -67,6 +67,10 @@ OPERATIONS = [
     ("repos_update_branch_protection", "PUT", "/repos/{owner}/{repo}/branches/{branch}/protection", "Update branch protection", "repos", "owner repo branch required_status_checks", "Protecting a branch requires admin or owner permissions to the repository."),
     ("delete_subscriptions_subscription_exposed_id", "DELETE", "/v1/subscriptions/{subscription_exposed_id}", "Delete subscriptions subscription exposed id", "", "subscription_exposed_id", "<p>Cancels a customer’s subscription immediately.</p>"),
     ("post_subscription_schedules_schedule_cancel", "POST", "/v1/subscription_schedules/{schedule}/cancel", "Post subscription schedules schedule cancel", "", "schedule", "<p>Cancels a subscription schedule and its associated subscription immediately.</p>"),
+    ("pulls_create_review", "POST", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", "Create a review for a pull request", "pulls", "owner repo pull_number event body", ""),
+    ("actions_approve_workflow_run", "POST", "/repos/{owner}/{repo}/actions/runs/{run_id}/approve", "Approve a workflow run for a fork pull request", "actions", "owner repo run_id", ""),
+    ("get_disputes_dispute", "GET", "/v1/disputes/{dispute}", "Get disputes dispute", "", "dispute", "<p>Retrieves the dispute with the given ID.</p>"),
+    ("post_disputes_dispute_close", "POST", "/v1/disputes/{dispute}/close", "Post disputes dispute close", "", "dispute", "<p>Closing the dispute for a charge indicates that you do not have any evidence to submit and are essentially dismissing the dispute, acknowledging it as lost.</p>"),
     ("reactions_create_for_issue", "POST", "/repos/{owner}/{repo}/issues/{issue_number}/reactions", "Create reaction for an issue", "reactions", "owner repo issue_number content", "Create a reaction to an issue, such as a +1 vote."),
     ("get_customers_customer", "GET", "/v1/customers/{customer}", "Get customers customer", "", "customer", "<p>Retrieves a Customer object.</p>"),
 ]  # fmt: skip
@@ -175,6 +179,10 @@ def first(index: SearchIndex, query: str) -> str:
         ("pull up cus_9s8T for me", "get_customers_customer"),
         # a deletion its description calls by a verb of its own ("Cancels a subscription")
         ("cancel sub_1PzQ8k right now", "delete_subscriptions_subscription_exposed_id"),
+        # cues for frequent tasks; an id's thing is said too ("dp_88": a dispute)
+        ("approve PR 903, looks good to me", "pulls_create_review"),
+        ("LGTM, approve acme/web#57", "pulls_create_review"),
+        ("not worth fighting dp_88, just concede it", "post_disputes_dispute_close"),
         # words the API never uses, read as people mean them (the general lexicon)
         ("freeze the conversation on #400", "issues_lock"),
         ("nuke the webhook", "repos_delete_webhook"),
