@@ -29,6 +29,7 @@ scores keep catalog order, so results are stable. Building the index reads every
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
@@ -79,6 +80,10 @@ _CREATE_OR_UPDATE_VERBS = frozenset(
 )
 # an operation its own description calls deprecated ("deprecated: use ... instead")
 _DEPRECATED = 0.6
+# an operation for tests only, unless the query speaks of testing
+_TESTING = 0.6
+_TESTING_PATH = re.compile(r"/(?:test[_-]?helpers?|testing|sandbox|simulat\w*)(?:/|$)", re.I)
+_TEST_WORDS = frozenset(stem(w) for w in ("test", "testing", "simulate", "sandbox", "fake"))
 _UNASKED_DELETE = 0.5
 _ACTION_MATCH = 1.2
 _NO_VERB_READ = 1.1
@@ -159,6 +164,8 @@ class SearchIndex:
         self._label_weights = [sum(self._idf[t] for t in d.label) for d in self._documents]
         # the API's things (one or two words) and how many operations are about each
         self._kinds: dict[tuple[str, ...], int] | None = None
+        # operations for tests only ("/v1/test_helpers/...", "/sandbox/...")
+        self._testing = [bool(_TESTING_PATH.search(d.entry.path)) for d in self._documents]
 
     def __len__(self) -> int:
         return len(self._documents)
@@ -198,6 +205,8 @@ class SearchIndex:
             score = found * covered[position] / total * _intent_factor(each, read, verbs)
             if each.deprecated:
                 score *= _DEPRECATED
+            if self._testing[position] and not read.said & _TEST_WORDS:
+                score *= _TESTING
             if subject & each.heads:
                 score *= _SUBJECT_MATCH
             elif subject & each.path_heads:

@@ -71,6 +71,7 @@ _SHA = re.compile(r"^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}$")
 _DURATION = re.compile(r"^(?:\d+(?:\.\d+)?[wdhm]){1,3}$")
 _IMAGE = re.compile(r"^[a-z0-9][\w./-]*:[\w.-]*\d[\w.-]*$")
 _MONEY = re.compile(r"^[$€£¥]\d[\d,.]*[kKmM]?$|^\d[\d,.]*(?:usd|eur|gbp|jpy|cad|aud)$")
+_POSSESSIVE = re.compile(r"^([A-Za-z][\w-]*)['’]s$")
 _VOTE = re.compile(r"^[+-]1$|^👍$|^👎$")
 _SSH_KEY = re.compile(r"^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+)$")
 # a run of letters and digits no word has ("AAAAC3NzaC1lZDI1"): a key, a token, an id
@@ -201,7 +202,11 @@ def _hint(raw: str, token: str, after: str) -> tuple[str, ...] | None:
     someone = HINT_MARK + "someone"
     if _EMAIL.match(token):
         # someone's, most likely; but "change the email to bob@x.com": the value to write
-        return ("email",) if after == "to" else ("email", someone)
+        return (HINT_MARK + "email",) if after == "to" else (HINT_MARK + "email", someone)
+    possessive = _POSSESSIVE.match(token)
+    base = possessive.group(1).lower() if possessive is not None else ""
+    if base and base not in vocabulary().stop and not is_question(base) and not _known(base):
+        return (someone,)  # "gaearon's profile": someone's (not "what's", "it's")
     if _HANDLE.match(raw):
         return (someone,)  # "@maria": a person, whom the task is for
     kind = _kind(token)
@@ -276,7 +281,7 @@ _ASKING = re.compile(
 # a remark after the request, with a subject of its own: "..., nobody uses it anymore"
 _REMARK = re.compile(
     r"[,;]\s*(?:nobody|no one|it|it's|its|they|they're|we|we're|i|i'm|he|she|this|that|"
-    r"everyone|because|since|as)\b",
+    r"everyone|because|since|as|(?:the|our|my|their) \w+ (?:is|was|are|were|has|had)\b)\b",
     re.IGNORECASE,
 )
 # plurals without an s

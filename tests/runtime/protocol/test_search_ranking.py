@@ -71,6 +71,13 @@ OPERATIONS = [
     ("actions_approve_workflow_run", "POST", "/repos/{owner}/{repo}/actions/runs/{run_id}/approve", "Approve a workflow run for a fork pull request", "actions", "owner repo run_id", ""),
     ("get_disputes_dispute", "GET", "/v1/disputes/{dispute}", "Get disputes dispute", "", "dispute", "<p>Retrieves the dispute with the given ID.</p>"),
     ("post_disputes_dispute_close", "POST", "/v1/disputes/{dispute}/close", "Post disputes dispute close", "", "dispute", "<p>Closing the dispute for a charge indicates that you do not have any evidence to submit and are essentially dismissing the dispute, acknowledging it as lost.</p>"),
+    ("users_get_by_username", "GET", "/users/{username}", "Get a user", "users", "username", "Provides publicly available information about someone with a GitHub account."),
+    ("orgs_create_invitation", "POST", "/orgs/{org}/invitations", "Create an organization invitation", "orgs", "org email invitee_id role", "Invite people to an organization by using their GitHub user ID or their email address."),
+    ("users_add_email_for_authenticated_user", "POST", "/user/emails", "Add an email address for the authenticated user", "users", "emails", ""),
+    ("post_payouts", "POST", "/v1/payouts", "Post payouts", "", "amount currency", "<p>To send funds to your own bank account, create a new payout object.</p>"),
+    ("get_payouts", "GET", "/v1/payouts", "Get payouts", "", "status limit", "<p>Returns a list of existing payouts sent to third-party bank accounts or payouts that Stripe sent to you.</p>"),
+    ("post_test_helpers_treasury_outbound_payments_id_fail", "POST", "/v1/test_helpers/treasury/outbound_payments/{id}/fail", "Post test helpers treasury outbound payments id fail", "", "id", "<p>Transitions a test mode created OutboundPayment to the failed status.</p>"),
+    ("get_payment_intents_search", "GET", "/v1/payment_intents/search", "Get payment intents search", "", "query limit", "<p>Search for PaymentIntents you’ve previously created using Stripe’s Search Query Language.</p>"),
     ("reactions_create_for_issue", "POST", "/repos/{owner}/{repo}/issues/{issue_number}/reactions", "Create reaction for an issue", "reactions", "owner repo issue_number content", "Create a reaction to an issue, such as a +1 vote."),
     ("get_customers_customer", "GET", "/v1/customers/{customer}", "Get customers customer", "", "customer", "<p>Retrieves a Customer object.</p>"),
 ]  # fmt: skip
@@ -183,6 +190,15 @@ def first(index: SearchIndex, query: str) -> str:
         ("approve PR 903, looks good to me", "pulls_create_review"),
         ("LGTM, approve acme/web#57", "pulls_create_review"),
         ("not worth fighting dp_88, just concede it", "post_disputes_dispute_close"),
+        # someone's ("gaearon's"), an address to invite: people; "pay out" makes a payout
+        ("invite sam@example.com to the acme organization", "orgs_create_invitation"),
+        ("pay out $500 to our bank account now", "post_payouts"),
+        # operations for tests only come after the others, unless testing is asked for
+        ("find failed payments over $1000 from this week", "get_payment_intents_search"),
+        (
+            "make outbound payment obp_123 fail in test mode",
+            "post_test_helpers_treasury_outbound_payments_id_fail",
+        ),
         # words the API never uses, read as people mean them (the general lexicon)
         ("freeze the conversation on #400", "issues_lock"),
         ("nuke the webhook", "repos_delete_webhook"),
@@ -237,3 +253,11 @@ def test_an_owners_repo_is_a_name_and_a_remark_after_a_comma_counts_for_less() -
     assert "acme" not in importance
     assert importance["uses"] == CLAUSE
     assert read.lead == "archiv"
+
+
+def test_a_name_in_the_possessive_is_someone_and_a_contraction_is_not() -> None:
+    assert [w.word for w in read_query("pull up gaearon's profile").words] == [
+        "someone",
+        "profile",
+    ]
+    assert "someone" not in [w.word for w in read_query("what's in src/app.py").words]
