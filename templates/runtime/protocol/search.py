@@ -431,6 +431,8 @@ def _intent_factor(each: Document, read: Query, lead_verbs: set[str]) -> float:
     asked = read.intents
     if each.verb and each.verb in lead_verbs:
         return _INTENT_MATCH
+    if each.intent == CREATE and read.lead in each.heads and asked & {ACTION, CREATE}:
+        return _INTENT_MATCH  # "refund the payment": create a refund
     if asked == {ACTION}:
         if each.intent in (READ, LIST):
             return _INTENT_OTHER

@@ -513,4 +513,10 @@ field + mandatory: create_meta*0.9 createmeta*0.9 meta*0.8
 email + watcher: notify notification*0.8
 email + assignee: notify*0.9 notification*0.8
 heads + up + ticket: notify*0.8 notification*0.7
+who + assign: assignable user*0.6
+account + credit: balance_transaction customer_balance*0.9
+credit + toward + invoice: balance_transaction*0.9 customer_balance*0.9
+right + service + account: role_binding
+admin + right: role_binding*0.8 permission*0.8 collaborator*0.6
+report + usage: usage_record
 """

@@ -62,6 +62,10 @@ _QUOTED = re.compile(r"(?:(?<=\s)|^)['\"“‘][^'\"“”‘’]{1,120}['\"”�
 _NAME_VALUE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[\w.]+(?:[-/][\w.]+)+$|^\w[\w.-]*/[\w./-]+$")
 _NAMING = frozenset({"called", "named", "titled"})
 _KIND_AND_NAME = re.compile(r"^([A-Za-z]+)(?:-\d+|/[\w.-]+)$")
+# an owner's thing ("acme/api", "facebook/react.js"): a repository, most often
+_OWNED = re.compile(r"^[A-Za-z][\w-]*/[A-Za-z][\w.-]*$")
+# a project's key ("OPS", "WEB2")
+_KEY = re.compile(r"^[A-Z][A-Z0-9]{1,9}$")
 _HYPHENATED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
 # values that say what kind of thing they are: a hint of it (``HINT``), never a word of their own
 _URL = re.compile(r"^(?:https?|wss?|ftp)://\S+$", re.IGNORECASE)
@@ -151,32 +155,42 @@ def _tokens(text: str) -> list[str]:
             naming = False  # "a branch called hotfix-123": a name
             continue
         naming = token.lower() in _NAMING
-        hint = _hint(raw, token, after=found[-1] if found else "")
-        if hint is not None:
-            found.extend(hint)
-            continue
-        kind = _KIND_AND_NAME.match(token)
-        value = not _ISSUE_KEY.match(token) and not _FILE.match(token.lower())
-        if kind is not None and value and _known(kind.group(1).lower()):
-            # "node-3", "web-5", "deploy/frontend": a thing of a kind, named; the kind is a word
-            found.extend(words_of(kind.group(1)))
-        elif _NAME_VALUE.match(token) and value:
-            continue  # "data-mysql-0", "ip-10-0-3-12", "v2.3.1-rc": a name
-        elif _NUMBERED.match(raw):
-            # "#42": an issue (or a pull request) by its number; after a noun ("PR #42"), that
-            # thing's number
-            if not found or not _names_thing(found[-1]):
-                found.append("ticket")
-        elif _FILE.match(token.lower()):
-            found.append("filepath")
-        elif _ISSUE_KEY.match(token):
-            found.append("ticket")  # a noun: "issue" could be read as a verb
+        said = _hint(raw, token, after=found[-1] if found else "")
+        if said is None:
+            said = _named(raw, token, found[-1] if found else None)
+        if said is not None:
+            found.extend(said)
         elif _HYPHENATED.match(token):
             parts = words_of(token)
             found.append(JOINER.join(parts) if len(parts) > 1 else "".join(parts))
         else:
             found.extend(words_of(re.sub(r"['’]\w*", "", token), shortest=1))
     return [word for word in found if 0 < len(word) <= MAX_WORD_CHARS]
+
+
+def _named(raw: str, token: str, before: str | None) -> tuple[str, ...] | None:
+    """What a name or a number stands for (``None``: not one): a thing of a kind ("node-3",
+    "deploy/web": its kind), an owner's repository ("acme/api"), nothing ("data-mysql-0"), a
+    project by its key ("bugs in OPS"), an issue ("#42", "PAY-12"), a file ("src/app.py")."""
+    kind = _KIND_AND_NAME.match(token)
+    value = not _ISSUE_KEY.match(token) and not _FILE.match(token.lower())
+    if kind is not None and value and _known(kind.group(1).lower()):
+        return tuple(words_of(kind.group(1)))
+    if _OWNED.match(token) and value:
+        return (HINT_MARK + "repo",)
+    if _NAME_VALUE.match(token) and value:
+        return ()
+    if _KEY.match(token) and before and is_preposition(before) and not _known(token.lower()):
+        return (HINT_MARK + "project",)
+    if _NUMBERED.match(raw):
+        # "#42": an issue (or a pull request) by its number; after a noun ("PR #42"), that
+        # thing's number
+        return ("ticket",) if before is None or not _names_thing(before) else ()
+    if _FILE.match(token.lower()):
+        return ("filepath",)
+    if _ISSUE_KEY.match(token):
+        return ("ticket",)  # a noun: "issue" could be read as a verb
+    return None
 
 
 def _request(text: str) -> tuple[str, str]:

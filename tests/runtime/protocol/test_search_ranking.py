@@ -78,6 +78,8 @@ OPERATIONS = [
     ("get_payouts", "GET", "/v1/payouts", "Get payouts", "", "status limit", "<p>Returns a list of existing payouts sent to third-party bank accounts or payouts that Stripe sent to you.</p>"),
     ("post_test_helpers_treasury_outbound_payments_id_fail", "POST", "/v1/test_helpers/treasury/outbound_payments/{id}/fail", "Post test helpers treasury outbound payments id fail", "", "id", "<p>Transitions a test mode created OutboundPayment to the failed status.</p>"),
     ("get_payment_intents_search", "GET", "/v1/payment_intents/search", "Get payment intents search", "", "query limit", "<p>Search for PaymentIntents you’ve previously created using Stripe’s Search Query Language.</p>"),
+    ("post_refunds", "POST", "/v1/refunds", "Post refunds", "", "charge payment_intent amount", "<p>When you create a new refund, you must specify a Charge or a PaymentIntent object on which to create it.</p>"),
+    ("post_charges_charge_refund", "POST", "/v1/charges/{charge}/refund", "Post charges charge refund", "", "charge amount", "<p>When you create a new refund, you must specify a Charge object on which to create it.</p>"),
     ("reactions_create_for_issue", "POST", "/repos/{owner}/{repo}/issues/{issue_number}/reactions", "Create reaction for an issue", "reactions", "owner repo issue_number content", "Create a reaction to an issue, such as a +1 vote."),
     ("get_customers_customer", "GET", "/v1/customers/{customer}", "Get customers customer", "", "customer", "<p>Retrieves a Customer object.</p>"),
 ]  # fmt: skip
@@ -193,6 +195,8 @@ def first(index: SearchIndex, query: str) -> str:
         # someone's ("gaearon's"), an address to invite: people; "pay out" makes a payout
         ("invite sam@example.com to the acme organization", "orgs_create_invitation"),
         ("pay out $500 to our bank account now", "post_payouts"),
+        # a verb that names what a create operation makes: "refund" creates a refund
+        ("refund pi_3NabcXYZ12 in full", "post_refunds"),
         # operations for tests only come after the others, unless testing is asked for
         ("find failed payments over $1000 from this week", "get_payment_intents_search"),
         (
@@ -261,3 +265,9 @@ def test_a_name_in_the_possessive_is_someone_and_a_contraction_is_not() -> None:
         "profile",
     ]
     assert "someone" not in [w.word for w in read_query("what's in src/app.py").words]
+
+
+def test_an_owners_name_hints_a_repository_and_a_key_after_a_preposition_a_project() -> None:
+    assert [w.word for w in read_query("store a token on acme/cli").words][-1] == "repo"
+    assert [w.word for w in read_query("all open bugs in OPS").words][-1] == "project"
+    assert "project" not in [w.word for w in read_query("merge the PR").words]
