@@ -80,6 +80,9 @@ _CREATE_OR_UPDATE_VERBS = frozenset(
 )
 # an operation its own description calls deprecated ("deprecated: use ... instead")
 _DEPRECATED = 0.6
+# things with a property ("tickets assigned to me") are found by an operation that searches
+_SEARCH_FILTERED = 1.3
+_SEARCH = stem("search")
 # an operation for tests only, unless the query speaks of testing
 _TESTING = 0.6
 _TESTING_PATH = re.compile(r"/(?:test[_-]?helpers?|testing|sandbox|simulat\w*)(?:/|$)", re.I)
@@ -166,6 +169,8 @@ class SearchIndex:
         self._kinds: dict[tuple[str, ...], int] | None = None
         # operations for tests only ("/v1/test_helpers/...", "/sandbox/...")
         self._testing = [bool(_TESTING_PATH.search(d.entry.path)) for d in self._documents]
+        # operations that search ("/search/issues", "GET /v1/customers/search")
+        self._searching = [_SEARCH in d.fields["name"] for d in self._documents]
 
     def __len__(self) -> int:
         return len(self._documents)
@@ -207,6 +212,8 @@ class SearchIndex:
                 score *= _DEPRECATED
             if self._testing[position] and not read.said & _TEST_WORDS:
                 score *= _TESTING
+            if read.filtered and self._searching[position]:
+                score *= _SEARCH_FILTERED
             if subject & each.heads:
                 score *= _SUBJECT_MATCH
             elif subject & each.path_heads:

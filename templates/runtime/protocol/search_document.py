@@ -32,9 +32,13 @@ _DEPRECATED = re.compile(
 )
 HTTP_METHODS = frozenset({"get", "put", "post", "delete", "patch", "head", "options"})
 # a name's head noun comes before these ("create-comment-for-issue")
-_NAME_PREPOSITIONS = frozenset({"for", "in", "on", "from", "to", "by", "with", "of", "at", "into"})
+_NAME_PREPOSITIONS = frozenset(
+    {"for", "in", "on", "from", "to", "by", "with", "of", "at", "into", "using", "via"}
+)
 
 
+# verbs after which "for" names what an operation is about ("search for issues")
+_SEEKING = frozenset({"search", "find", "look"})
 # words a name ends with that name an identifier, not a thing
 _IDENTIFIERS = frozenset({"id", "ids", "uuid", "exposed"})
 # the fields of a document, in the order ``document`` fills them
@@ -206,8 +210,12 @@ def _name_heads(entry: Entry, prefix: int, verb: str) -> frozenset[str]:
     words = [w for w in name[prefix:] if w not in HTTP_METHODS]
     if words and (stem(words[0]) in vocabulary().operation_verbs or stem(words[0]) == verb):
         words = words[1:]
-    elif len(words) > 1 and stem(words[-1]) == verb:
-        words = words[:-1]  # post_payment_intents_intent_confirm: about the payment intent
+    elif len(words) > 1 and (stem(words[-1]) == verb or stem(words[-1]) in _SEEKING):
+        # post_payment_intents_intent_confirm, get_customers_search: about the intent, customers
+        words = words[:-1]
+    seeking = any(stem(w) in _SEEKING for w in name[prefix : prefix + 1])
+    if seeking and words[:1] == ["for"]:
+        words = words[1:]  # "search-for-issues-using-jql": about issues
     for position, word in enumerate(words):
         if word in _NAME_PREPOSITIONS:
             words = words[:position]

@@ -519,4 +519,13 @@ credit + toward + invoice: balance_transaction*0.9 customer_balance*0.9
 right + service + account: role_binding
 admin + right: role_binding*0.8 permission*0.8 collaborator*0.6
 report + usage: usage_record
+tag + issue: label
+status + ticket: issue*0.8
+cordon + hostname: node unschedulable*0.8
+scale + replica: deployment*0.8 scale*0.8
+account + am + i: authenticated_user user*0.7
+token + logged: authenticated_user user*0.7
+give + ticket + to: assign assignee*0.9
+hand + issue: assign assignee*0.9
+priority + ticket: edit_issue edit*0.8
 """

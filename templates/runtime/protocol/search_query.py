@@ -52,6 +52,7 @@ _FILE = re.compile(
     r"^[\w./-]*\.(?:py|js|ts|tsx|jsx|go|rb|java|kt|rs|c|h|cpp|cs|php|md|txt|json|ya?ml|toml|ini"
     r"|cfg|html|css|sh|sql|csv|xml|lock)$"
 )
+_DOMAIN = re.compile(r"^@[\w-]+(?:\.[\w-]+)+$")
 _HANDLE = re.compile(r"^@[A-Za-z][\w-]*[,.;:!?]?$")
 _NUMBERED = re.compile(r"^(?:[\w.-]+/[\w.-]+)?#\d+[,.;:!?]?$")  # "#42", "acme/api#42"
 _ISSUE_KEY = re.compile(r"^[A-Z][A-Z0-9]+-\d+$")
@@ -64,6 +65,10 @@ _NAMING = frozenset({"called", "named", "titled"})
 _KIND_AND_NAME = re.compile(r"^([A-Za-z]+)(?:-\d+|/[\w.-]+)$")
 # an owner's thing ("acme/api", "facebook/react.js"): a repository, most often
 _OWNED = re.compile(r"^[A-Za-z][\w-]*/[A-Za-z][\w.-]*$")
+# words that ask for things with a property ("customers with an @acme.com email")
+_FILTERS = frozenset(
+    {"with", "whose", "where", "mentioning", "containing", "matching", "about", "over", "under"}
+)
 # a project's key ("OPS", "WEB2")
 _KEY = re.compile(r"^[A-Z][A-Z0-9]{1,9}$")
 _HYPHENATED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
@@ -143,6 +148,8 @@ class Query:
     cues: tuple[Alternatives, ...] = ()
     # the stems of every word said (values' hints, context and near words too): for the cues
     said: frozenset[str] = frozenset()
+    # things with a property ("tickets assigned to me"): a search
+    filtered: bool = False
 
 
 def _tokens(text: str) -> list[str]:
@@ -223,6 +230,8 @@ def _hint(raw: str, token: str, after: str) -> tuple[str, ...] | None:
         return (someone,)  # "gaearon's profile": someone's (not "what's", "it's")
     if _HANDLE.match(raw):
         return (someone,)  # "@maria": a person, whom the task is for
+    if _DOMAIN.match(token):
+        return (HINT_MARK + "email",)  # "@acme.com": addresses at a domain
     kind = _kind(token)
     return kind if not kind else tuple(HINT_MARK + word for word in kind)
 
@@ -410,6 +419,7 @@ def read_query(text: str) -> Query:
         frozenset(reading.subject),
         cues_of(said | near),
         frozenset(said | near),
+        plural and (reading.filtered or bool(_FILTERS.intersection(words))),
     )
 
 

@@ -113,10 +113,11 @@ def _cvc(word: str) -> bool:
 
 
 def _without_suffix(word: str) -> str:
-    """Porter's step 1 a and b: plurals, then ``-eed``, ``-ed``, ``-ing``."""
+    """Porter's step 1 a and b: plurals, then ``-eed``, ``-ed``, ``-ing``; a word ending in
+    ``-us`` keeps its s, as in Porter2 (``status``, ``statuses``: ``status``)."""
     if word.endswith(("sses", "ies")):
         word = word[:-2]
-    elif word.endswith("s") and not word.endswith("ss"):
+    elif word.endswith("s") and not word.endswith(("ss", "us")):
         word = word[:-1]
     if word.endswith("eed"):
         return word[:-1] if _measure(word[:-3]) > 0 else word

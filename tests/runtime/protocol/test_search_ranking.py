@@ -7,6 +7,7 @@ import pytest
 
 from templates.runtime.protocol.search import Entry, SearchIndex
 from templates.runtime.protocol.search_query import CLAUSE, read_query
+from templates.runtime.protocol.search_vocabulary import stem
 
 # (name, method, path, summary, tags, parameters, description)
 OPERATIONS = [
@@ -197,6 +198,8 @@ def first(index: SearchIndex, query: str) -> str:
         ("pay out $500 to our bank account now", "post_payouts"),
         # a verb that names what a create operation makes: "refund" creates a refund
         ("refund pi_3NabcXYZ12 in full", "post_refunds"),
+        # things with a property are found by an operation that searches
+        ("find all customers with an @acme.com email", "get_customers_search"),
         # operations for tests only come after the others, unless testing is asked for
         ("find failed payments over $1000 from this week", "get_payment_intents_search"),
         (
@@ -271,3 +274,8 @@ def test_an_owners_name_hints_a_repository_and_a_key_after_a_preposition_a_proje
     assert [w.word for w in read_query("store a token on acme/cli").words][-1] == "repo"
     assert [w.word for w in read_query("all open bugs in OPS").words][-1] == "project"
     assert "project" not in [w.word for w in read_query("merge the PR").words]
+
+
+def test_a_word_ending_in_us_keeps_its_s_so_singular_and_plural_meet() -> None:
+    assert stem("status") == stem("statuses") == "status"
+    assert stem("issue") == stem("issues") == "issu"
