@@ -198,6 +198,8 @@ class SearchIndex:
                 covered[position] = covered.get(position, 0.0) + importance * cover
                 said.setdefault(position, set()).update(parts)
         verbs = self._lead_verbs(read)
+        # what the query's verb makes: "refund" a refund, "deploy" a deployment
+        made = {read.lead, *self._kin(read.lead)}
         subject = self._subject(read)
         permitted = set(allowed) if allowed is not None else None
         scored: list[tuple[float, int]] = []
@@ -207,7 +209,7 @@ class SearchIndex:
                 continue
             if total <= 0 or covered[position] < min(0.5, total):
                 continue  # only a near word of a generic word matched
-            score = found * covered[position] / total * _intent_factor(each, read, verbs)
+            score = found * covered[position] / total * _intent_factor(each, read, verbs, made)
             if each.deprecated:
                 score *= _DEPRECATED
             if self._testing[position] and not read.said & _TEST_WORDS:
@@ -433,12 +435,12 @@ def _spells(prefix: str, word: str) -> bool:
     return all(letter in rest for letter in prefix[1:])
 
 
-def _intent_factor(each: Document, read: Query, lead_verbs: set[str]) -> float:
+def _intent_factor(each: Document, read: Query, lead_verbs: set[str], made: set[str]) -> float:
     """How the kind of operation fits the kind the query asks for."""
     asked = read.intents
     if each.verb and each.verb in lead_verbs:
         return _INTENT_MATCH
-    if each.intent == CREATE and read.lead in each.heads and asked & {ACTION, CREATE}:
+    if each.intent == CREATE and made & each.heads and asked & {ACTION, CREATE}:
         return _INTENT_MATCH  # "refund the payment": create a refund
     if asked == {ACTION}:
         if each.intent in (READ, LIST):

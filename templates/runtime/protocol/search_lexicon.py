@@ -13,6 +13,7 @@ here, the verbs in ``search_lexicon_verbs.py`` and the nouns in ``search_lexicon
 from .search_lexicon_cues import CUES as CUES  # noqa: PLC0414 - re-exported
 from .search_lexicon_goals import GOALS as GOALS  # noqa: PLC0414 - re-exported
 from .search_lexicon_nouns import NOUNS as NOUNS  # noqa: PLC0414 - re-exported
+from .search_lexicon_tasks import TASKS as TASKS  # noqa: PLC0414 - re-exported
 from .search_lexicon_verbs import VERBS as VERBS  # noqa: PLC0414 - re-exported
 
 # idioms and phrasal verbs -> what they mean, in API words

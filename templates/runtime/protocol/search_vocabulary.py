@@ -271,7 +271,7 @@ def vocabulary() -> Vocabulary:
         verb_senses=_related(words.VERB_SENSES, equivalent),
         general_related=_related(lexicon.NOUNS, equivalent),
         general_verbs=general_verbs,
-        cues=_cues(lexicon.CUES + "\n" + lexicon.GOALS, equivalent),
+        cues=_cues("\n".join((lexicon.CUES, lexicon.GOALS, lexicon.TASKS)), equivalent),
     )
 
 
