@@ -167,6 +167,8 @@ def _tokens(text: str) -> list[str]:
             said = _named(raw, token, found[-1] if found else None)
         if said is not None:
             found.extend(said)
+        elif _HYPHENATED.match(token) and found and _known(found[-1]):
+            continue  # "namespace team-alpha", "branch old-nav": the thing's name
         elif _HYPHENATED.match(token):
             parts = words_of(token)
             found.append(JOINER.join(parts) if len(parts) > 1 else "".join(parts))

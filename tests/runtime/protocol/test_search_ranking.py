@@ -286,3 +286,9 @@ def test_an_address_finds_customers_by_address_the_filtered_list_or_the_search(
     # both answer it (GET /v1/customers?email=, or the search); nothing else may come first
     found = [e.name for e in index.search("find the customer whose email is bob@example.com")]
     assert set(found[:2]) == {"get_customers", "get_customers_search"}
+
+
+def test_a_hyphenated_word_after_a_thing_is_that_things_name() -> None:
+    assert [w.word for w in read_query("create namespace team-alpha").words] == ["namespace"]
+    # but a hyphenated word of its own is read ("squash-merge PR 42")
+    assert read_query("squash-merge PR 42").words[0].stem == "squash-merg"
