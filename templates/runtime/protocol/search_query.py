@@ -62,6 +62,7 @@ _QUOTED = re.compile(r"(?:(?<=\s)|^)['\"“‘][^'\"“”‘’]{1,120}['\"”�
 # or a slash ("acme/api", "deploy/frontend"); and the words a name follows
 _NAME_VALUE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[\w.]+(?:[-/][\w.]+)+$|^\w[\w.-]*/[\w./-]+$")
 _NAMING = frozenset({"called", "named", "titled"})
+_GIVEN_NAME = re.compile(r"\b(?:called|named|titled)\s+\S+", re.IGNORECASE)
 _KIND_AND_NAME = re.compile(r"^([A-Za-z]+)(?:-\d+|/[\w.-]+)$")
 # an owner's thing ("acme/api", "facebook/react.js"): a repository, most often
 _OWNED = re.compile(r"^[A-Za-z][\w-]*/[A-Za-z][\w.-]*$")
@@ -402,8 +403,10 @@ def read_query(text: str) -> Query:
         intents = frozenset({LIST})  # things with a property: a search
     elif not intents and plural:
         intents = _READ_OR_LIST  # "open tickets", "webhooks of the repo": things to see
-    typed_words = (word.removeprefix(HINT_MARK) for word in words)
-    said = {stem(word) for word in (*typed_words, *words_of(text[:MAX_QUERY_CHARS], shortest=1))}
+    # every word said, and what values stand for (but not a name given: "called scratch-notes")
+    unnamed = _GIVEN_NAME.sub(" ", _QUOTED.sub(" ", text))
+    raw = words_of(unnamed, shortest=1)
+    said = {stem(word.removeprefix(HINT_MARK)) for word in (*words, *_tokens(text), *raw)}
     vocab = vocabulary()
     near = {
         alternative[0]

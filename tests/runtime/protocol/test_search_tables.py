@@ -43,3 +43,10 @@ def test_cue_words_match_in_any_order_and_form_and_unweighted_words_count_fully(
     # "grow + shrink: autoscaler ...": written without a weight, a word counts as said
     grow = read_query("let it grow and shrink").cues
     assert (("autoscaler",), 1.0) in grow[0]
+
+
+def test_a_name_given_says_nothing_to_the_cues() -> None:
+    said = read_query("make me a new private repo called scratch-notes").said
+    assert "repo" in said
+    assert "note" not in said
+    assert "scratch" not in said
