@@ -247,6 +247,7 @@ def test_inspect_reports_every_mode(spec_path: Path) -> None:
     assert modes == [
         ["full", "2"],
         ["dynamic", "3"],
+        ["code", "3"],
         ["toolsets", "untagged"],
         ["toolsets", "big-cats"],
     ]

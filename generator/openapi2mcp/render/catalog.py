@@ -350,8 +350,8 @@ class ModeSize:
 
 
 def mode_sizes(plan: ServerPlan, report: Report) -> list[ModeSize]:
-    """``tools/list`` in full and dynamic mode, and in toolsets mode for the default selection (or
-    for the smallest and the largest toolset when none is selected)."""
+    """``tools/list`` in full, dynamic and code mode, and in toolsets mode for the default
+    selection (or for the smallest and the largest toolset when none is selected)."""
     catalog = build_catalog(plan, report)
     by_name = {tool["name"]: tool for tool in catalog["tools"]}
 
@@ -359,7 +359,11 @@ def mode_sizes(plan: ServerPlan, report: Report) -> list[ModeSize]:
         text = compact_json(tools)
         return ModeSize(mode, len(tools), len(text.encode("utf-8")), estimate_tokens(text))
 
-    sizes = [size("full", catalog["tools"]), size("dynamic", catalog["dynamicTools"])]
+    sizes = [
+        size("full", catalog["tools"]),
+        size("dynamic", catalog["dynamicTools"]),
+        size("code", catalog["codeTools"]),
+    ]
     toolsets = catalog["toolsets"]
     selected = plan.exposure.default_toolsets
     if selected:
