@@ -10,6 +10,7 @@ also finds ``x`` for 0.7 of a match, ``y`` for 0.4, ``p`` with ``q`` together); 
 here, the verbs in ``search_lexicon_verbs.py`` and the nouns in ``search_lexicon_nouns.py``.
 """
 
+from .search_lexicon_areas import AREAS as AREAS  # noqa: PLC0414 - re-exported
 from .search_lexicon_cues import CUES as CUES  # noqa: PLC0414 - re-exported
 from .search_lexicon_goals import GOALS as GOALS  # noqa: PLC0414 - re-exported
 from .search_lexicon_nouns import NOUNS as NOUNS  # noqa: PLC0414 - re-exported

@@ -271,7 +271,9 @@ def vocabulary() -> Vocabulary:
         verb_senses=_related(words.VERB_SENSES, equivalent),
         general_related=_related(lexicon.NOUNS, equivalent),
         general_verbs=general_verbs,
-        cues=_cues("\n".join((lexicon.CUES, lexicon.GOALS, lexicon.TASKS)), equivalent),
+        cues=_cues(
+            "\n".join((lexicon.CUES, lexicon.GOALS, lexicon.TASKS, lexicon.AREAS)), equivalent
+        ),
     )
 
 

@@ -20,7 +20,7 @@ def _rules(table: str) -> list[str]:
     return [line for line in table.strip().splitlines() if line and not line.startswith("#")]
 
 
-@pytest.mark.parametrize("name", ["CUES", "GOALS", "TASKS"])
+@pytest.mark.parametrize("name", ["CUES", "GOALS", "TASKS", "AREAS"])
 def test_every_cue_line_is_a_rule(name: str) -> None:
     rules = _rules(getattr(search_lexicon, name))
     assert rules, name
@@ -30,7 +30,12 @@ def test_every_cue_line_is_a_rule(name: str) -> None:
 def test_every_rule_is_read() -> None:
     rules = [
         rule
-        for table in (search_lexicon.CUES, search_lexicon.GOALS, search_lexicon.TASKS)
+        for table in (
+            search_lexicon.CUES,
+            search_lexicon.GOALS,
+            search_lexicon.TASKS,
+            search_lexicon.AREAS,
+        )
         for rule in _rules(table)
     ]
     assert len(vocabulary().cues) == len(rules)
