@@ -528,4 +528,15 @@ token + logged: authenticated_user user*0.7
 give + ticket + to: assign assignee*0.9
 hand + issue: assign assignee*0.9
 priority + ticket: edit_issue edit*0.8
+url + whenever: webhook webhook_endpoint*0.9
+url + every + time: webhook webhook_endpoint*0.9
+send + event + url: webhook_endpoint webhook*0.9
+charge + saved + card: payment_intent charge*0.9
+hosted + checkout: checkout_session
+checkout + page: checkout_session*0.9
+release + authorization: cancel*0.9
+passport + selfie: verification_session identity*0.8
+least + drain: pod_disruption_budget
+least + up + pod: pod_disruption_budget
+view + clusterrole: role_binding
 """

@@ -214,6 +214,8 @@ def _request(text: str) -> tuple[str, str]:
     found = next(reversed(list(_ASKING.finditer(text))), None)  # the last one
     if found is None or not text[: found.start()].strip(_PUNCTUATION + " "):
         return context, text
+    if _intents(_phrased(_tokens(text[: found.start()])))[1] == 0:
+        return context, text  # "comment on PAY-12: deployed, pls verify": asked first
     if not words_of(text[found.end() :]):
         return context, text  # "delete the repo, please": the request came first
     return f"{text[: found.start()]} {context}", text[found.end() :]
@@ -292,7 +294,15 @@ def _phrased(words: list[str]) -> list[str]:
                 pending[position : position + 1] = list(right)
                 break
     pending = rephrased(rephrased(pending, vocab.query_phrases), vocab.phrases)
-    return [vocab.equivalent.get(word, word) for word in pending]
+    return [_spelling(word, vocab.equivalent) for word in pending]
+
+
+def _spelling(word: str, equivalent: dict[str, str]) -> str:
+    """The one spelling of ``word``, also of an abbreviation's plural ("svcs": service)."""
+    found = equivalent.get(word)
+    if found is None and word.endswith("s") and len(word) > 2:
+        found = equivalent.get(word[:-1])
+    return found or word
 
 
 # phrasal verbs that mean something else with their object inside: "kick off the build" starts

@@ -292,3 +292,14 @@ def test_a_hyphenated_word_after_a_thing_is_that_things_name() -> None:
     assert [w.word for w in read_query("create namespace team-alpha").words] == ["namespace"]
     # but a hyphenated word of its own is read ("squash-merge PR 42")
     assert read_query("squash-merge PR 42").words[0].stem == "squash-merg"
+
+
+def test_a_request_that_comes_first_is_not_cut_by_a_later_please() -> None:
+    read = read_query("comment on PAY-12: deployed to staging, pls verify")
+    assert read.lead == "comment"
+    # but what a user tells before asking is still context
+    assert read_query("I'm new here, can you show me the webhooks").lead == "show"
+
+
+def test_an_abbreviations_plural_is_spelled_as_its_word() -> None:
+    assert read_query("svcs in kube-system").words[0].stem == "servic"
