@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from .search_vocabulary import (
     LIST,
@@ -408,7 +409,9 @@ def read_query(text: str) -> Query:
     typed = _tokens(request)
     # "who starred it", "who can push": people, mostly (but "who am I")
     asks_who = typed[:1] == ["who"] and typed[1:2] != ["am"]
-    plural = asks_who or any(_plural(word) for word in typed[1:])
+    # "how many", "how much": a count over things
+    counting = any(pair == ("how", "count") for pair in pairwise(words))
+    plural = asks_who or counting or any(_plural(word) for word in typed[1:])
     if not intents and reading.filtered and plural:
         intents = frozenset({LIST})  # things with a property: a search
     elif not intents and plural:

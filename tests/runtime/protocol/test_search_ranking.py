@@ -303,3 +303,8 @@ def test_a_request_that_comes_first_is_not_cut_by_a_later_please() -> None:
 
 def test_an_abbreviations_plural_is_spelled_as_its_word() -> None:
     assert read_query("svcs in kube-system").words[0].stem == "servic"
+
+
+def test_how_many_and_how_much_count_over_things() -> None:
+    assert read_query("how much time has been logged on PAY-12?").plural
+    assert not read_query("what's the status of PAY-12?").plural
