@@ -36,7 +36,7 @@ from itertools import pairwise
 from .search_document import Document, document, join_compounds, spelled
 from .search_document import Entry as Entry  # noqa: PLC0414 - re-exported
 from .search_document import terms as terms  # noqa: PLC0414 - re-exported
-from .search_query import ACTION, ID_HINT, JOINER, Query, QueryWord, cues_of, read_query
+from .search_query import ACTION, CLAUSE, ID_HINT, JOINER, Query, QueryWord, read_query
 from .search_vocabulary import (
     CREATE,
     DELETE,
@@ -264,7 +264,10 @@ class SearchIndex:
             for term in kind
         }
         words = {word.stem for word in read.words}
-        for meant in cues_of(read.said | kinds) if kinds - read.said else read.cues:
+        said, asked = read.said | kinds, read.asked | kinds
+        for cue, meant in vocabulary().cues:
+            if not cue <= said:
+                continue
             # what the query says itself counts once, as its word ("close + ticket": close)
             usable = tuple(
                 (alt, w)
@@ -272,7 +275,8 @@ class SearchIndex:
                 if all(t in self._vocabulary for t in alt) and not set(alt) <= words
             )
             if usable:
-                concepts.append((usable, _CUE))
+                # a cue only the user's remarks make ("..., it's stuck in CrashLoopBackOff")
+                concepts.append((usable, _CUE if cue <= asked else _CUE * CLAUSE))
         mine = tuple(((stem(t),), 1.0) for t in SELF_TERMS if stem(t) in self._vocabulary)
         if read.about_self and mine:
             concepts.append((mine, read.about_self))

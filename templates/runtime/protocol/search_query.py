@@ -152,6 +152,8 @@ class Query:
     said: frozenset[str] = frozenset()
     # things with a property ("tickets assigned to me"): a search
     filtered: bool = False
+    # what ``said`` has of the request itself, not of what the user tells around it
+    asked: frozenset[str] = frozenset()
 
 
 def _tokens(text: str) -> list[str]:
@@ -411,12 +413,31 @@ def read_query(text: str) -> Query:
     asks_who = typed[:1] == ["who"] and typed[1:2] != ["am"]
     # "how many", "how much": a count over things
     counting = any(pair == ("how", "count") for pair in pairwise(words))
-    plural = asks_who or counting or any(_plural(word) for word in typed[1:])
+    # the first word is the verb, unless no verb starts the query ("daemonsets running in ...")
+    nouns = typed[1:] if verb_at == 0 or intents else typed
+    plural = asks_who or counting or any(_plural(word) for word in nouns)
     if not intents and reading.filtered and plural:
         intents = frozenset({LIST})  # things with a property: a search
     elif not intents and plural:
         intents = _READ_OR_LIST  # "open tickets", "webhooks of the repo": things to see
-    # every word said, and what values stand for (but not a name given: "called scratch-notes")
+    said = _said(text, words)
+    return Query(
+        tuple(read),
+        intents,
+        reading.lead,
+        plural,
+        reading.about_self,
+        frozenset(reading.subject),
+        cues_of(said),
+        said,
+        plural and (reading.filtered or bool(_FILTERS.intersection(words))),
+        _said(request, words) if context else said,
+    )
+
+
+def _said(text: str, words: list[str]) -> frozenset[str]:
+    """The stems of every word of ``text`` (and ``words``), what its values stand for, and their
+    near words; not a name given ("a repo called scratch-notes")."""
     unnamed = _GIVEN_NAME.sub(" ", _QUOTED.sub(" ", text))
     raw = words_of(unnamed, shortest=1)
     said = {stem(word.removeprefix(HINT_MARK)) for word in (*words, *_tokens(text), *raw)}
@@ -428,17 +449,7 @@ def read_query(text: str) -> Query:
         for alternative, weight in table.get(word, ())
         if len(alternative) == 1 and weight >= 0.8
     }
-    return Query(
-        tuple(read),
-        intents,
-        reading.lead,
-        plural,
-        reading.about_self,
-        frozenset(reading.subject),
-        cues_of(said | near),
-        frozenset(said | near),
-        plural and (reading.filtered or bool(_FILTERS.intersection(words))),
-    )
+    return frozenset(said | near)
 
 
 def cues_of(said: set[str] | frozenset[str]) -> tuple[Alternatives, ...]:

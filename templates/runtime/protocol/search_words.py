@@ -62,7 +62,7 @@ wipe out=delete|throw away=delete|shut down=stop|spin up=create|set up=create|si
 stand up=create|start up=create|fire up=create|kick off=trigger|fire off=trigger|look up=get
 look for=search|find out=get|pull up=show|bring up=show|check out=show|look at=show
 money back=refund|give back=refund|pay back=refund|how many=how count|how much=how count
-who am i=who me user|log in=authenticated|logged in=authenticated|signed in=authenticated
+who am i=who me user|whoami=who me user|log in=authenticated|logged in=authenticated|signed in=authenticated
 sign in=authenticated|by hand=manual|for good=permanent|forever=permanent
 write access=push permission|read access=pull permission|admin access=admin permission
 on file=saved|time entry=worklog|work log=worklog|time spent=worklog|hours worked=worklog

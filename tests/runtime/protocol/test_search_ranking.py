@@ -81,6 +81,8 @@ OPERATIONS = [
     ("get_payment_intents_search", "GET", "/v1/payment_intents/search", "Get payment intents search", "", "query limit", "<p>Search for PaymentIntents you’ve previously created using Stripe’s Search Query Language.</p>"),
     ("post_refunds", "POST", "/v1/refunds", "Post refunds", "", "charge payment_intent amount", "<p>When you create a new refund, you must specify a Charge or a PaymentIntent object on which to create it.</p>"),
     ("post_charges_charge_refund", "POST", "/v1/charges/{charge}/refund", "Post charges charge refund", "", "charge amount", "<p>When you create a new refund, you must specify a Charge object on which to create it.</p>"),
+    ("list_apps_v1_namespaced_daemon_set", "GET", "/apis/apps/v1/namespaces/{namespace}/daemonsets", "List apps v1 namespaced daemon set", "apps_v1", "namespace", "list or watch objects of kind DaemonSet"),
+    ("patch_apps_v1_namespaced_daemon_set", "PATCH", "/apis/apps/v1/namespaces/{namespace}/daemonsets/{name}", "Patch apps v1 namespaced daemon set", "apps_v1", "namespace name body", "partially update the specified DaemonSet"),
     ("reactions_create_for_issue", "POST", "/repos/{owner}/{repo}/issues/{issue_number}/reactions", "Create reaction for an issue", "reactions", "owner repo issue_number content", "Create a reaction to an issue, such as a +1 vote."),
     ("get_customers_customer", "GET", "/v1/customers/{customer}", "Get customers customer", "", "customer", "<p>Retrieves a Customer object.</p>"),
 ]  # fmt: skip
@@ -205,6 +207,8 @@ def first(index: SearchIndex, query: str) -> str:
             "make outbound payment obp_123 fail in test mode",
             "post_test_helpers_treasury_outbound_payments_id_fail",
         ),
+        # a query may start with the things it wants, not a verb
+        ("daemonsets running in kube-system", "list_apps_v1_namespaced_daemon_set"),
         # words the API never uses, read as people mean them (the general lexicon)
         ("freeze the conversation on #400", "issues_lock"),
         ("nuke the webhook", "repos_delete_webhook"),
@@ -247,7 +251,7 @@ def test_a_long_query_is_read_up_to_its_first_500_characters(index: SearchIndex)
 def test_an_operation_its_description_calls_deprecated_comes_after_its_replacement(
     index: SearchIndex,
 ) -> None:
-    names = [entry.name for entry in index.search("pods in the namespace", limit=5)]
+    names = [entry.name for entry in index.search("pods in the namespace", limit=10)]
     assert names.index("list_core_v1_namespaced_pod") < names.index(
         "watch_core_v1_namespaced_pod_list"
     )
@@ -308,3 +312,10 @@ def test_an_abbreviations_plural_is_spelled_as_its_word() -> None:
 def test_how_many_and_how_much_count_over_things() -> None:
     assert read_query("how much time has been logged on PAY-12?").plural
     assert not read_query("what's the status of PAY-12?").plural
+
+
+def test_a_cue_only_a_remark_makes_is_apart_from_the_request() -> None:
+    read = read_query("delete pod worker-5b8d, it's stuck in CrashLoopBackOff")
+    assert "crash" in read.said
+    assert "crash" not in read.asked
+    assert "pod" in read.asked
