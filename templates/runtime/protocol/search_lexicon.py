@@ -7,7 +7,10 @@ over", "dupe"). Read by ``search_vocabulary.py`` after the hand-tuned tables of 
 which win where both speak of a word. The format is theirs: ``a b: x y*0.4 p_q`` (each of ``a b``
 also finds ``x`` for 0.7 of a match, ``y`` for 0.4, ``p`` with ``q`` together); a phrase line is
 ``said words=meant words``. Words are written plainly; the parser stems them. The idioms are
-here, the verbs in ``search_lexicon_verbs.py`` and the nouns in ``search_lexicon_nouns.py``.
+here, the verbs in ``search_lexicon_verbs.py`` and the nouns in ``search_lexicon_nouns.py``. The
+cue tables (``search_lexicon_cues.py``, ``_goals.py``, ``_tasks.py``, ``_areas.py``) say what two
+or three words mean when said together (``grow + shrink: autoscaler``); they are used whether or
+not the API uses the words.
 """
 
 from .search_lexicon_areas import AREAS as AREAS  # noqa: PLC0414 - re-exported

@@ -12,7 +12,8 @@ or "lost" as such) and match in any order and any inflection; meant words are AP
 name things, ``_`` joining words that must occur together, with an optional weight below 1.0 for
 a weaker hint. No cue set repeats one of the first table. The rules were written from general
 knowledge of how people phrase goals across many domains, not from any particular API's
-operations and not from any test or benchmark phrasing.
+operations and not from any test or benchmark phrasing; only the last section (frequent tasks)
+was added later from the misses of the first blind phrasing sets, as its header says.
 """
 
 GOALS = """
