@@ -71,6 +71,12 @@ _OWNED = re.compile(r"^[A-Za-z][\w-]*/[A-Za-z][\w.-]*$")
 _FILTERS = frozenset(
     {"with", "whose", "where", "mentioning", "containing", "matching", "about", "over", "under"}
 )
+# what an item has, not what a query is about when it names the item ("the status of PAY-12")
+_PROPERTIES = frozenset(
+    stem(w) for w in ("status", "state", "details", "detail", "info", "progress", "summary")
+)
+# the words values stand for that name one item
+_ITEM_WORDS = frozenset({"ticket"})
 # a project's key ("OPS", "WEB2")
 _KEY = re.compile(r"^[A-Z][A-Z0-9]{1,9}$")
 _HYPHENATED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
@@ -397,6 +403,7 @@ def read_query(text: str) -> Query:
     reading = _Reading(words, verb_at)
     for position, word in enumerate(words):
         reading.take(position, word)
+    _of_the_item(reading)
     read = reading.read
     if context:
         # "I'm new to the team, can you show me the README": the request is what follows
@@ -433,6 +440,23 @@ def read_query(text: str) -> Query:
         plural and (reading.filtered or bool(_FILTERS.intersection(words))),
         _said(request, words) if context else said,
     )
+
+
+def _of_the_item(reading: _Reading) -> None:
+    """ "the status of PAY-12": a property of the item a value names, so the query is about the
+    item (its reading), the property a detail of it."""
+    if not reading.subject or not set(reading.subject) <= _PROPERTIES:
+        return
+    items = [w for w in reading.read if w.stem in _ITEM_WORDS or w.stem.startswith(ID_HINT)]
+    if not items:
+        return
+    reading.subject = [items[0].stem]
+    reading.read = [
+        QueryWord(w.word, w.stem, w.importance * MODIFIER, w.verb, w.named)
+        if w.stem in _PROPERTIES
+        else w
+        for w in reading.read
+    ]
 
 
 def _said(text: str, words: list[str]) -> frozenset[str]:

@@ -319,3 +319,11 @@ def test_a_cue_only_a_remark_makes_is_apart_from_the_request() -> None:
     assert "crash" in read.said
     assert "crash" not in read.asked
     assert "pod" in read.asked
+
+
+def test_the_status_of_an_item_is_about_the_item() -> None:
+    read = read_query("what's the status of PAY-12?")
+    assert read.subject == frozenset({"ticket"})
+    assert {w.stem: w.importance for w in read.words}["status"] < 1.0
+    # without an item named, the status is what is asked about
+    assert read_query("list the statuses").subject == frozenset({"status"})
