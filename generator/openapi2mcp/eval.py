@@ -3,7 +3,7 @@ top five, for a file of task phrasings.
 
 A query file is JSON Lines, one query per line: ``{"query": "make a PR for my branch", "expected":
 ["pulls/create"]}``, where ``expected`` lists the operationIds (or tool names) that are a right
-answer; an optional ``"split"`` (``"dev"``, ``"test"``, ``"blind"`` to ``"blind7"``) tells tuning
+answer; an optional ``"split"`` (``"dev"``, ``"test"``, ``"blind"`` to ``"blind8"``) tells tuning
 queries from held-out ones (``blind*``: written by someone who never saw the search's code, tables
 or other queries).
 Blank lines and lines starting with ``#`` are skipped. A line that is not such an object, or that
@@ -31,7 +31,18 @@ from .shipped import runtime_module
 
 # how many results a query looks at: a hit anywhere in them counts for top-5
 TOP = 5
-SPLITS = ("dev", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7")
+SPLITS = (
+    "dev",
+    "test",
+    "blind",
+    "blind2",
+    "blind3",
+    "blind4",
+    "blind5",
+    "blind6",
+    "blind7",
+    "blind8",
+)
 _MODERN = "2026-07-28"
 
 # the operations a query ranks best first (tool names), at most ``limit``
