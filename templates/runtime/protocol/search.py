@@ -36,7 +36,16 @@ from itertools import pairwise
 from .search_document import Document, document, join_compounds, spelled
 from .search_document import Entry as Entry  # noqa: PLC0414 - re-exported
 from .search_document import terms as terms  # noqa: PLC0414 - re-exported
-from .search_query import ACTION, CLAUSE, ID_HINT, JOINER, Query, QueryWord, read_query
+from .search_query import (
+    ACTION,
+    CLAUSE,
+    ID_HINT,
+    JOINER,
+    Query,
+    QueryWord,
+    cue_rules,
+    read_query,
+)
 from .search_vocabulary import (
     CREATE,
     DELETE,
@@ -167,6 +176,8 @@ class SearchIndex:
         self._label_weights = [sum(self._idf[t] for t in d.label) for d in self._documents]
         # the API's things (one or two words) and how many operations are about each
         self._kinds: dict[tuple[str, ...], int] | None = None
+        # an id's prefix -> the things it stands for (``_id_kinds``), as read once
+        self._prefixes: dict[str, list[tuple[str, ...]]] = {}
         # operations for tests only ("/v1/test_helpers/...", "/sandbox/...")
         self._testing = [bool(_TESTING_PATH.search(d.entry.path)) for d in self._documents]
         # operations that search ("/search/issues", "GET /v1/customers/search")
@@ -264,10 +275,8 @@ class SearchIndex:
             for term in kind
         }
         words = {word.stem for word in read.words}
-        said, asked = read.said | kinds, read.asked | kinds
-        for cue, meant in vocabulary().cues:
-            if not cue <= said:
-                continue
+        asked = read.asked | kinds
+        for cue, meant in cue_rules(read.said | kinds):
             # what the query says itself counts once, as its word ("close + ticket": close)
             usable = tuple(
                 (alt, w)
@@ -321,6 +330,8 @@ class SearchIndex:
         "acct": account): of the API's things (what its operations are about), those whose
         name has the prefix's letters in order from its first, or whose two-word name has the
         prefix as initials; the ones most operations are about, when few are."""
+        if prefix in self._prefixes:
+            return self._prefixes[prefix]
         if self._kinds is None:
             self._kinds = _kinds(self._documents)
         counts = self._kinds
@@ -332,7 +343,8 @@ class SearchIndex:
             fits = {k: n for k, n in counts.items() if len(k) == 1 and _spells(prefix, k[0])}
         most = max(fits.values(), default=0)
         found = [kind for kind, count in fits.items() if 2 * count >= most]
-        return found if len(found) <= _ID_KINDS else []
+        self._prefixes[prefix] = found if len(found) <= _ID_KINDS else []
+        return self._prefixes[prefix]
 
     def _kin(self, stemmed: str) -> list[str]:
         """The API's words made from the same word by a derivational suffix ("reverse":

@@ -152,14 +152,17 @@ class Query:
     about_self: float
     # the stems of what the query is about: its first noun phrase ("the stale feature branch")
     subject: frozenset[str] = frozenset()
-    # what words said together mean ("grow and shrink": an autoscaler), each a concept of its own
-    cues: tuple[Alternatives, ...] = ()
     # the stems of every word said (values' hints, context and near words too): for the cues
     said: frozenset[str] = frozenset()
     # things with a property ("tickets assigned to me"): a search
     filtered: bool = False
     # what ``said`` has of the request itself, not of what the user tells around it
     asked: frozenset[str] = frozenset()
+
+    @property
+    def cues(self) -> tuple[Alternatives, ...]:
+        """What words said together mean ("grow and shrink": an autoscaler)."""
+        return tuple(meant for _, meant in cue_rules(self.said))
 
 
 def _tokens(text: str) -> list[str]:
@@ -435,7 +438,6 @@ def read_query(text: str) -> Query:
         plural,
         reading.about_self,
         frozenset(reading.subject),
-        cues_of(said),
         said,
         plural and (reading.filtered or bool(_FILTERS.intersection(words))),
         _said(request, words) if context else said,
@@ -476,9 +478,9 @@ def _said(text: str, words: list[str]) -> frozenset[str]:
     return frozenset(said | near)
 
 
-def cues_of(said: set[str] | frozenset[str]) -> tuple[Alternatives, ...]:
-    """What the cue tables say words said together mean (``said``: their stems)."""
-    return tuple(meant for cue, meant in vocabulary().cues if cue <= said)
+def cue_rules(said: frozenset[str]) -> list[tuple[frozenset[str], Alternatives]]:
+    """The cue rules whose words were all said (``said``: their stems), and what each means."""
+    return [(cue, meant) for cue, meant in vocabulary().cues if cue <= said]
 
 
 @dataclass(slots=True)

@@ -184,18 +184,28 @@ def rephrased(found: list[str], phrases: Phrases) -> list[str]:
 def _related(
     table: str, equivalent: dict[str, str], default: float = 0.7
 ) -> dict[str, Alternatives]:
-    related: dict[str, dict[tuple[str, ...], float]] = {}
+    related: dict[str, Alternatives] = {}
     for line in table.strip().splitlines():
         keys, _, alternatives = line.partition(":")
-        for key in keys.split():
-            found = related.setdefault(stem(equivalent.get(key, key)), {})
-            for spec in alternatives.split():
-                word, _, weight = spec.partition("*")
-                parts = tuple(stem(equivalent.get(p, p)) for p in word.split("_") if p)
-                value = float(weight) if weight else default
-                if found.get(parts, 0.0) < value:
-                    found[parts] = value
-    return {key: tuple(found.items()) for key, found in related.items()}
+        for said in keys.split():
+            key = stem(equivalent.get(said, said))
+            related[key] = _alternatives(alternatives, equivalent, default, related.get(key, ()))
+    return related
+
+
+def _alternatives(
+    specs: str, equivalent: dict[str, str], default: float, known: Alternatives = ()
+) -> Alternatives:
+    """``x y*0.4 p_q``: each term tuple with its weight (``default`` when none is written), the
+    best weight kept; added to ``known``."""
+    found = dict(known)
+    for spec in specs.split():
+        word, _, weight = spec.partition("*")
+        parts = tuple(stem(equivalent.get(p, p)) for p in word.split("_") if p)
+        value = float(weight) if weight else default
+        if found.get(parts, 0.0) < value:
+            found[parts] = value
+    return tuple(found.items())
 
 
 def _cues(
@@ -209,7 +219,7 @@ def _cues(
             continue
         cue = frozenset(stem(equivalent.get(w, w)) for w in said.replace("+", " ").split())
         # a meant word without a weight is as good as saying it
-        found.append((cue, _related(f"cue: {meant}", equivalent, 1.0)[stem("cue")]))
+        found.append((cue, _alternatives(meant, equivalent, 1.0)))
     return tuple(found)
 
 
