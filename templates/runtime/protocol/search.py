@@ -276,12 +276,18 @@ class SearchIndex:
         }
         words = {word.stem for word in read.words}
         asked = read.asked | kinds
+        # a query that asks for a change takes no other kind of operation from a cue: "create
+        # a customer for jane@doe.com" does not search customers by e-mail
+        changes = read.intents & _CHANGES
+        kinds_of = vocabulary().operation_verbs
         for cue, meant in cue_rules(read.said | kinds):
             # what the query says itself counts once, as its word ("close + ticket": close)
             usable = tuple(
                 (alt, w)
                 for alt, w in meant
-                if all(t in self._vocabulary for t in alt) and not set(alt) <= words
+                if all(t in self._vocabulary for t in alt)
+                and not set(alt) <= words
+                and not (changes and any(t in kinds_of and kinds_of[t] not in changes for t in alt))
             )
             if usable:
                 # a cue only the user's remarks make ("..., it's stuck in CrashLoopBackOff")
