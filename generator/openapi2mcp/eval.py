@@ -42,6 +42,8 @@ SPLITS = (
     "blind6",
     "blind7",
     "blind8",
+    "blind9",
+    "blind10",
 )
 _MODERN = "2026-07-28"
 
