@@ -21,7 +21,9 @@ participle ("tickets assigned to me") ask for a search. The first noun phrase is
 Words after a preposition ("for my branch") or in a subordinate clause ("so nothing new gets
 scheduled") say where or which rather than what, and count for less; so do the verb and question
 words, whose work is the intent (a generic verb, "show", "create", counts only as intent). Words
-about the user ("my", but not "show me") become one weight. Words of a cue table said together
+about the user ("my", but not "show me") become one weight. What a user tells before the request
+("customer called, cancel sub_1N"; before "can you") or after it ("..., nobody uses it") counts
+for half. Words of a cue table said together
 ("calls" and "left") add what they mean (a rate limit). Stdlib only.
 """
 
@@ -219,7 +221,7 @@ def _request(text: str) -> tuple[str, str]:
     """What a user tells besides the request, and the request: what comes before "can you" or
     "please" when they do not start the query, and a remark after a comma ("archive the repo,
     nobody uses it")."""
-    context = ""
+    context, text = _told_first(text)
     remark = _REMARK.search(text)
     if remark is not None and words_of(text[: remark.start()]):
         context, text = text[remark.end() :], text[: remark.start()]
@@ -231,6 +233,41 @@ def _request(text: str) -> tuple[str, str]:
     if not words_of(text[found.end() :]):
         return context, text  # "delete the repo, please": the request came first
     return f"{text[: found.start()]} {context}", text[found.end() :]
+
+
+def _told_first(text: str) -> tuple[str, str]:
+    """What a user tells before the request, when the request is a later clause of its own:
+    "customer called, cancel sub_1N now", "PR 77 is behind main, bring its branch up to date",
+    "OPS-88 won't close, what statuses can it go to?" (a clause that starts with a verb or a
+    question); ``("", text)`` when the query starts with its request."""
+    clauses = list(_CLAUSE_BREAK.finditer(text))
+    if not clauses or _opens_request(text[: clauses[0].start()]):
+        return "", text
+    for found in clauses:
+        request = text[found.end() :]
+        if _opens_request(request):
+            if _PRONOUNS.intersection(words_of(request, shortest=1)):
+                break  # "QA-501 is a dupe, delete it": what it is, the user told first
+            return text[: found.start()], request
+    return "", text
+
+
+def _opens_request(clause: str) -> bool:
+    """Whether ``clause`` starts with its verb or a question word ("cancel it", "what is")."""
+    words = _phrased(_tokens(clause))
+    intents, at = _intents(words)
+    vocab = vocabulary()
+    first = next((i for i, w in enumerate(words) if _asks(w) or w not in vocab.stop), -1)
+    if not intents or first < 0:
+        return False
+    if at < 0:
+        return _asks(words[first])
+    # "monitoring error rates", "deployed to staging": not a request
+    return at == first and not words[first].endswith(("ing", "ed"))
+
+
+def _asks(word: str) -> bool:
+    return is_question(word) or is_check(word)
 
 
 def _hint(raw: str, token: str, after: str) -> tuple[str, ...] | None:
@@ -332,6 +369,8 @@ _REMARK = re.compile(
     r"everyone|because|since|as|(?:the|our|my|their) \w+ (?:is|was|are|were|has|had)\b)\b",
     re.IGNORECASE,
 )
+# where a clause ends: a comma, a semicolon, a dash between spaces, a sentence's end
+_CLAUSE_BREAK = re.compile(r"[,;]\s+|\s[-–—]\s+|[.!?]\s+")
 # plurals without an s
 _PLURALS = frozenset({"people", "men", "women", "children", "data", "indices"})
 

@@ -327,3 +327,20 @@ def test_the_status_of_an_item_is_about_the_item() -> None:
     assert {w.stem: w.importance for w in read.words}["status"] < 1.0
     # without an item named, the status is what is asked about
     assert read_query("list the statuses").subject == frozenset({"status"})
+
+
+def test_what_a_user_tells_before_a_request_of_its_own_is_context(index: SearchIndex) -> None:
+    read = read_query("customer called, cancel sub_1NxA92 right now")
+    assert read.lead == "cancel"
+    assert {w.stem: w.importance for w in read.words}["customer"] == CLAUSE
+    read = read_query("bug 311 is fixed by the hotfix. Close the ticket")
+    assert read.lead == "close"
+    # the request names its object by a pronoun: what the user told first is the object
+    read = read_query("acme/old-site is dead, archive it")
+    assert {w.word: w.importance for w in read.words}["repo"] == 0.5  # a hint, at full weight
+    # a clause that starts with a participle is no request ("monitoring error rates")
+    read = read_query("note on INC-2041: mitigation deployed, monitoring error rates")
+    assert read.lead == "note"
+    assert first(index, "the customer moved, set the email of cus_Q8w2 to sam@newco.io") == (
+        "post_customers_customer"
+    )
