@@ -171,8 +171,12 @@ def _tokens(text: str) -> list[str]:
     """Lower-case words; values dropped or replaced by what they stand for."""
     found: list[str] = []
     naming = False
-    for raw in _QUOTED.sub(" ", text[:MAX_QUERY_CHARS]).split():
+    raws = _QUOTED.sub(" ", text[:MAX_QUERY_CHARS]).split()
+    for position, raw in enumerate(raws):
         token = raw.strip(_PUNCTUATION)
+        following = (
+            raws[position + 1].strip(_PUNCTUATION).lower() if position + 1 < len(raws) else ""
+        )
         if naming:
             naming = False  # "a branch called hotfix-123": a name
             continue
@@ -182,8 +186,10 @@ def _tokens(text: str) -> list[str]:
             said = _named(raw, token, found[-1] if found else None)
         if said is not None:
             found.extend(said)
-        elif _HYPHENATED.match(token) and found and _known(found[-1]):
-            continue  # "namespace team-alpha", "branch old-nav": the thing's name
+        elif _HYPHENATED.match(token) and (
+            (found and _known(found[-1])) or (_thing(following) and not _verbal(token))
+        ):
+            continue  # "namespace team-alpha", "the app-settings configmap": the thing's name
         elif _HYPHENATED.match(token):
             parts = words_of(token)
             found.append(JOINER.join(parts) if len(parts) > 1 else "".join(parts))
@@ -320,6 +326,21 @@ def _known(word: str) -> bool:
     vocab = vocabulary()
     stemmed = stem(vocab.equivalent.get(word, word))
     return word in vocab.equivalent or stemmed in vocab.related or stemmed in vocab.general_related
+
+
+def _thing(word: str) -> bool:
+    """Whether ``word`` is a thing the tables know, not a verb or a participle ("configmap",
+    not "failed", "open" or "running")."""
+    return _known(word) and not _verbal(word) and _names_thing(word)
+
+
+def _verbal(word: str) -> bool:
+    """Whether ``word`` is a verb or a participle ("open", "failed", "squash-merge")."""
+    vocab = vocabulary()
+    last = word.lower().split(JOINER)[-1]
+    if _plural(last) or word.endswith(("ed", "ing")):
+        return not _plural(last)  # "app-settings" are things
+    return stem(last) in vocab.intent_verbs or stem(last) in vocab.actions
 
 
 def _names_thing(word: str) -> bool:
@@ -464,7 +485,18 @@ def read_query(text: str) -> Query:
     counting = any(pair == ("how", "count") for pair in pairwise(words))
     # the first word is the verb, unless no verb starts the query ("daemonsets running in ...")
     nouns = typed[1:] if verb_at == 0 or intents else typed
-    plural = asks_who or counting or any(_plural(word) for word in nouns)
+    # what is asked for comes before where ("secret stripe-key in ns payments": one secret)
+    thing = next((i for i, word in enumerate(nouns) if _thing(word)), len(nouns))
+    where = (i for i, w in enumerate(nouns) if i > thing and is_preposition(w) and w != "of")
+    nouns = nouns[: next(where, len(nouns))]
+    # but not a noun that says which ("the orders deployment")
+    plural = (
+        asks_who
+        or counting
+        or any(
+            _plural(word) and not _thing(following) for word, following in pairwise([*nouns, ""])
+        )
+    )
     if not intents and reading.filtered and plural:
         intents = frozenset({LIST})  # things with a property: a search
     elif not intents and plural:

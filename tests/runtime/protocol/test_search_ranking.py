@@ -344,3 +344,13 @@ def test_what_a_user_tells_before_a_request_of_its_own_is_context(index: SearchI
     assert first(index, "the customer moved, set the email of cus_Q8w2 to sam@newco.io") == (
         "post_customers_customer"
     )
+
+
+def test_one_named_thing_is_not_many() -> None:
+    # a name before its thing is a name; a plural noun before a thing says which; a plural
+    # after where ("in ns payments") says where
+    assert [w.word for w in read_query("show me the app-settings configmap").words] == ["configmap"]
+    assert not read_query("which image tag is the orders deployment on?").plural
+    assert not read_query("what's in secret stripe-key in ns payments").plural
+    assert read_query("what pods are running in ns payments").plural
+    assert read_query("squash-merge PR 42").words[0].stem == "squash-merg"
