@@ -75,7 +75,22 @@ _FILTERS = frozenset(
 )
 # what an item has, not what a query is about when it names the item ("the status of PAY-12")
 _PROPERTIES = frozenset(
-    stem(w) for w in ("status", "state", "details", "detail", "info", "progress", "summary")
+    stem(w)
+    for w in [
+        "status",
+        "state",
+        "details",
+        "detail",
+        "info",
+        "progress",
+        "summary",
+        "assignee",
+        "reporter",
+        "description",
+        "title",
+        "priority",
+        "owner",
+    ]
 )
 # the words values stand for that name one item
 _ITEM_WORDS = frozenset({"ticket"})
@@ -517,19 +532,15 @@ def read_query(text: str) -> Query:
 
 def _of_the_item(reading: _Reading) -> None:
     """ "the status of PAY-12": a property of the item a value names, so the query is about the
-    item (its reading), the property a detail of it."""
+    item (its reading), and the property is no word to match ("status" would find transitions)."""
     if not reading.subject or not set(reading.subject) <= _PROPERTIES:
         return
     items = [w for w in reading.read if w.stem in _ITEM_WORDS or w.stem.startswith(ID_HINT)]
     if not items:
         return
     reading.subject = [items[0].stem]
-    reading.read = [
-        QueryWord(w.word, w.stem, w.importance * MODIFIER, w.verb, w.named)
-        if w.stem in _PROPERTIES
-        else w
-        for w in reading.read
-    ]
+    # reading the item tells them all: "the status, assignee and description of PLAT-77"
+    reading.read = [w for w in reading.read if w.stem not in _PROPERTIES]
 
 
 def _said(text: str, words: list[str]) -> frozenset[str]:
