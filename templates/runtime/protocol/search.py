@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from itertools import pairwise
 
 from .search_document import Document, document, join_compounds, spelled
@@ -176,6 +177,8 @@ class SearchIndex:
         self._label_weights = [sum(self._idf[t] for t in d.label) for d in self._documents]
         # the API's things (one or two words) and how many operations are about each
         self._kinds: dict[tuple[str, ...], int] | None = None
+        # what the API's create operations make (their names' nouns), as read once
+        self._made: frozenset[str] | None = None
         # an id's prefix -> the things it stands for (``_id_kinds``), as read once
         self._prefixes: dict[str, list[tuple[str, ...]]] = {}
         # operations for tests only ("/v1/test_helpers/...", "/sandbox/...")
@@ -258,7 +261,10 @@ class SearchIndex:
         for word in read.words:
             if word.stem not in seen:
                 seen.add(word.stem)
-                concept = self._concept(word)
+                # "attach a file": an attachment, "comment on PAY-12": a comment; the verb
+                # is the thing, not only the intent
+                thing = word.verb and self._makes_thing(word.stem)
+                concept = self._concept(replace(word, importance=1.0) if thing else word)
                 if concept is not None:
                     concepts.append(concept)
                 if not word.verb:
@@ -330,6 +336,14 @@ class SearchIndex:
             known = tuple((alt, w) for alt, w in someone if alt[0] in self._vocabulary)
             return (known, _NAMED) if known else None
         return None
+
+    def _makes_thing(self, stemmed: str) -> bool:
+        """Whether a verb names a thing the API creates, itself or by a word of its family."""
+        if self._made is None:
+            self._made = frozenset(
+                head for d in self._documents if d.intent == CREATE for head in d.heads
+            )
+        return any(term in self._made for term in (stemmed, *self._kin(stemmed)))
 
     def _id_kinds(self, prefix: str) -> list[tuple[str, ...]]:
         """The things an id's prefix may stand for ("cus": customer, "pi": payment intent,
