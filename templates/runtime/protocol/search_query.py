@@ -547,7 +547,13 @@ def _said(text: str, words: list[str]) -> frozenset[str]:
     """The stems of every word of ``text`` (and ``words``), what its values stand for, and their
     near words; not a name given ("a repo called scratch-notes")."""
     unnamed = _GIVEN_NAME.sub(" ", _QUOTED.sub(" ", text))
-    raw = words_of(unnamed, shortest=1)
+    # a value's parts are no words ("billing@acme.com" says neither billing nor acme)
+    raw = [
+        word
+        for token in unnamed.split()
+        if not _value(token)
+        for word in words_of(token, shortest=1)
+    ]
     said = {stem(word.removeprefix(HINT_MARK)) for word in (*words, *_tokens(text), *raw)}
     vocab = vocabulary()
     near = {
@@ -558,6 +564,12 @@ def _said(text: str, words: list[str]) -> frozenset[str]:
         if len(alternative) == 1 and weight >= 0.8
     }
     return frozenset(said | near)
+
+
+def _value(raw: str) -> bool:
+    """Whether a token of the query is a value (an address, an id, a name, a number)."""
+    token = raw.strip(_PUNCTUATION)
+    return _hint(raw, token, after="") is not None or _named(raw, token, None) is not None
 
 
 def cue_rules(said: frozenset[str]) -> list[tuple[frozenset[str], Alternatives]]:

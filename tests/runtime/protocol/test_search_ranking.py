@@ -357,3 +357,10 @@ def test_one_named_thing_is_not_many() -> None:
     assert not read_query("what's in secret stripe-key in ns payments").plural
     assert read_query("what pods are running in ns payments").plural
     assert read_query("squash-merge PR 42").words[0].stem == "squash-merg"
+
+
+def test_a_values_parts_are_no_words() -> None:
+    read = read_query("new customer: Acme Corp, billing@acme.com, add them")
+    assert "bill" not in read.said  # the address is an e-mail, not billing
+    assert "email" in read.said
+    assert "deploy" not in read_query("show me what's in config/prod.yaml on acme/deploy").said
