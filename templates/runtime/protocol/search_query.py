@@ -92,6 +92,8 @@ _PROPERTIES = frozenset(
         "owner",
     ]
 )
+# the words a number names ("issue #311"), not verbs there
+_ITEM_NAMES = frozenset({"issue", "ticket", "bug"})
 # the words values stand for that name one item
 _ITEM_WORDS = frozenset({"ticket"})
 # a project's key ("OPS", "WEB2")
@@ -438,6 +440,8 @@ def _intents(words: list[str]) -> tuple[frozenset[str], int]:
             continue
         if _plural(word):
             break  # "comments on this PR": a noun
+        if following == "ticket" and word in _ITEM_NAMES:
+            break  # "issue #311 is fixed": a thing by its number, not a verb
         verb = stem(word.split(JOINER)[-1])  # "squash-merge": a way to merge
         asked = vocab.intent_verbs.get(verb)
         if word == "open" and following not in _DETERMINERS:

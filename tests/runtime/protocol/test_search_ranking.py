@@ -364,3 +364,9 @@ def test_a_values_parts_are_no_words() -> None:
     assert "bill" not in read.said  # the address is an e-mail, not billing
     assert "email" in read.said
     assert "deploy" not in read_query("show me what's in config/prod.yaml on acme/deploy").said
+
+
+def test_an_issue_by_its_number_is_a_thing_not_a_verb() -> None:
+    read = read_query("issue #311 in acme/web is fixed by the hotfix, go ahead and close it")
+    assert read.lead == "close"
+    assert read_query("issue a refund for ch_3Kx9").lead == "issu"
