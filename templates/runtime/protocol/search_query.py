@@ -92,6 +92,8 @@ _PROPERTIES = frozenset(
         "owner",
     ]
 )
+# someone the user speaks of ("remove him from the org")
+_PERSON_PRONOUNS = frozenset({"him", "her"})
 # the words a number names ("issue #311"), not verbs there
 _ITEM_NAMES = frozenset({"issue", "ticket", "bug"})
 # the words values stand for that name one item
@@ -305,8 +307,8 @@ def _hint(raw: str, token: str, after: str) -> tuple[str, ...] | None:
     base = possessive.group(1).lower() if possessive is not None else ""
     if base and base not in vocabulary().stop and not is_question(base) and not _known(base):
         return (someone,)  # "gaearon's profile": someone's (not "what's", "it's")
-    if _HANDLE.match(raw):
-        return (someone,)  # "@maria": a person, whom the task is for
+    if _HANDLE.match(raw) or token.lower() in _PERSON_PRONOUNS:
+        return (someone,)  # "@maria", "remove him": a person, whom the task is for
     if _DOMAIN.match(token):
         return (HINT_MARK + "email",)  # "@acme.com": addresses at a domain
     kind = _kind(token)

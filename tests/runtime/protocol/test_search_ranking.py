@@ -370,3 +370,8 @@ def test_an_issue_by_its_number_is_a_thing_not_a_verb() -> None:
     read = read_query("issue #311 in acme/web is fixed by the hotfix, go ahead and close it")
     assert read.intents == frozenset({"update"})  # closing it, not creating one
     assert read_query("issue a refund for ch_3Kx9").intents == frozenset({"create"})
+
+
+def test_him_or_her_is_someone() -> None:
+    read = read_query("bob-old left the company, remove him from the acme org")
+    assert "someone" in [w.word for w in read.words]
