@@ -92,6 +92,7 @@ _PROPERTIES = frozenset(
         "owner",
     ]
 )
+_SOMEONE = stem("someone")
 # someone the user speaks of ("remove him from the org")
 _PERSON_PRONOUNS = frozenset({"him", "her"})
 # the words a number names ("issue #311"), not verbs there
@@ -502,6 +503,8 @@ def read_query(text: str) -> Query:
     typed = _tokens(request)
     # "who starred it", "who can push": people, mostly (but "who am I")
     asks_who = typed[:1] == ["who"] and typed[1:2] != ["am"]
+    if asks_who and not any(w.stem == _SOMEONE for w in read):
+        read.append(QueryWord("someone", _SOMEONE, HINT))  # the answer is people
     # "how many", "how much": a count over things
     counting = any(pair == ("how", "count") for pair in pairwise(words))
     # the first word is the verb, unless no verb starts the query ("daemonsets running in ...")

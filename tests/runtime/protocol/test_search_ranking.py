@@ -375,3 +375,17 @@ def test_an_issue_by_its_number_is_a_thing_not_a_verb() -> None:
 def test_him_or_her_is_someone() -> None:
     read = read_query("bob-old left the company, remove him from the acme org")
     assert "someone" in [w.word for w in read.words]
+
+
+def test_who_asks_for_people() -> None:
+    orgs = SearchIndex(
+        Entry(name=name, summary=summary, method="GET", path=path, tags=("orgs",))
+        for name, path, summary in (
+            ("orgs_list_repos", "/orgs/{org}/repos", "List organization repositories"),
+            ("orgs_list_members", "/orgs/{org}/members", "List organization members"),
+            ("teams_list", "/orgs/{org}/teams", "List teams"),
+            ("teams_list_members", "/orgs/{org}/teams/{team_slug}/members", "List team members"),
+        )
+    )
+    assert first(orgs, "who's in the acme org") == "orgs_list_members"
+    assert first(orgs, "who's on the sre team") == "teams_list_members"
