@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import pairwise
 
 from .search_vocabulary import (
@@ -348,6 +349,20 @@ def _known(word: str) -> bool:
     return word in vocab.equivalent or stemmed in vocab.related or stemmed in vocab.general_related
 
 
+def _one_thing(word: str) -> bool:
+    """Whether ``word`` names one thing the tables know ("issue", "ns"; not "issues", "at")."""
+    vocab = vocabulary()
+    plain = word not in vocab.stop and word not in _DETERMINERS and not is_preposition(word)
+    return plain and (_known(word) or stem(word) in _named_things()) and not _plural(word)
+
+
+@cache
+def _named_things() -> frozenset[str]:
+    """The stems the word tables name things by ("issu", which "ticket" finds)."""
+    related = vocabulary().related.values()
+    return frozenset(parts[0] for found in related for parts, _ in found if len(parts) == 1)
+
+
 def _thing(word: str) -> bool:
     """Whether ``word`` is a thing the tables know, not a verb or a participle ("configmap",
     not "failed", "open" or "running")."""
@@ -457,6 +472,9 @@ def _intents(words: list[str]) -> tuple[frozenset[str], int]:
         on_value = following == "ticket" or following.startswith(HINT_MARK)
         known_verb = verb in vocab.general_verbs or verb in vocab.verb_senses
         if following in _DETERMINERS or verb in vocab.actions or (on_value and known_verb):
+            return frozenset({ACTION}), position
+        # "tag issue 301", "cap ns team-ml": a verb the lexicon knows, on one thing
+        if known_verb and word != "open" and _one_thing(following):
             return frozenset({ACTION}), position
         break
     return _later_imperative(words)

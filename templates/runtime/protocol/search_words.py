@@ -114,7 +114,7 @@ restore render convert compare rotate scale evict drain exec forward notify emai
 capture confirm void finalize verify accept decline dispute attach detach link unlink mention
 react upvote vote pin unpin mute unmute publish unpublish sync import upload ping deploy install
 uninstall move copy clone duplicate squash rebase revert rollback promote demote reset dismiss
-request ask dispatch execute kick ban approve expire release reverse"""
+request ask dispatch execute kick ban approve expire release reverse assign unassign"""
 # verbs that say nothing but their intent: they set it and are not matched as words
 GENERIC = """create make new build add insert put delete remove drop destroy erase update edit
 change modify alter tweak adjust get show see view read fetch retrieve display list enumerate

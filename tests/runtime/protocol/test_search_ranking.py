@@ -389,3 +389,15 @@ def test_who_asks_for_people() -> None:
     )
     assert first(orgs, "who's in the acme org") == "orgs_list_members"
     assert first(orgs, "who's on the sre team") == "teams_list_members"
+
+
+def test_a_known_verb_on_one_thing_asks_for_an_action() -> None:
+    for query in (
+        "tag issue 301 with needs-triage",
+        "cap ns team-ml at 20 cpu",
+        "assign issue 42 to bob",
+    ):
+        assert read_query(query).intents == frozenset({"action"}), query
+    # but an adjective, or a verb before things, does not ("open pull requests", "issue types")
+    assert "action" not in read_query("any open pull request on acme/webapp?").intents
+    assert "action" not in read_query("issue types in project HR").intents
