@@ -100,7 +100,7 @@ _TEST_WORDS = frozenset(stem(w) for w in ("test", "testing", "simulate", "sandbo
 _UNASKED_DELETE = 0.5
 _ACTION_MATCH = 1.2
 _NO_VERB_READ = 1.1
-_PLURAL_LIST = 1.1
+_PLURAL_LIST = 1.25
 _CHANGES = frozenset({CREATE, UPDATE, DELETE})
 # about what the query is about: by its name, or only by its path ("/pulls/{n}/update-branch"
 # is about a branch, of a pull request)
