@@ -217,13 +217,17 @@ class SearchIndex:
         subject = self._subject(read)
         permitted = set(allowed) if allowed is not None else None
         scored: list[tuple[float, int]] = []
-        for position, found in value.items():
+        for position, matched in value.items():
             each = self._documents[position]
             if permitted is not None and each.entry.name not in permitted:
                 continue
             if total <= 0 or covered[position] < min(0.5, total):
                 continue  # only a near word of a generic word matched
-            score = found * covered[position] / total * _intent_factor(each, read, verbs, made)
+            found, cover = matched, covered[position]
+            if read.filtered and self._searching[position] and subject & each.heads:
+                # a search of the things asked for takes any filter ("bugs assigned to me")
+                found, cover = found * total / cover, total
+            score = found * cover / total * _intent_factor(each, read, verbs, made)
             if each.deprecated:
                 score *= _DEPRECATED
             if self._testing[position] and not read.said & _TEST_WORDS:
