@@ -44,6 +44,9 @@ CASES = [
     ("jira", "attach the crash log to PAY-31", "addAttachment"),
     # things asked for are listed
     ("jira", "show me the dashboards", "getAllDashboards"),
+    # an operation whose path takes the kind of value given ("acme/infra": {repo}, "in_1Q": {invoice})
+    ("github", "our CI server needs read-only SSH access to acme/infra, add its public key", "repos/create-deploy-key"),
+    ("stripe", "void in_1QrS7tUv, it was issued by mistake", "PostInvoicesInvoiceVoid"),
     # a search of the things asked for takes any filter
     ("jira", "all open bugs assigned to me in PAY", "searchForIssuesUsingJql"),
 ]  # fmt: skip

@@ -105,6 +105,8 @@ _CHANGES = frozenset({CREATE, UPDATE, DELETE})
 # about what the query is about: by its name, or only by its path ("/pulls/{n}/update-branch"
 # is about a branch, of a pull request)
 _SUBJECT_MATCH = 1.5
+# an operation whose path takes a value of the kind the query gives ("acme/api": {repo})
+_TAKES_VALUE = 1.2
 _SUBJECT_PATH = 1.25
 # how far an operation whose name says more than was asked falls
 _SPECIFICITY = 0.6
@@ -185,6 +187,16 @@ class SearchIndex:
         self._testing = [bool(_TESTING_PATH.search(d.entry.path)) for d in self._documents]
         # operations that search ("/search/issues", "GET /v1/customers/search")
         self._searching = [_SEARCH in d.fields["name"] for d in self._documents]
+        # what each operation's path takes ("/repos/{owner}/{repo}/hooks": owner, repo)
+        self._takes = [
+            frozenset(
+                stem(w)
+                for part in d.entry.path.split("/")
+                if part.startswith("{")
+                for w in words_of(part, shortest=2)
+            )
+            for d in self._documents
+        ]
 
     def __len__(self) -> int:
         return len(self._documents)
@@ -215,6 +227,14 @@ class SearchIndex:
         # what the query's verb makes: "refund" a refund, "deploy" a deployment
         made = {read.lead, *self._kin(read.lead)}
         subject = self._subject(read)
+        # the kinds of the values given ("acme/api": a repo, "cus_9s": a customer)
+        values = {w.stem for w in read.words if w.value and not w.stem.startswith(ID_HINT)}
+        values |= {
+            kind[-1]
+            for w in read.words
+            if w.stem.startswith(ID_HINT)
+            for kind in self._id_kinds(w.stem[len(ID_HINT) :])
+        }
         permitted = set(allowed) if allowed is not None else None
         scored: list[tuple[float, int]] = []
         for position, matched in value.items():
@@ -234,6 +254,8 @@ class SearchIndex:
                 score *= _TESTING
             if read.filtered and self._searching[position]:
                 score *= _SEARCH_FILTERED
+            if values & self._takes[position]:
+                score *= _TAKES_VALUE
             if subject & each.heads:
                 score *= _SUBJECT_MATCH
             elif subject & each.path_heads:

@@ -160,6 +160,8 @@ class QueryWord:
     verb: bool = False
     # right after the verb or "is": a word the API does not know there is likely someone's name
     named: bool = False
+    # what a value stands for ("acme/api": a repo), not a word the user said
+    value: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -624,7 +626,7 @@ class _Reading:
         if word.startswith(HINT_MARK):
             hint = word[len(HINT_MARK) :]
             stemmed = hint if hint.startswith(ID_HINT) else stem(hint)
-            self.read.append(QueryWord(hint, stemmed, self.weight * HINT))
+            self.read.append(QueryWord(hint, stemmed, self.weight * HINT, value=True))
             return
         if self.subject and (word in vocab.stop or is_preposition(word) or is_clause(word)):
             self.subject_done = True
