@@ -44,6 +44,8 @@ SPLITS = (
     "blind8",
     "blind9",
     "blind10",
+    "blind11",
+    "blind12",
 )
 _MODERN = "2026-07-28"
 

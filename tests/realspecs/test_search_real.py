@@ -47,6 +47,8 @@ CASES = [
     # an operation whose path takes the kind of value given ("acme/infra": {repo}, "in_1Q": {invoice})
     ("github", "our CI server needs read-only SSH access to acme/infra, add its public key", "repos/create-deploy-key"),
     ("stripe", "void in_1QrS7tUv, it was issued by mistake", "PostInvoicesInvoiceVoid"),
+    # a change to a thing is a partial update (PATCH), not a whole replacement (PUT)
+    ("kubernetes", "cordon worker-3, I'm about to do maintenance on it", "patchCoreV1Node"),
     # a search of the things asked for takes any filter
     ("jira", "all open bugs assigned to me in PAY", "searchForIssuesUsingJql"),
 ]  # fmt: skip

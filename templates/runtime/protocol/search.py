@@ -107,6 +107,9 @@ _CHANGES = frozenset({CREATE, UPDATE, DELETE})
 _SUBJECT_MATCH = 1.5
 # an operation whose path takes a value of the kind the query gives ("acme/api": {repo})
 _TAKES_VALUE = 1.2
+# a whole replacement (PUT) where a partial update (PATCH) of the same path exists, unless asked
+_REPLACE = 0.85
+_REPLACE_WORDS = frozenset(stem(w) for w in ("replace", "overwrite", "swap"))
 _SUBJECT_PATH = 1.25
 # how far an operation whose name says more than was asked falls
 _SPECIFICITY = 0.6
@@ -187,6 +190,11 @@ class SearchIndex:
         self._testing = [bool(_TESTING_PATH.search(d.entry.path)) for d in self._documents]
         # operations that search ("/search/issues", "GET /v1/customers/search")
         self._searching = [_SEARCH in d.fields["name"] for d in self._documents]
+        # a replacement whose path also has a partial update (Kubernetes' PUT and PATCH)
+        patched = {d.entry.path for d in self._documents if d.entry.method == "PATCH"}
+        self._replacing = [
+            d.entry.method == "PUT" and d.entry.path in patched for d in self._documents
+        ]
         # what each operation's path takes ("/repos/{owner}/{repo}/hooks": owner, repo)
         self._takes = [
             frozenset(
@@ -248,21 +256,29 @@ class SearchIndex:
                 # a search of the things asked for takes any filter ("bugs assigned to me")
                 found, cover = found * total / cover, total
             score = found * cover / total * _intent_factor(each, read, verbs, made)
-            if each.deprecated:
-                score *= _DEPRECATED
-            if self._testing[position] and not read.said & _TEST_WORDS:
-                score *= _TESTING
-            if read.filtered and self._searching[position]:
-                score *= _SEARCH_FILTERED
-            if values & self._takes[position]:
-                score *= _TAKES_VALUE
-            if subject & each.heads:
-                score *= _SUBJECT_MATCH
-            elif subject & each.path_heads:
-                score *= _SUBJECT_PATH
+            score *= self._fit(position, read, subject, values)
             scored.append((-score / self._unsaid(position, said[position]), position))
         scored.sort()
         return [self._documents[position].entry for _, position in scored[:limit]]
+
+    def _fit(self, position: int, read: Query, subject: set[str], values: set[str]) -> float:
+        """How an operation fits beyond its words: what it is about, what it takes, whether it
+        searches, replaces, is deprecated or is for tests only."""
+        each = self._documents[position]
+        factor = _DEPRECATED if each.deprecated else 1.0
+        if self._testing[position] and not read.said & _TEST_WORDS:
+            factor *= _TESTING
+        if read.filtered and self._searching[position]:
+            factor *= _SEARCH_FILTERED
+        if self._replacing[position] and read.lead not in _REPLACE_WORDS:
+            factor *= _REPLACE  # "cordon worker-3": a change to it, not a new whole
+        if values & self._takes[position]:
+            factor *= _TAKES_VALUE
+        if subject & each.heads:
+            factor *= _SUBJECT_MATCH
+        elif subject & each.path_heads:
+            factor *= _SUBJECT_PATH
+        return factor
 
     def _unsaid(self, position: int, said: set[str]) -> float:
         """How much an operation's name says that the query did not (1: nothing)."""
