@@ -274,7 +274,9 @@ def _intent_of(entry: Entry, name: list[str], lead: str, tag: list[str]) -> tupl
     tag_verb = vocab.operation_verbs.get(stem(tag[-1])) if tag else None
     if tag_verb is not None and method != "DELETE":
         return tag_verb, ""  # "search/issues-and-pull-requests": the tag says what it does
-    if words and words[0] not in HTTP_METHODS:
+    # a name that starts with another method than its own says a verb ("getCommentsByIds",
+    # a POST that reads), not how it is called
+    if words and (words[0] not in HTTP_METHODS or words[0] != method.lower()):
         verb = stem(words[0])
         intent = vocab.operation_verbs.get(verb)
         if method == "DELETE":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from templates.runtime.protocol.search import Entry, SearchIndex
+from templates.runtime.protocol.search_document import document
 from templates.runtime.protocol.search_query import CLAUSE, read_query
 from templates.runtime.protocol.search_vocabulary import stem
 
@@ -401,3 +402,12 @@ def test_a_known_verb_on_one_thing_asks_for_an_action() -> None:
     # but an adjective, or a verb before things, does not ("open pull requests", "issue types")
     assert "action" not in read_query("any open pull request on acme/webapp?").intents
     assert "action" not in read_query("issue types in project HR").intents
+
+
+def test_a_name_that_starts_with_another_method_says_its_verb() -> None:
+    def intent(name: str, method: str, path: str) -> str:
+        return document(Entry(name=name, summary="", method=method, path=path)).intent
+
+    assert intent("get_comments_by_ids", "POST", "/rest/api/3/comment/list") == "read"
+    assert intent("post_customers", "POST", "/v1/customers") == "create"
+    assert intent("get_customers", "GET", "/v1/customers") == "list"
