@@ -540,4 +540,5 @@ passport + selfie: verification_session identity*0.8
 least + drain: pod_disruption_budget
 least + up + pod: pod_disruption_budget
 view + clusterrole: role_binding
+delete + branch: ref*0.9
 """

@@ -94,6 +94,38 @@ _PROPERTIES = frozenset(
     ]
 )
 _SOMEONE = stem("someone")
+# the first parts of hyphenated words that describe, not name ("read-only", "non-prod")
+_DESCRIBING = frozenset(
+    [
+        "read",
+        "write",
+        "one",
+        "two",
+        "single",
+        "multi",
+        "self",
+        "non",
+        "long",
+        "short",
+        "high",
+        "low",
+        "third",
+        "open",
+        "built",
+        "up",
+        "all",
+        "full",
+        "half",
+        "real",
+        "auto",
+        "pre",
+        "post",
+        "re",
+        "co",
+        "cross",
+        "per",
+    ]
+)
 # someone the user speaks of ("remove him from the org")
 _PERSON_PRONOUNS = frozenset({"him", "her"})
 # the words a number names ("issue #311"), not verbs there
@@ -190,8 +222,9 @@ class Query:
         return tuple(meant for _, meant in cue_rules(self.said))
 
 
-def _tokens(text: str) -> list[str]:
-    """Lower-case words; values dropped or replaced by what they stand for."""
+def _tokens(text: str, names: set[str] | None = None) -> list[str]:
+    """Lower-case words; values dropped or replaced by what they stand for (and the names of
+    things dropped added to ``names``, if given)."""
     found: list[str] = []
     naming = False
     raws = _QUOTED.sub(" ", text[:MAX_QUERY_CHARS]).split()
@@ -210,8 +243,11 @@ def _tokens(text: str) -> list[str]:
         if said is not None:
             found.extend(said)
         elif _HYPHENATED.match(token) and (
-            (found and _known(found[-1])) or (_thing(following) and not _verbal(token))
+            (found and _known(found[-1]))
+            or (_thing(following) and not _verbal(token) and not _describes(token))
         ):
+            if names is not None:
+                names.add(token.lower())
             continue  # "namespace team-alpha", "the app-settings configmap": the thing's name
         elif _HYPHENATED.match(token):
             parts = words_of(token)
@@ -219,6 +255,12 @@ def _tokens(text: str) -> list[str]:
         else:
             found.extend(words_of(re.sub(r"['’]\w*", "", token), shortest=1))
     return [word for word in found if 0 < len(word) <= MAX_WORD_CHARS]
+
+
+def _describes(token: str) -> bool:
+    """Whether a hyphenated word says what a thing is like ("read-only", "one-off",
+    "self-serve"), not which it is."""
+    return token.lower().split("-", 1)[0] in _DESCRIBING
 
 
 def _named(raw: str, token: str, before: str | None) -> tuple[str, ...] | None:
@@ -577,13 +619,15 @@ def _said(text: str, words: list[str]) -> frozenset[str]:
     near words; not a name given ("a repo called scratch-notes")."""
     unnamed = _GIVEN_NAME.sub(" ", _QUOTED.sub(" ", text))
     # a value's parts are no words ("billing@acme.com" says neither billing nor acme)
+    names: set[str] = set()
+    tokens = _tokens(text, names)
     raw = [
         word
         for token in unnamed.split()
-        if not _value(token)
+        if not _value(token) and token.strip(_PUNCTUATION).lower() not in names
         for word in words_of(token, shortest=1)
     ]
-    said = {stem(word.removeprefix(HINT_MARK)) for word in (*words, *_tokens(text), *raw)}
+    said = {stem(word.removeprefix(HINT_MARK)) for word in (*words, *tokens, *raw)}
     vocab = vocabulary()
     near = {
         alternative[0]

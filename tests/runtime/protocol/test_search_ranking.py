@@ -411,3 +411,9 @@ def test_a_name_that_starts_with_another_method_says_its_verb() -> None:
     assert intent("get_comments_by_ids", "POST", "/rest/api/3/comment/list") == "read"
     assert intent("post_customers", "POST", "/v1/customers") == "create"
     assert intent("get_customers", "GET", "/v1/customers") == "list"
+
+
+def test_a_name_given_to_a_thing_says_no_word_but_a_description_does() -> None:
+    # "branch" of a namespace's name is no branch (it would find a git ref)
+    assert "branch" not in read_query("tear down the old-feature-branch namespace").said
+    assert "onli" in read_query("our CI server needs read-only SSH access").said
