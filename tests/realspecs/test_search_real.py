@@ -49,6 +49,8 @@ CASES = [
     ("stripe", "void in_1QrS7tUv, it was issued by mistake", "PostInvoicesInvoiceVoid"),
     # a change to a thing is a partial update (PATCH), not a whole replacement (PUT)
     ("kubernetes", "cordon worker-3, I'm about to do maintenance on it", "patchCoreV1Node"),
+    # a setting ("LOG_LEVEL=debug") is a value, not the words log and level
+    ("kubernetes", "set LOG_LEVEL=debug in configmap api-config in prod", "patchCoreV1NamespacedConfigMap"),
     # a search of the things asked for takes any filter
     ("jira", "all open bugs assigned to me in PAY", "searchForIssuesUsingJql"),
 ]  # fmt: skip

@@ -146,6 +146,8 @@ _MONEY = re.compile(r"^[$€£¥]\d[\d,.]*[kKmM]?$|^\d[\d,.]*(?:usd|eur|gbp|jpy|
 _POSSESSIVE = re.compile(r"^([A-Za-z][\w-]*)['’]s$")
 _VOTE = re.compile(r"^[+-]1$|^👍$|^👎$")
 _SSH_KEY = re.compile(r"^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+)$")
+# a setting: a key and its value ("LOG_LEVEL=debug", "env=prod", "replicas=3")
+_SETTING = re.compile(r"^[A-Za-z][\w.-]*=\S*$")
 # a run of letters and digits no word has ("AAAAC3NzaC1lZDI1"): a key, a token, an id
 _OPAQUE = re.compile(r"^(?=.*\d)[A-Za-z0-9+/=]{16,}$")
 # an id whose prefix says its kind ("cus_9s8T", "pi_3AbC9"): the prefix, for the index to read
@@ -382,6 +384,8 @@ def _kind(token: str) -> tuple[str, ...] | None:
     ):
         if pattern.match(lowered):
             return (kind,)
+    if _SETTING.match(token):
+        return ()  # "LOG_LEVEL=debug", "env=prod": what to write, not what to do
     return () if _OPAQUE.match(token) else None
 
 

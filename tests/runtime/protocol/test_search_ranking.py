@@ -417,3 +417,9 @@ def test_a_name_given_to_a_thing_says_no_word_but_a_description_does() -> None:
     # "branch" of a namespace's name is no branch (it would find a git ref)
     assert "branch" not in read_query("tear down the old-feature-branch namespace").said
     assert "onli" in read_query("our CI server needs read-only SSH access").said
+
+
+def test_a_setting_is_a_value_not_words() -> None:
+    read = read_query("set LOG_LEVEL=debug in configmap api-config")
+    assert "level" not in read.said
+    assert [w.stem for w in read.words if not w.verb][-1] == "configmap"
