@@ -47,6 +47,8 @@ CASES = [
     # an operation whose path takes the kind of value given ("acme/infra": {repo}, "in_1Q": {invoice})
     ("github", "our CI server needs read-only SSH access to acme/infra, add its public key", "repos/create-deploy-key"),
     ("stripe", "void in_1QrS7tUv, it was issued by mistake", "PostInvoicesInvoiceVoid"),
+    # ... and of the whole kind the id names ("pi_": a payment intent's {intent}, not a setup intent's)
+    ("stripe", "cancel the payment intent pi_3Zz, customer abandoned cart", "PostPaymentIntentsIntentCancel"),
     # a change to a thing is a partial update (PATCH), not a whole replacement (PUT)
     ("kubernetes", "cordon worker-3, I'm about to do maintenance on it", "patchCoreV1Node"),
     # a setting ("LOG_LEVEL=debug") is a value, not the words log and level

@@ -236,9 +236,9 @@ class SearchIndex:
         made = {read.lead, *self._kin(read.lead)}
         subject = self._subject(read)
         # the kinds of the values given ("acme/api": a repo, "cus_9s": a customer)
-        values = {w.stem for w in read.words if w.value and not w.stem.startswith(ID_HINT)}
+        values = {(w.stem,) for w in read.words if w.value and not w.stem.startswith(ID_HINT)}
         values |= {
-            kind[-1]
+            kind
             for w in read.words
             if w.stem.startswith(ID_HINT)
             for kind in self._id_kinds(w.stem[len(ID_HINT) :])
@@ -261,7 +261,9 @@ class SearchIndex:
         scored.sort()
         return [self._documents[position].entry for _, position in scored[:limit]]
 
-    def _fit(self, position: int, read: Query, subject: set[str], values: set[str]) -> float:
+    def _fit(
+        self, position: int, read: Query, subject: set[str], values: set[tuple[str, ...]]
+    ) -> float:
         """How an operation fits beyond its words: what it is about, what it takes, whether it
         searches, replaces, is deprecated or is for tests only."""
         each = self._documents[position]
@@ -272,7 +274,10 @@ class SearchIndex:
             factor *= _SEARCH_FILTERED
         if self._replacing[position] and read.lead not in _REPLACE_WORDS:
             factor *= _REPLACE  # "cordon worker-3": a change to it, not a new whole
-        if values & self._takes[position]:
+        name = each.fields["name"]
+        # "pi_3Ab": a payment intent's {intent}, not a setup intent's
+        takes = self._takes[position]
+        if any(kind[-1] in takes and name.issuperset(kind[:-1]) for kind in values):
             factor *= _TAKES_VALUE
         if subject & each.heads:
             factor *= _SUBJECT_MATCH
