@@ -236,7 +236,9 @@ class SearchIndex:
         made = {read.lead, *self._kin(read.lead)}
         subject = self._subject(read)
         # the kinds of the values given ("acme/api": a repo, "cus_9s": a customer)
-        values = {(w.stem,) for w in read.words if w.value and not w.stem.startswith(ID_HINT)}
+        values: set[tuple[str, ...]] = {
+            (w.stem,) for w in read.words if w.value and not w.stem.startswith(ID_HINT)
+        }
         values |= {
             kind
             for w in read.words
