@@ -2,7 +2,7 @@
 
 For each API with a query file in ``benchmarks/search_queries/<api>.jsonl`` (task phrasings written
 by hand as a user would type them, none copied from the spec; each marked ``dev``, for tuning, or
-``test``, held out) and in ``blind/`` to ``blind10/`` (each written by a helper who never saw the
+``test``, held out) and in ``blind/`` to ``blind14/`` (each written by a helper who never saw the
 search's code, its tables or the other queries; each was measured unseen before its misses were
 looked at, and ``notes/search-quality.md`` keeps those first figures), the real public
 spec is planned as ``openapi2mcp generate`` plans it (in memory), its search is built exactly as the
@@ -75,7 +75,7 @@ def main() -> None:
             plan, _ = plan_source(str(spec), GenerateOptions())
         search = planned_search(plan)
         queries = read_queries(file, operation_names(plan))
-        for held_out in sorted(QUERIES.glob(f"*/{file.name}")):  # blind/ ... blind10/
+        for held_out in sorted(QUERIES.glob(f"*/{file.name}")):  # blind/ ... blind14/
             queries += read_queries(held_out, operation_names(plan))
         if args.split:
             queries = [q for q in queries if q.split == args.split]

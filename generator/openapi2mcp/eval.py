@@ -46,6 +46,8 @@ SPLITS = (
     "blind10",
     "blind11",
     "blind12",
+    "blind13",
+    "blind14",
 )
 _MODERN = "2026-07-28"
 

@@ -121,7 +121,7 @@ def test_one_split_only(spec: Path, queries: Path) -> None:
         ),
         (
             ['{"query": "file a bug", "expected": "createIssue", "split": "train"}'],
-            "line 1: split must be one of dev, test, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8, blind9, blind10, blind11, blind12, got 'train'",
+            "line 1: split must be one of dev, test, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8, blind9, blind10, blind11, blind12, blind13, blind14, got 'train'",
         ),
         (["# nothing but a comment"], "no queries"),
     ],
