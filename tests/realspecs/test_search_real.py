@@ -25,7 +25,7 @@ CASES = [
     ("github", "our team moved orgs, hand acme/tool over to the neworg organization", "repos/transfer"),
     ("github", "nightly on acme/api blew up, rerun just the failed jobs from run 9912345", "actions/re-run-workflow-failed-jobs"),
     # ... unless the request names its object by a pronoun
-    ("jira", "DATA-55 can't start until DATA-54 is finished, connect them", "linkIssues"),
+    ("jira", "QA-501 is a duplicate, delete it", "deleteIssue"),
     # a value's parts are no words: "billing@acme.com" is an address, not billing
     ("stripe", "new customer: Acme Corp, billing@acme.com, add them", "PostCustomers"),
     # a cue for another kind of operation does not override a change asked for

@@ -245,6 +245,16 @@ class SearchIndex:
             if w.stem.startswith(ID_HINT)
             for kind in self._id_kinds(w.stem[len(ID_HINT) :])
         }
+        # "PAY-12": an issue's key, which the path of an issue's operations takes
+        values |= {
+            alternative
+            for item in read.items
+            for alternative, weight in (
+                ((stem(item),), 1.0),
+                *vocabulary().related.get(stem(item), ()),
+            )
+            if weight >= 0.8
+        }
         permitted = set(allowed) if allowed is not None else None
         scored: list[tuple[float, int]] = []
         for position, matched in value.items():

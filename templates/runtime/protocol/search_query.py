@@ -128,6 +128,8 @@ _DESCRIBING = frozenset(
 )
 # someone the user speaks of ("remove him from the org")
 _PERSON_PRONOUNS = frozenset({"him", "her"})
+# what a key or a number names ("PAY-12", "#42")
+_ITEM = "ticket"
 # the words a number names ("issue #311"), not verbs there
 _ITEM_NAMES = frozenset({"issue", "ticket", "bug"})
 # the words values stand for that name one item
@@ -217,6 +219,8 @@ class Query:
     filtered: bool = False
     # what ``said`` has of the request itself, not of what the user tells around it
     asked: frozenset[str] = frozenset()
+    # the things the request names by a key or a number ("PAY-12", "#42": a ticket)
+    items: frozenset[str] = frozenset()
 
     @property
     def cues(self) -> tuple[Alternatives, ...]:
@@ -602,6 +606,11 @@ def read_query(text: str) -> Query:
         said,
         plural and (reading.filtered or bool(_FILTERS.intersection(words))),
         _said(request, words) if context else said,
+        frozenset(
+            _ITEM
+            for raw in request.split()
+            if _ISSUE_KEY.match(raw.strip(_PUNCTUATION)) or _NUMBERED.match(raw)
+        ),
     )
 
 
