@@ -315,7 +315,8 @@ class _Run:
                 "made before it are too many to carry over to the retry; nothing more was sent. "
                 "Make fewer or smaller calls before it, or call it first."
             )
-        sealed = interaction.signer.seal(binding, State({_STATE_KEY: payload}, ()))
+        # what the API answered is the program's, not the client's: sealed private
+        sealed = interaction.signer.seal(binding, State({_STATE_KEY: payload}, ()), private=True)
         return {
             "resultType": "input_required",
             "inputRequests": asking.get("inputRequests", {}),

@@ -11,7 +11,11 @@ inbound authentication is on, and an expiry. Anything that does not verify is ``
 the protocol layer answers with ``-32602`` before anything reaches the upstream API.
 
 Format: ``v1.<payload>.<tag>``, both parts URL-safe base64 without padding; the payload is compact
-JSON. It is signed, not encrypted: it holds nothing the client did not send (its own answers).
+JSON, signed, not encrypted: it holds nothing the client did not send (its own answers). A state
+that holds what the client must not read (code mode's journal: what the API answered to calls of
+the model's program, of which only the program's result is the client's) is sealed private:
+``v2.<nonce and ciphertext>``, AES-256-GCM under a key drawn from the same secret (the
+``cryptography`` package, which the ``code`` extra brings), so it is neither readable nor alterable.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from ..errors import StateError as StateError  # noqa: PLC0414 - re-exported
 from .jsonrpc import JsonObject
 
 VERSION: Final = "v1"
+PRIVATE: Final = "v2"
+_NONCE_BYTES: Final = 12
 DEFAULT_TTL_SECONDS: Final = 600
 MIN_SECRET_BYTES: Final = 16
 # a state is a few answers; anything larger is not one of ours
@@ -75,6 +81,7 @@ class StateSigner:
         if len(secret) < MIN_SECRET_BYTES:
             raise ValueError(f"the requestState secret needs at least {MIN_SECRET_BYTES} bytes")
         self._key = hashlib.sha256(b"openapi2mcp requestState " + secret).digest()
+        self._private_key = hashlib.sha256(b"openapi2mcp private requestState " + secret).digest()
         self._ttl = ttl_seconds
         self._clock = clock
 
@@ -83,7 +90,8 @@ class StateSigner:
         """A signer with a random secret of this process only."""
         return cls(secrets.token_bytes(32), ttl_seconds=ttl_seconds)
 
-    def seal(self, binding: Binding, state: State) -> str:
+    def seal(self, binding: Binding, state: State, *, private: bool = False) -> str:
+        """``state`` as a token for ``binding``: signed, or encrypted too when ``private``."""
         payload = {
             "m": binding.method,
             "n": binding.name,
@@ -93,8 +101,12 @@ class StateSigner:
             "a": dict(state.answers),
             "q": list(state.asked),
         }
-        body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode())
-        signed = f"{VERSION}.{body}"
+        raw = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+        if private:
+            nonce = secrets.token_bytes(_NONCE_BYTES)
+            sealed = _aead(self._private_key).encrypt(nonce, raw, PRIVATE.encode())
+            return f"{PRIVATE}.{_b64(nonce + sealed)}"
+        signed = f"{VERSION}.{_b64(raw)}"
         return f"{signed}.{_b64(self._tag(signed))}"
 
     def open(self, token: Any, binding: Binding) -> State:
@@ -104,6 +116,8 @@ class StateSigner:
         if len(token) > MAX_STATE_CHARS:
             raise StateError("requestState is too long")
         version, _, rest = token.partition(".")
+        if version == PRIVATE:
+            return _checked(self._decrypted(rest), binding, self._clock())
         body, _, tag = rest.partition(".")
         if version != VERSION or not body or not tag:
             raise StateError("requestState is not one this server issued")
@@ -120,8 +134,32 @@ class StateSigner:
             raise StateError("requestState failed its integrity check") from None
         return _checked(payload, binding, self._clock())
 
+    def _decrypted(self, body: str) -> Any:
+        try:
+            raw = _unb64(body)
+        except ValueError:
+            raise StateError("requestState is not one this server issued") from None
+        if len(raw) <= _NONCE_BYTES:
+            raise StateError("requestState is not one this server issued")
+        try:
+            aead = _aead(self._private_key)
+        except ImportError:
+            raise StateError("requestState is not one this server issued") from None
+        try:
+            plain = aead.decrypt(raw[:_NONCE_BYTES], raw[_NONCE_BYTES:], PRIVATE.encode())
+            return json.loads(plain)
+        except Exception:  # InvalidTag, or JSON that no seal wrote
+            raise StateError("requestState failed its integrity check") from None
+
     def _tag(self, signed: str) -> bytes:
         return hmac.new(self._key, signed.encode("ascii"), hashlib.sha256).digest()
+
+
+def _aead(key: bytes) -> Any:
+    """AES-256-GCM with ``key`` (``cryptography`` is imported here, when a state is private)."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # noqa: PLC0415 - lazy
+
+    return AESGCM(key)
 
 
 def _checked(payload: Any, binding: Binding, now: float) -> State:

@@ -10,6 +10,7 @@ The fake API records every call that reached it.
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from templates.runtime.catalog.model import Catalog
@@ -230,4 +231,20 @@ async def test_a_legacy_session_is_asked_in_the_middle_of_the_call() -> None:
         ]
     }
     assert asked == [("elicitation/create", "Allow delete_pet (DELETE /pets/{id}) with id=2?")]
+    assert api.calls == [("list_pets", {}), ("delete_pet", {"id": 2}), ("list_pets", {})]
+
+
+async def test_the_journal_in_the_state_is_sealed_so_the_client_cannot_read_it() -> None:
+    api = Api()
+    dispatcher = serve(api, CONFIRM)
+    asked = await run(dispatcher, DELETES, capabilities=FORM)
+    state: str = asked["requestState"]
+    # what list_pets answered (Tom, the pet about to be deleted) is the program's, not the client's
+    version, _, body = state.partition(".")
+    raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    assert version == "v2"
+    assert b"Tom" not in raw and b"list_pets" not in raw
+    # and the sealed state still carries the journal: the retry does not list the pets again
+    done = await answer(dispatcher, DELETES, asked, yes())
+    assert texts(done) == ["deleted Tom - HTTP 204 No Content\n", "2"]
     assert api.calls == [("list_pets", {}), ("delete_pet", {"id": 2}), ("list_pets", {})]
