@@ -20,7 +20,11 @@ counts for half, a word no operation says clearly counts for nothing); one of th
 verb asks for (create, read, list, update, delete), or whose own verb the query starts with
 ("merge", "star"), is preferred, and one that deletes is never first unless asked for; one about
 what the query is about (its name's noun, else its path's) is preferred ("list namespaces": the
-namespaces, not their events); and of two that match, the one whose name says less that was not
+namespaces, not their events), and one whose path takes the kind of value the query gives
+(``acme/infra``: a ``{repo}``; ``PAY-12``: an ``{issueIdOrKey}``); things with a property ("open
+bugs assigned to me") are found by the operation that searches them, which takes any filter; a
+whole replacement (PUT) comes after a partial update (PATCH) of the same path unless a replacement
+is asked for; and of two that match, the one whose name says less that was not
 asked for comes first ("delete a customer" is the customer, not the customer's discount). Equal
 scores keep catalog order, so results are stable. Building the index reads every operation once
 (about 0.1 s for 1,200); a query touches only the operations that share a term with it. Stdlib only.
