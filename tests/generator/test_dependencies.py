@@ -65,9 +65,12 @@ def test_this_environment_satisfies_every_generated_dependency() -> None:
 
 
 def test_the_code_extra_is_the_sandbox_and_the_test_extra_has_it() -> None:
-    """Code mode's sandbox is an extra of the generated server (imported in code mode only); the
-    tests run code mode, so the environment they run in has it, at a version the extra accepts."""
-    (sandbox,) = _generated_extra("code")
+    """Code mode's sandbox and the cipher of its journal are an extra of the generated server
+    (imported in code mode only); the tests run code mode, so the environment they run in has
+    both, at versions the extra accepts."""
+    sandbox, cipher = _generated_extra("code")
     assert canonicalize_name(sandbox.name) == "pydantic-monty"
     assert str(_test_extra()["pydantic-monty"].specifier) == str(sandbox.specifier)
     assert sandbox.specifier.contains(metadata.version("pydantic-monty"))
+    assert canonicalize_name(cipher.name) == "cryptography"
+    assert cipher.specifier.contains(metadata.version("cryptography"))
