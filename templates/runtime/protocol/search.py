@@ -110,7 +110,7 @@ _CHANGES = frozenset({CREATE, UPDATE, DELETE})
 # is about a branch, of a pull request)
 _SUBJECT_MATCH = 1.5
 # an operation whose path takes a value of the kind the query gives ("acme/api": {repo})
-_TAKES_VALUE = 1.2
+_TAKES_VALUE = 1.5
 # a whole replacement (PUT) where a partial update (PATCH) of the same path exists, unless asked
 _REPLACE = 0.85
 _REPLACE_WORDS = frozenset(stem(w) for w in ("replace", "overwrite", "swap"))
