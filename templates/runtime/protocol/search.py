@@ -239,26 +239,7 @@ class SearchIndex:
         # what the query's verb makes: "refund" a refund, "deploy" a deployment
         made = {read.lead, *self._kin(read.lead)}
         subject = self._subject(read)
-        # the kinds of the values given ("acme/api": a repo, "cus_9s": a customer)
-        values: set[tuple[str, ...]] = {
-            (w.stem,) for w in read.words if w.value and not w.stem.startswith(ID_HINT)
-        }
-        values |= {
-            kind
-            for w in read.words
-            if w.stem.startswith(ID_HINT)
-            for kind in self._id_kinds(w.stem[len(ID_HINT) :])
-        }
-        # "PAY-12": an issue's key, which the path of an issue's operations takes
-        values |= {
-            alternative
-            for item in read.items
-            for alternative, weight in (
-                ((stem(item),), 1.0),
-                *vocabulary().related.get(stem(item), ()),
-            )
-            if weight >= 0.8
-        }
+        values = self._values(read)
         permitted = set(allowed) if allowed is not None else None
         scored: list[tuple[float, int]] = []
         for position, matched in value.items():
@@ -276,6 +257,29 @@ class SearchIndex:
             scored.append((-score / self._unsaid(position, said[position]), position))
         scored.sort()
         return [self._documents[position].entry for _, position in scored[:limit]]
+
+    def _given_kinds(self, read: Query) -> list[tuple[str, ...]]:
+        """The things the query's ids are of ("dp_1Oa": a dispute, "pi_3Ab": a payment intent)."""
+        return [
+            kind
+            for word in read.words
+            if word.stem.startswith(ID_HINT)
+            for kind in self._id_kinds(word.stem[len(ID_HINT) :])
+        ]
+
+    def _values(self, read: Query) -> set[tuple[str, ...]]:
+        """The kinds of the values given: what a value stands for ("acme/api": a repo), an id's
+        thing ("cus_9s": a customer), an item named by key ("PAY-12": a ticket, an issue)."""
+        found: set[tuple[str, ...]] = {
+            (w.stem,) for w in read.words if w.value and not w.stem.startswith(ID_HINT)
+        }
+        found.update(self._given_kinds(read))
+        # "PAY-12": an issue's key, which the path of an issue's operations takes
+        for item in map(stem, read.items):
+            found.add((item,))
+            related = vocabulary().related.get(item, ())
+            found.update(alternative for alternative, weight in related if weight >= 0.8)
+        return found
 
     def _fit(
         self, position: int, read: Query, subject: set[str], values: set[tuple[str, ...]]
@@ -336,13 +340,7 @@ class SearchIndex:
         if named and unknown == named:
             return []  # "tune the xylophone": what it names, the API does not have
         # an id says what it is of: "concede dp_1Oa" speaks of a dispute
-        kinds = {
-            term
-            for word in read.words
-            if word.stem.startswith(ID_HINT)
-            for kind in self._id_kinds(word.stem[len(ID_HINT) :])
-            for term in kind
-        }
+        kinds = {term for kind in self._given_kinds(read) for term in kind}
         words = {word.stem for word in read.words}
         asked = read.asked | kinds
         # a query that asks for a change takes no other kind of operation from a cue: "create
@@ -483,10 +481,7 @@ class SearchIndex:
         """The terms that say what the query is about (its subject and its close words, the
         things its ids are of: "cancel sub_1P" is about a subscription)."""
         found = set(read.subject)
-        for said in read.words:
-            if said.stem.startswith(ID_HINT):
-                kinds = self._id_kinds(said.stem[len(ID_HINT) :])
-                found.update(term for kind in kinds for term in (kind[-1], "".join(kind)))
+        found.update(term for kind in self._given_kinds(read) for term in (kind[-1], "".join(kind)))
         for word in read.subject:
             for alternative, weight in vocabulary().related.get(word, ()):
                 if len(alternative) == 1 and weight >= 0.7:

@@ -133,7 +133,7 @@ _ITEM = "ticket"
 # the words a number names ("issue #311"), not verbs there
 _ITEM_NAMES = frozenset({"issue", "ticket", "bug"})
 # the words values stand for that name one item
-_ITEM_WORDS = frozenset({"ticket"})
+_ITEM_WORDS = frozenset({_ITEM})
 # a project's key ("OPS", "WEB2")
 _KEY = re.compile(r"^[A-Z][A-Z0-9]{1,9}$")
 _HYPHENATED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
@@ -553,7 +553,9 @@ def _later_imperative(words: list[str]) -> tuple[frozenset[str], int]:
 def read_query(text: str) -> Query:
     text = text[:MAX_QUERY_CHARS]
     context, request = _request(_QUOTED.sub(" ", text))
-    words = _phrased(_tokens(request))
+    # the object is plural ("show pods"), as typed: before phrases join words ("pull requests")
+    typed = _tokens(request)
+    words = _phrased(typed)
     intents, verb_at = _intents(words)
     reading = _Reading(words, verb_at)
     for position, word in enumerate(words):
@@ -569,8 +571,6 @@ def read_query(text: str) -> Query:
         reading.about_self = max(reading.about_self, before.about_self)
     if not read and reading.generic is not None:
         read.append(reading.generic)  # "list": nothing else to go by
-    # the object is plural ("show pods"), as typed: before phrases join words ("pull requests")
-    typed = _tokens(request)
     # "who starred it", "who can push": people, mostly (but "who am I")
     asks_who = typed[:1] == ["who"] and typed[1:2] != ["am"]
     if asks_who and not any(w.stem == _SOMEONE for w in read):
