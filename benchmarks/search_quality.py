@@ -24,21 +24,24 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from realworld import CACHE, SPECS, install, spec_file
 
+from openapi2mcp.diagnostics import Report
 from openapi2mcp.eval import (
-    SPLITS,
     Score,
+    catalog_search,
     evaluate,
     miss_lines,
     operation_ids,
     operation_names,
     percent,
-    planned_search,
     read_queries,
+    splits_of,
 )
 from openapi2mcp.generate import GenerateOptions, plan_source
+from openapi2mcp.render.catalog import build_catalog
 
 HERE = Path(__file__).resolve().parent
 QUERIES = HERE / "search_queries"
@@ -52,43 +55,61 @@ def row(label: str, score: Score) -> str:
     )
 
 
+def _natural(path: Path) -> tuple[str, int]:
+    """``blind2`` before ``blind10``."""
+    name = path.parent.name
+    digits = name.rstrip("0123456789")
+    return digits, int(name[len(digits) :] or 0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--only", help="comma-separated APIs (default: every query file)")
-    parser.add_argument("--split", choices=SPLITS, help="only this split's queries")
+    parser.add_argument("--split", help="only this split's queries")
+    parser.add_argument(
+        "--learn",
+        action="store_true",
+        help="ask each split with the search learning from every other split of its API",
+    )
     parser.add_argument("--no-misses", action="store_true", help="figures only")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the npm packages go")
     args = parser.parse_args()
     install(args.cache)
     specs = dict(SPECS)
-    files = sorted(QUERIES.glob("*.jsonl"))
+    apis = sorted({f.stem for f in (*QUERIES.glob("*.jsonl"), *QUERIES.glob("*/*.jsonl"))})
     wanted = set(args.only.split(",")) if args.only else None
     rows: list[str] = []
     totals: dict[str, list[Score]] = {}
-    for file in files:
-        api = file.stem
+    for api in apis:
         if wanted is not None and api not in wanted:
             continue
         start = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
             spec = spec_file(args.cache, specs[api], Path(tmp))
             plan, _ = plan_source(str(spec), GenerateOptions())
-        search = planned_search(plan)
-        queries = read_queries(file, operation_names(plan))
-        for held_out in sorted(QUERIES.glob(f"*/{file.name}")):  # blind/ ... blind14/
-            queries += read_queries(held_out, operation_names(plan))
-        if args.split:
-            queries = [q for q in queries if q.split == args.split]
-        score = evaluate(search, queries)
+        names = operation_names(plan)
+        files = [QUERIES / f"{api}.jsonl"] if (QUERIES / f"{api}.jsonl").exists() else []
+        files += sorted(QUERIES.glob(f"*/{api}.jsonl"), key=_natural)  # blind/ ... newapi/
+        queries = [query for file in files for query in read_queries(file, names)]
+        catalog: Any = build_catalog(plan, Report())
+        score = Score(())
+        for split in dict.fromkeys(q.split for q in queries):
+            if args.split and split != args.split:
+                continue
+            asked = [q for q in queries if q.split == split]
+            learned = [q for q in queries if q.split != split] if args.learn else []
+            index = dict(catalog["searchIndex"])
+            index["examples"] = [{"query": q.query, "tools": list(q.expected)} for q in learned]
+            search = catalog_search({**catalog, "searchIndex": index})
+            score = Score(score.outcomes + evaluate(search, asked).outcomes)
         seconds = time.perf_counter() - start
         print(f"{api}: {len(plan.callable_tools)} operations, {seconds:.1f} s", file=sys.stderr)
-        for split in SPLITS:
+        for split in splits_of(score):
             part = score.only(split)
-            if part.count:
-                rows.append(row(f"{api} {split}", part))
-                totals.setdefault(split, []).append(part)
+            rows.append(row(f"{api} {split}", part))
+            totals.setdefault(split, []).append(part)
         if not args.no_misses:
-            for split in SPLITS:
+            for split in splits_of(score):
                 part = score.only(split)
                 if part.misses:
                     print(f"{api} {split} misses ({len(part.misses)}):")

@@ -23,7 +23,6 @@ from .diagnostics import GenerationError, Report
 from .diff.compare import DiffInputError, FailOn, diff_sources
 from .diff.report import FULL_REPORT, MARKDOWN_LIMIT, render
 from .eval import (
-    SPLITS,
     QueryFileError,
     evaluate,
     operation_ids,
@@ -199,6 +198,12 @@ _remote_refs = click.option(
     is_flag=True,
     help="Fetch $refs to http(s) URLs (off: never use the network).",
 )
+_search_examples = click.option(
+    "--search-examples",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="A query file of users' task phrasings, each with the operations that serve it (as eval "
+    "reads): the search learns users' words from them (default: the config's search_examples).",
+)
 
 
 @main.command("generate")
@@ -210,6 +215,7 @@ _remote_refs = click.option(
 @click.option("--strict", is_flag=True, help="Fail (exit 1) when there are warnings.")
 @click.option("-v", "--verbose", is_flag=True, help="Show informational diagnostics and diffs.")
 @_remote_refs
+@_search_examples
 @click.option(
     "--registry-name",
     metavar="io.github.OWNER/NAME",
@@ -273,6 +279,7 @@ def generate_command(
     strict: bool,
     verbose: bool,
     allow_remote_refs: bool,
+    search_examples: Path | None,
     registry_name: str | None,
     ci_workflow: bool,
     spec_url: str | None,
@@ -315,6 +322,7 @@ def generate_command(
         description_limit=description_limit,
         license=package_license,
         authors=authors,
+        search_examples=search_examples,
     )
     stages = _progress(spec, progress)
     try:
@@ -606,7 +614,8 @@ def diff_command(
     help="Search deprecated operations too (default: excluded, as generated).",
 )
 @_remote_refs
-@click.option("--split", type=click.Choice(SPLITS), help="Only the queries of this split.")
+@_search_examples
+@click.option("--split", help="Only the queries of this split.")
 @click.option(
     "--min-top1",
     type=click.FloatRange(0, 1),
@@ -627,6 +636,7 @@ def eval_command(
     overlays: tuple[Path, ...],
     include_deprecated: bool | None,
     allow_remote_refs: bool,
+    search_examples: Path | None,
     split: str | None,
     min_top1: float | None,
     min_top5: float | None,
@@ -638,6 +648,7 @@ def eval_command(
         config_path=config_path,
         overlays=overlays,
         allow_remote_refs=allow_remote_refs,
+        search_examples=search_examples,
     )
     plan, report = _run(lambda: plan_source(spec, options, stdin=_stdin(spec)))
     _print_report(report, verbose=False)
@@ -652,6 +663,13 @@ def eval_command(
     score = evaluate(planned_search(plan), queries)
     for line in report_lines(queries_path.name, score, operation_ids(plan), misses=True):
         click.echo(line)
+    learned = {text for text, _ in plan.search_examples}
+    if seen := sum(1 for query in queries if query.query in learned):
+        click.echo(
+            f"note: the search learned {seen} of these {len(queries)} phrasings as search "
+            "examples: figures on them say nothing of phrasings it has not seen",
+            err=True,
+        )
     below = [
         f"{name} {percent(found, score.count)} is below --min-{name} {minimum:.1%}"
         for name, found, minimum in (("top1", score.top1, min_top1), ("top5", score.top5, min_top5))

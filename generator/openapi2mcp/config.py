@@ -229,6 +229,9 @@ class Config(_Strict):
     # how tools/list presents the operations (`--tool-mode` and `--toolsets` override these)
     tool_mode: Literal["auto", "full", "dynamic", "toolsets", "code"] = "auto"
     toolsets: tuple[str, ...] = ()
+    # users' task phrasings, each with the operations that serve it (a query file as `openapi2mcp
+    # eval` reads, relative to this file): the search learns users' words from them
+    search_examples: str | None = None
     # `auto` is full up to this many tools and dynamic beyond (also when chosen at run time)
     auto_threshold: int = Field(default=60, ge=1)
     uri_scheme: str | None = Field(default=None, pattern=r"^[A-Za-z][A-Za-z0-9+.\-]*$")

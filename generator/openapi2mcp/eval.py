@@ -3,9 +3,9 @@ top five, for a file of task phrasings.
 
 A query file is JSON Lines, one query per line: ``{"query": "make a PR for my branch", "expected":
 ["pulls/create"]}``, where ``expected`` lists the operationIds (or tool names) that are a right
-answer; an optional ``"split"`` (``"dev"``, ``"test"``, ``"blind"`` to ``"blind8"``) tells tuning
-queries from held-out ones (``blind*``: written by someone who never saw the search's code, tables
-or other queries).
+answer; an optional ``"split"``, a word, groups them in the report (the benchmark's files use
+``"dev"`` and ``"test"`` for tuning and held-out queries, ``"blind"``, ``"blind2"``... for sets
+written by someone who never saw the search's code, tables or other queries).
 Blank lines and lines starting with ``#`` are skipped. A line that is not such an object, or that
 names an operation the plan does not have, is a :class:`QueryFileError` naming the line.
 
@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,24 +32,8 @@ from .shipped import runtime_module
 
 # how many results a query looks at: a hit anywhere in them counts for top-5
 TOP = 5
-SPLITS = (
-    "dev",
-    "test",
-    "blind",
-    "blind2",
-    "blind3",
-    "blind4",
-    "blind5",
-    "blind6",
-    "blind7",
-    "blind8",
-    "blind9",
-    "blind10",
-    "blind11",
-    "blind12",
-    "blind13",
-    "blind14",
-)
+# a split's name: a word ("dev", "test", "blind3"), so that a report can name it
+_SPLIT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 _MODERN = "2026-07-28"
 
 # the operations a query ranks best first (tool names), at most ``limit``
@@ -138,9 +123,9 @@ def parse_queries(text: str, names: Mapping[str, str], source: str = "") -> list
             raise QueryFileError(
                 f"{where}line {number}: expected must be an operationId or a non-empty list of them"
             )
-        if split not in ("", *SPLITS):
+        if split != "" and not (isinstance(split, str) and _SPLIT.fullmatch(split)):
             raise QueryFileError(
-                f"{where}line {number}: split must be one of {', '.join(SPLITS)}, got {split!r}"
+                f"{where}line {number}: split must be a word (letters, digits, _ . -), got {split!r}"
             )
         unknown = [e for e in expected if e not in names]
         if unknown:
@@ -187,7 +172,11 @@ class _NoUpstream:
 
 def planned_search(plan: ServerPlan) -> Search:
     """The plan's search, served as a generated server serves ``search_operations``."""
-    catalog: Any = build_catalog(plan, Report())
+    return catalog_search(build_catalog(plan, Report()))
+
+
+def catalog_search(catalog: Any) -> Search:
+    """The search of a built catalog, served as a generated server serves ``search_operations``."""
     dynamic = runtime_module("protocol.dynamic")
     calls = runtime_module("protocol.calls").Calls(catalog, _NoUpstream())
     tools = runtime_module("protocol.pagination").MemoryTools(catalog["tools"])
@@ -235,10 +224,15 @@ def miss_lines(score: Score, ids: Mapping[str, str]) -> list[str]:
     return lines
 
 
+def splits_of(score: Score) -> list[str]:
+    """The splits of ``score``'s queries, in the order they first come."""
+    return list(dict.fromkeys(o.query.split for o in score.outcomes if o.query.split))
+
+
 def report_lines(label: str, score: Score, ids: Mapping[str, str], *, misses: bool) -> list[str]:
     """The summary, per split when the file has splits, then the misses."""
     lines = [summary_line(label, score)]
-    splits: Sequence[str] = [s for s in SPLITS if any(o.query.split == s for o in score.outcomes)]
+    splits = splits_of(score)
     if splits:
         lines += [summary_line(f"  {split}", score.only(split)) for split in splits]
     if misses and score.misses:

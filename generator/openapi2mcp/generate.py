@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from .config import find_config, load_config
 from .diagnostics import Diagnostic, GenerationError, Report
+from .eval import QueryFileError, operation_names, read_queries
 from .ir.model import Api, Operation
 from .ir.parse import parse_api
 from .load.overlay import apply_overlay, parse_overlay
@@ -157,6 +158,8 @@ class GenerateOptions:
     # the package's SPDX license and authors; None / () = the config file's [package]
     license: str | None = None
     authors: tuple[str, ...] = ()
+    # --search-examples: a query file the search learns users' words from; None = the config's
+    search_examples: Path | None = None
 
     def flags(self) -> Flags:
         """The settings this command line gives (``plan.settings.resolve`` lays them over the rest)."""
@@ -193,16 +196,35 @@ def _planner(
 ) -> tuple[Api, Callable[[Api, Report], ServerPlan]]:
     """The document's IR, and how to plan any part of it."""
     spec_path = doc.base_dir / doc.name if doc.base_dir is not None else None
-    config = load_config(find_config(spec_path, options.config_path))
+    config_path = find_config(spec_path, options.config_path)
+    config = load_config(config_path)
     if options.overlays:
         doc = dataclasses.replace(doc, data=_overlaid(doc.data, options.overlays, report))
     api = _guarded(lambda: parse_api(doc, report))
     settings = resolve(options.flags(), config)
 
+    examples = options.search_examples
+    if examples is None and config.search_examples is not None and config_path is not None:
+        examples = config_path.parent / config.search_examples
+
     def planner(api: Api, report: Report) -> ServerPlan:
-        return build_plan(api, settings, report)
+        plan = build_plan(api, settings, report)
+        return plan if examples is None else _with_examples(plan, examples)
 
     return api, planner
+
+
+def _with_examples(plan: ServerPlan, path: Path) -> ServerPlan:
+    """``plan`` with the search examples of the query file at ``path``; a file that cannot be
+    used stops the generation, naming the line."""
+    try:
+        queries = read_queries(path, operation_names(plan))
+    except QueryFileError as exc:
+        raise GenerationError(
+            Diagnostic("search-examples-invalid", "error", "", f"search examples: {exc}")
+        ) from None
+    examples = tuple((query.query, query.expected) for query in queries)
+    return dataclasses.replace(plan, search_examples=examples)
 
 
 def name_origin(source: str, options: GenerateOptions, plan: ServerPlan) -> str:

@@ -120,8 +120,8 @@ def test_one_split_only(spec: Path, queries: Path) -> None:
             "line 3: no operation fileBug among the planned tools",
         ),
         (
-            ['{"query": "file a bug", "expected": "createIssue", "split": "train"}'],
-            "line 1: split must be one of dev, test, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8, blind9, blind10, blind11, blind12, blind13, blind14, got 'train'",
+            ['{"query": "file a bug", "expected": "createIssue", "split": "a b"}'],
+            "line 1: split must be a word (letters, digits, _ . -), got 'a b'",
         ),
         (["# nothing but a comment"], "no queries"),
     ],
@@ -138,3 +138,50 @@ def test_a_missing_query_file_exits_2(spec: Path, tmp_path: Path) -> None:
     code, out, err = invoke(str(spec), "--queries", str(tmp_path / "absent.jsonl"))
     assert (code, out) == (2, "")
     assert err.startswith("error: cannot read ") and "absent.jsonl" in err
+
+
+EXAMPLES = [
+    {"query": "leave comments on issue 3", "expected": ["createComment"]},
+    {"query": "comments on issue 7", "expected": ["createComment"]},
+]
+
+
+def test_the_search_learns_from_search_examples_and_says_when_it_asked_them(
+    spec: Path, queries: Path, tmp_path: Path
+) -> None:
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text("".join(json.dumps(example) + "\n" for example in EXAMPLES[:1]))
+    code, out, err = invoke(
+        str(spec), "--queries", str(queries), "--search-examples", str(examples)
+    )
+    assert (code, err) == (0, "")
+    assert out == (
+        "queries.jsonl: 5 queries; top-1 4 (80.0%), top-5 4 (80.0%)\n"
+        "  dev: 2 queries; top-1 2 (100.0%), top-5 2 (100.0%)\n"
+        "  test: 3 queries; top-1 2 (66.7%), top-5 2 (66.7%)\n"
+        "misses (1):\n"
+        "  line 5: 'tune the xylophone' expected lockIssue, deleteIssue (not in top 5); first: nothing\n"
+    )
+    examples.write_text("".join(json.dumps(example) + "\n" for example in EXAMPLES))
+    code, _, err = invoke(str(spec), "--queries", str(queries), "--search-examples", str(examples))
+    assert (code, err) == (
+        0,
+        "note: the search learned 1 of these 5 phrasings as search examples: figures on them say "
+        "nothing of phrasings it has not seen\n",
+    )
+
+
+def test_search_examples_naming_an_unknown_operation_stop_eval_naming_the_line(
+    spec: Path, queries: Path, tmp_path: Path
+) -> None:
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(
+        '{"query": "file a bug", "expected": ["createIssue"]}\n{"query": "x", "expected": ["nope"]}\n'
+    )
+    code, out, err = invoke(
+        str(spec), "--queries", str(queries), "--search-examples", str(examples)
+    )
+    assert (code, out) == (2, "")
+    assert (
+        "search examples: examples.jsonl: line 2: no operation nope among the planned tools" in err
+    )

@@ -281,6 +281,8 @@ class ServerPlan:
     # template variable completions: uri_template -> ((variable, values), ...)
     template_completions: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
     metadata: PackageMetadata = PackageMetadata()
+    # users' task phrasings and the tools that serve each (``--search-examples``), for the search
+    search_examples: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # every callable operation (exposed tools plus reads kept only as resources), for the catalog's
     # request data and the typed client; empty means "the same as tools"
     operation_tools: tuple[Tool, ...] = ()

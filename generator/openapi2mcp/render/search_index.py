@@ -36,7 +36,9 @@ _DEPTH = 2
 def search_index(catalog: rt.Catalog, plan: ServerPlan) -> rt.SearchIndexData:
     """The ``searchIndex`` of ``catalog`` (the catalog the plan became)."""
     about = {tool.name: about_text(tool, plan.api) for tool in plan.tools}
-    data: rt.SearchIndexData = runtime_module("protocol.search_catalog").index_data(catalog, about)
+    data: rt.SearchIndexData = runtime_module("protocol.search_catalog").index_data(
+        catalog, about, plan.search_examples
+    )
     return data
 
 

@@ -411,10 +411,19 @@ class Catalog(TypedDict):
 
 
 class SearchIndexData(TypedDict):
-    """``searchIndex``: its format, and each tool's search document (``document_data``)."""
+    """``searchIndex``: its format, each tool's search document (``document_data``), and the
+    users' phrasings the search learns from (``--search-examples``), if any."""
 
     format: int
     documents: dict[str, dict[str, Any]]
+    examples: NotRequired[list[SearchExample]]
+
+
+class SearchExample(TypedDict):
+    """A user's task phrasing and the tools that serve it."""
+
+    query: str
+    tools: list[str]
 
 
 class CatalogCounts(TypedDict):

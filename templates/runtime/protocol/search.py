@@ -41,6 +41,7 @@ from itertools import pairwise
 from .search_document import Document, document, join_compounds, spelled
 from .search_document import Entry as Entry  # noqa: PLC0414 - re-exported
 from .search_document import terms as terms  # noqa: PLC0414 - re-exported
+from .search_examples import ExampleIndex
 from .search_query import (
     ACTION,
     CLAUSE,
@@ -135,6 +136,10 @@ _ID_KIND = 0.8
 _ID_KINDS = 3
 # saying the first says the others: "my repos" are the "authenticated user"'s
 _SAID_WITH = (("authenticat", ("user",)), ("current", ("user",)))
+# an operation the examples most like the query name rises by up to this much (times how alike
+# the nearest example is); one the query's words did not find enters at this share of the best
+_EXAMPLE = 16.0
+_EXAMPLE_ADDED = 0.2
 
 # per document: the score of a concept's best alternative, how much it covers, its terms
 Match = dict[int, tuple[float, float, tuple[str, ...]]]
@@ -153,10 +158,18 @@ class SearchIndex:
     """BM25F over ``Entry`` fields, read with a user's intent; build once, query many times."""
 
     def __init__(
-        self, entries: Iterable[Entry], *, documents: Sequence[Document] | None = None
+        self,
+        entries: Iterable[Entry],
+        *,
+        documents: Sequence[Document] | None = None,
+        examples: Iterable[tuple[str, Sequence[str]]] = (),
     ) -> None:
-        """Index ``entries``, or ``documents`` built before (``build_documents``, at generation)."""
+        """Index ``entries``, or ``documents`` built before (``build_documents``, at generation);
+        ``examples``: users' phrasings and the tools that serve them (``search_examples.py``)."""
         self._documents = list(documents) if documents is not None else build_documents(entries)
+        self._positions = {each.entry.name: p for p, each in enumerate(self._documents)}
+        known = [(text, [t for t in tools if t in self._positions]) for text, tools in examples]
+        self._examples = ExampleIndex(known)
         count = max(len(self._documents), 1)
         frequency: dict[str, int] = {}
         totals = dict.fromkeys(FIELD_WEIGHTS, 0)
@@ -255,8 +268,31 @@ class SearchIndex:
             score = found * cover / total * _intent_factor(each, read, verbs, made)
             score *= self._fit(position, read, subject, values)
             scored.append((-score / self._unsaid(position, said[position]), position))
+        if len(self._examples):
+            scored = self._as_examples_say(query, scored, permitted)
         scored.sort()
         return [self._documents[position].entry for _, position in scored[:limit]]
+
+    def _as_examples_say(
+        self, query: str, scored: list[tuple[float, int]], permitted: set[str] | None
+    ) -> list[tuple[float, int]]:
+        """``scored`` (negated scores) with the operations the examples most like ``query`` name
+        risen, and those of them the query's words did not find added (all there is, when its
+        words found nothing: "calm this shouting match down", where an example says it)."""
+        near = self._examples.near(query)
+        if not near:
+            return scored
+        risen = [
+            (score * (1 + _EXAMPLE * near.get(self._documents[p].entry.name, 0.0)), p)
+            for score, p in scored
+        ]
+        best = min((score for score, _ in scored), default=-1.0)
+        found = {p for _, p in scored}
+        for name, alike in near.items():
+            position = self._positions[name]
+            if position not in found and (permitted is None or name in permitted):
+                risen.append((best * _EXAMPLE_ADDED * (1 + _EXAMPLE * alike), position))
+        return risen
 
     def _given_kinds(self, read: Query) -> list[tuple[str, ...]]:
         """The things the query's ids are of ("dp_1Oa": a dispute, "pi_3Ab": a payment intent)."""

@@ -8,12 +8,13 @@ intent, subject, compounds the whole API teaches) and writes them under the cata
 ``searchIndex`` (``index_data``), so that a server neither tokenizes nor stems its API when it
 starts or on its first search: ``index_of`` only counts the written terms. A catalog without an
 index, or with one of another format, or that misses a tool, is indexed from its entries instead,
-as before. Stdlib only.
+as before. The index also carries the users' phrasings its owner gave as search examples
+(``--search-examples``), whatever the documents' format. Stdlib only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .search import SearchIndex, build_documents
@@ -57,19 +58,42 @@ def catalog_entries(
     return entries
 
 
-def index_data(catalog: Mapping[str, Any], about: Mapping[str, str]) -> dict[str, Any]:
-    """The catalog's ``searchIndex``: every tool's document, by tool name."""
+def index_data(
+    catalog: Mapping[str, Any],
+    about: Mapping[str, str],
+    examples: Sequence[tuple[str, Sequence[str]]] = (),
+) -> dict[str, Any]:
+    """The catalog's ``searchIndex``: every tool's document, by tool name, and the users'
+    phrasings the search learns from (``search_examples.py``), each with the tools serving it."""
     documents = build_documents(catalog_entries(catalog, about))
-    return {
+    data: dict[str, Any] = {
         "format": INDEX_FORMAT,
         "documents": {each.entry.name: document_data(each) for each in documents},
     }
+    if examples:
+        data["examples"] = [{"query": text, "tools": list(tools)} for text, tools in examples]
+    return data
+
+
+def _examples(data: Any) -> list[tuple[str, list[str]]]:
+    """The examples of a ``searchIndex``; malformed ones are left out."""
+    written = data.get("examples") if isinstance(data, dict) else None
+    if not isinstance(written, list):
+        return []
+    return [
+        (each["query"], [t for t in each["tools"] if isinstance(t, str)])
+        for each in written
+        if isinstance(each, dict)
+        and isinstance(each.get("query"), str)
+        and isinstance(each.get("tools"), list)
+    ]
 
 
 def index_of(catalog: Mapping[str, Any]) -> SearchIndex:
     """The search index of ``catalog``: from its written documents when it has them all."""
     entries = catalog_entries(catalog)
     data = catalog.get("searchIndex")
+    examples = _examples(data)
     if isinstance(data, dict) and data.get("format") == INDEX_FORMAT:
         written = data.get("documents")
         if isinstance(written, dict) and all(entry.name in written for entry in entries):
@@ -78,5 +102,5 @@ def index_of(catalog: Mapping[str, Any]) -> SearchIndex:
             except ValueError:
                 pass  # an index this runtime cannot read: build it as if there were none
             else:
-                return SearchIndex(entries, documents=documents)
-    return SearchIndex(entries)
+                return SearchIndex(entries, documents=documents, examples=examples)
+    return SearchIndex(entries, examples=examples)

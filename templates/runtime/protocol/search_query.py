@@ -228,7 +228,7 @@ class Query:
         return tuple(meant for _, meant in cue_rules(self.said))
 
 
-def _tokens(text: str, names: set[str] | None = None) -> list[str]:
+def tokens(text: str, names: set[str] | None = None) -> list[str]:
     """Lower-case words; values dropped or replaced by what they stand for (and the names of
     things dropped added to ``names``, if given)."""
     found: list[str] = []
@@ -305,7 +305,7 @@ def _request(text: str) -> tuple[str, str]:
     found = next(reversed(list(_ASKING.finditer(text))), None)  # the last one
     if found is None or not text[: found.start()].strip(_PUNCTUATION + " "):
         return context, text
-    if _intents(_phrased(_tokens(text[: found.start()])))[1] == 0:
+    if _intents(_phrased(tokens(text[: found.start()])))[1] == 0:
         return context, text  # "comment on PAY-12: deployed, pls verify": asked first
     if not words_of(text[found.end() :]):
         return context, text  # "delete the repo, please": the request came first
@@ -331,7 +331,7 @@ def _told_first(text: str) -> tuple[str, str]:
 
 def _opens_request(clause: str) -> bool:
     """Whether ``clause`` starts with its verb or a question word ("cancel it", "what is")."""
-    words = _phrased(_tokens(clause))
+    words = _phrased(tokens(clause))
     intents, at = _intents(words)
     vocab = vocabulary()
     first = next((i for i, w in enumerate(words) if _asks(w) or w not in vocab.stop), -1)
@@ -554,7 +554,7 @@ def read_query(text: str) -> Query:
     text = text[:MAX_QUERY_CHARS]
     context, request = _request(_QUOTED.sub(" ", text))
     # the object is plural ("show pods"), as typed: before phrases join words ("pull requests")
-    typed = _tokens(request)
+    typed = tokens(request)
     words = _phrased(typed)
     intents, verb_at = _intents(words)
     reading = _Reading(words, verb_at)
@@ -564,7 +564,7 @@ def read_query(text: str) -> Query:
     read = reading.read
     if context:
         # "I'm new to the team, can you show me the README": the request is what follows
-        before = _Reading(_phrased(_tokens(context)), -1, weight=CLAUSE)
+        before = _Reading(_phrased(tokens(context)), -1, weight=CLAUSE)
         for position, word in enumerate(before.words):
             before.take(position, word)
         read += before.read
@@ -633,14 +633,14 @@ def _said(text: str, words: list[str]) -> frozenset[str]:
     unnamed = _GIVEN_NAME.sub(" ", _QUOTED.sub(" ", text))
     # a value's parts are no words ("billing@acme.com" says neither billing nor acme)
     names: set[str] = set()
-    tokens = _tokens(text, names)
+    typed = tokens(text, names)
     raw = [
         word
         for token in unnamed.split()
         if not _value(token) and token.strip(_PUNCTUATION).lower() not in names
         for word in words_of(token, shortest=1)
     ]
-    said = {stem(word.removeprefix(HINT_MARK)) for word in (*words, *tokens, *raw)}
+    said = {stem(word.removeprefix(HINT_MARK)) for word in (*words, *typed, *raw)}
     vocab = vocabulary()
     near = {
         alternative[0]

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from openapi2mcp.cli import main
 from openapi2mcp.generate import GenerateOptions, generate
 from templates.runtime.protocol import search_catalog, search_document
 from templates.runtime.protocol.search import SearchIndex
@@ -174,3 +176,73 @@ def test_a_document_reads_back_as_written() -> None:
     read = search_document.document_from_data(entry, search_document.document_data(built))
     assert read == built
     assert (read.verb, read.deprecated) == ("confirm", True)
+
+
+EXAMPLES = [
+    {"query": "who has the keys to acme/api", "expected": ["repos/list-collaborators"]},
+    {"query": "everyone that can push to the infra repo", "expected": ["repos_list_collaborators"]},
+]
+
+
+def _examples_file(path: Path, examples: list[dict[str, Any]]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(example) + "\n" for example in examples), "utf-8")
+    return path
+
+
+def test_search_examples_are_written_with_tool_names_and_the_server_learns_from_them(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "openapi.json"
+    path.write_text(json.dumps(github_like_spec()), "utf-8")
+    examples = _examples_file(tmp_path / "examples.jsonl", EXAMPLES)
+    generation = generate(str(path), GenerateOptions(search_examples=examples))
+    [name] = [f for f in generation.files if f.endswith("/catalog.json")]
+    catalog = catalog_from_files(generation.files, name)
+    assert catalog["searchIndex"]["examples"] == [
+        {"query": "who has the keys to acme/api", "tools": ["repos_list_collaborators"]},
+        {
+            "query": "everyone that can push to the infra repo",
+            "tools": ["repos_list_collaborators"],
+        },
+    ]
+    query = "who has the keys to acme/web"
+    assert _names(search_catalog.index_of(catalog), query)[0] == "repos_list_collaborators"
+    plain = _catalog(tmp_path, github_like_spec())
+    assert _names(search_catalog.index_of(plain), query)[0] != "repos_list_collaborators"
+
+
+def test_the_config_file_names_the_search_examples_relative_to_itself(tmp_path: Path) -> None:
+    (tmp_path / "api").mkdir()
+    spec = tmp_path / "api" / "openapi.json"
+    spec.write_text(json.dumps(github_like_spec()), "utf-8")
+    (tmp_path / "api" / "openapi2mcp.toml").write_text(
+        'search_examples = "search/phrasings.jsonl"\n'
+    )
+    _examples_file(tmp_path / "api" / "search" / "phrasings.jsonl", EXAMPLES[:1])
+    generation = generate(str(spec), GenerateOptions())
+    [name] = [f for f in generation.files if f.endswith("/catalog.json")]
+    examples = catalog_from_files(generation.files, name)["searchIndex"]["examples"]
+    assert examples == [
+        {"query": "who has the keys to acme/api", "tools": ["repos_list_collaborators"]}
+    ]
+
+
+def test_unusable_search_examples_stop_the_generation_naming_the_line_and_write_nothing(
+    tmp_path: Path,
+) -> None:
+    spec = tmp_path / "openapi.json"
+    spec.write_text(json.dumps(github_like_spec()), "utf-8")
+    examples = _examples_file(
+        tmp_path / "examples.jsonl",
+        [EXAMPLES[0], {"query": "merge it", "expected": ["pulls/merge-it"]}],
+    )
+    out = tmp_path / "out"
+    args = ["generate", str(spec), "-o", str(out), "--search-examples", str(examples)]
+    result = CliRunner().invoke(main, [*args, "--no-progress"])
+    assert result.exit_code == 2
+    assert (
+        "search examples: examples.jsonl: line 2: no operation pulls/merge-it among the planned "
+        "tools" in result.stderr
+    )
+    assert not out.exists()
