@@ -5,26 +5,28 @@ A query is a task in a user's words: "kick alice out of the org", "open tickets 
 importance, says which kinds of operation it asks for and what it is about. Only its first 500
 characters are read. Values are not words (ids, numbers, ``v2.0``, quoted text, names such as
 ``data-mysql-0`` or a name after "called"), but an e-mail address stands for ``email``, a file name
-for a file's path and content, an issue key (``PAY-12``) or number (``#42``) for a ticket (an issue),
-and a named thing of a kind (``node-3``, ``deploy/frontend``) for its kind; some are hints, worth
-half a word: ``@maria`` (someone), a URL, a version (``v2.3.0``), a commit's sha, a duration
-(``2h30m``), an image (``nginx:1.25``), an SSH key, money (``$120``) and an id's prefix
-(``cus_9s8T``, which the index reads against the API's things);
-a hyphenated name (``app-config``) is one word of several parts. Phrases are replaced
-by what they mean, also when a phrasal verb's particle comes later ("take a user out"). A question
-asks to read; otherwise the first word, when it is a verb, gives the intent: a verb the vocabulary
-files under create, read, list, update or delete, or one of its own ("refund", "merge"; any word
-followed by a determiner: "star this project"), which asks for anything but reading; else a verb
-told later on what was named ("XYZ-400 is a dupe, nuke it"). "open" is a
-verb only before a determiner: "open tickets" are tickets in that state, and things followed by a
-participle ("tickets assigned to me") ask for a search. The first noun phrase is the subject.
-Words after a preposition ("for my branch") or in a subordinate clause ("so nothing new gets
-scheduled") say where or which rather than what, and count for less; so do the verb and question
-words, whose work is the intent (a generic verb, "show", "create", counts only as intent). Words
-about the user ("my", but not "show me") become one weight. What a user tells before the request
-("customer called, cancel sub_1N"; before "can you") or after it ("..., nobody uses it") counts
-for half. Words of a cue table said together
-("calls" and "left") add what they mean (a rate limit). Stdlib only.
+for a file's path and content, an issue key (``PAY-12``) or number (``#42``) for a ticket (an
+issue), ``#general`` for a chat channel, and a named thing of a kind (``node-3``,
+``deploy/frontend``) for its kind; some are hints, worth half a word: ``@maria`` (someone), a URL,
+a version (``v2.3.0``), a commit's sha, a duration (``2h30m``), an image (``nginx:1.25``), an SSH
+key, money (``$120``) and an id's prefix (``cus_9s8T``, which the index reads against the API's
+things); a hyphenated name (``app-config``) is one word of several parts. Phrases are replaced by
+what they mean, also when a phrasal verb's particle comes later ("take a user out"). A request
+framed as a question asks for what follows ("can you archive it", "how do I leave #random", "is
+there a way to export this"); what follows a colon after it is what to write ("comment on PAY-12:
+fixed, pls check"). A question asks to read; otherwise the first word, when it is a verb, gives the
+intent: a verb the vocabulary files under create, read, list, update or delete, or one of its own
+("refund", "merge"; any word followed by a determiner: "star this project"), which asks for
+anything but reading; else a verb told later on what was named ("XYZ-400 is a dupe, nuke it").
+"open" is a verb only before a determiner: "open tickets" are tickets in that state, and things
+followed by a participle ("tickets assigned to me") ask for a search. The first noun phrase is the
+subject. Words after a preposition ("for my branch") or in a subordinate clause ("so nothing new
+gets scheduled") say where or which rather than what, and count for less; so do the verb and
+question words, whose work is the intent (a generic verb, "show", "create", counts only as intent).
+Words about the user ("my", but not "show me") become one weight. What a user tells before the
+request ("customer called, cancel sub_1N"; before "can you") or after it ("..., nobody uses it")
+counts for half. Words of a cue table said together ("calls" and "left") add what they mean (a rate
+limit). Stdlib only.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ _FILE = re.compile(
 _DOMAIN = re.compile(r"^@[\w-]+(?:\.[\w-]+)+$")
 _HANDLE = re.compile(r"^@[A-Za-z][\w-]*[,.;:!?]?$")
 _NUMBERED = re.compile(r"^(?:[\w.-]+/[\w.-]+)?#\d+[,.;:!?]?$")  # "#42", "acme/api#42"
+_CHANNEL = re.compile(r"^#[A-Za-z][\w.-]*[,.;:!?]?$")  # "#general", "#proj-atlas": a chat channel
 _ISSUE_KEY = re.compile(r"^[A-Z][A-Z0-9]+-\d+$")
 # a quoted value ("rename ABC-12 to 'Checkout fails'"): what to write, not what to do
 _QUOTED = re.compile(r"(?:(?<=\s)|^)['\"“‘][^'\"“”‘’]{1,120}['\"”’](?=\s|$|[.,;:!?])")
@@ -296,9 +299,13 @@ def _named(raw: str, token: str, before: str | None) -> tuple[str, ...] | None:
 
 def _request(text: str) -> tuple[str, str]:
     """What a user tells besides the request, and the request: what comes before "can you" or
-    "please" when they do not start the query, and a remark after a comma ("archive the repo,
-    nobody uses it")."""
+    "please" when they do not start the query, what to write after a colon ("comment on PAY-12:
+    fixed"), and a remark after a comma ("archive the repo, nobody uses it")."""
     context, text = _told_first(text)
+    colon = _CONTENT.search(text)
+    if colon is not None and _intents(_phrased(tokens(text[: colon.start()])))[1] == 0:
+        # "comment on 1204: pushed a fix, pls check": what follows is what to write
+        context, text = f"{text[colon.end() :]} {context}", text[: colon.start()]
     remark = _REMARK.search(text)
     if remark is not None and words_of(text[: remark.start()]):
         context, text = text[remark.end() :], text[: remark.start()]
@@ -363,6 +370,8 @@ def _hint(raw: str, token: str, after: str) -> tuple[str, ...] | None:
         return (someone,)  # "@maria", "remove him": a person, whom the task is for
     if _DOMAIN.match(token):
         return (HINT_MARK + "email",)  # "@acme.com": addresses at a domain
+    if _CHANNEL.match(raw):
+        return (HINT_MARK + "channel",)
     kind = _kind(token)
     return kind if not kind else tuple(HINT_MARK + word for word in kind)
 
@@ -471,6 +480,17 @@ _ASKING = re.compile(
     r"|i want you to|i'?d like you to)\b",
     re.IGNORECASE,
 )
+# how a request may open without being a question: "can you archive it", "how do I leave #random",
+# "is there a way to export this", "I'd like to add a member": the request is what follows
+_FRAME = re.compile(
+    r"^\W*(?:(?:can|could|would|will) you(?: please)?|please|pls|kindly"
+    r"|how (?:do|can|could|should|would) (?:i|we)|is there (?:a|any) way (?:for me |for us )?to"
+    r"|(?:can|could|may) (?:i|we)|(?:i|we) (?:want|need|would like|wanna) to|(?:i|we)'d like to"
+    r"|i'm trying to|help me(?: to)?|let me)\b\W*",
+    re.IGNORECASE,
+)
+# what a request asks to write follows a colon ("note on INC-7: mitigated, monitoring")
+_CONTENT = re.compile(r":\s+")
 # a remark after the request, with a subject of its own: "..., nobody uses it anymore"
 _REMARK = re.compile(
     r"[,;]\s*(?:nobody|no one|it|it's|its|they|they're|we|we're|i|i'm|he|she|this|that|"
@@ -553,6 +573,9 @@ def _later_imperative(words: list[str]) -> tuple[frozenset[str], int]:
 def read_query(text: str) -> Query:
     text = text[:MAX_QUERY_CHARS]
     context, request = _request(_QUOTED.sub(" ", text))
+    framed = _FRAME.sub("", request, count=1)
+    if words_of(framed):
+        request = framed
     # the object is plural ("show pods"), as typed: before phrases join words ("pull requests")
     typed = tokens(request)
     words = _phrased(typed)

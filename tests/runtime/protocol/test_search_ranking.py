@@ -423,3 +423,28 @@ def test_a_setting_is_a_value_not_words() -> None:
     read = read_query("set LOG_LEVEL=debug in configmap api-config")
     assert "level" not in read.said
     assert [w.stem for w in read.words if not w.verb][-1] == "configmap"
+
+
+def test_a_request_framed_as_a_question_asks_for_what_follows() -> None:
+    # "can you", "how do I", "is there a way to": not a question, a request
+    assert read_query("can you archive acme/api").intents == read_query("archive acme/api").intents
+    assert read_query("how do I delete the old webhook").intents == frozenset({"delete"})
+    assert read_query("is there a way to merge PR 7?").lead == "merg"
+    assert read_query("I'd like to add a member").intents == frozenset({"create"})
+    assert not read_query("how do I create a webhook").about_self
+
+
+def test_a_framed_request_finds_what_it_asks_for(index: SearchIndex) -> None:
+    assert first(index, "can you lock issue 12 on acme/api?") == "issues_lock"
+    assert first(index, "how do I remove alice from the acme org?") == "orgs_remove_member"
+
+
+def test_a_channel_named_with_a_hash_is_a_channel_not_words() -> None:
+    read = read_query("archive #proj-atlas")
+    assert [(w.stem, w.value) for w in read.words if not w.verb] == [("channel", True)]
+
+
+def test_what_follows_a_colon_is_what_to_write() -> None:
+    read = read_query("comment on issue 7: the deploy of the webhook failed")
+    request = [w.stem for w in read.words if w.importance >= 0.7]
+    assert "hook" not in request and "deploi" not in request
