@@ -5,7 +5,9 @@ as a document of weighted fields. Two things only the generator can do cheaply: 
 says of the resource an operation takes or returns (the description of its request body or response
 schema, looking through ``$ref``, arrays and a Kubernetes-style ``spec``, so that "create a
 LimitRange" also says "sets resource usage limits for each kind of resource in a namespace"), and
-build every document once, so that a server does no text work when it starts or first searches.
+the values its body's kind of action takes (``type``: ``reboot``, ``power_cycle``: what one
+"Initiate a Droplet Action" does), and build every document once, so that a server does no
+text work when it starts or first searches.
 The documents are built by the runtime's own code (``shipped.runtime_module``), so that the
 generator and the servers never read an operation differently.
 """
@@ -31,6 +33,10 @@ _SENTENCE_CHARS = 240
 # list of a page of results)
 _INNER = ("spec", "data", "items", "results", "values")
 _DEPTH = 2
+# the body properties whose values name what an operation does ("type": "reboot"), and how much of
+# them is kept
+_CHOICE_KEYS = ("type", "action", "kind", "operation", "command")
+_CHOICES_CHARS = 300
 
 
 def search_index(catalog: rt.Catalog, plan: ServerPlan) -> rt.SearchIndexData:
@@ -46,11 +52,38 @@ def about_text(tool: Tool, api: Api) -> str:
     """What the spec says of the resource ``tool`` sends and of the one it returns."""
     operation = tool.operation
     found: list[str] = []
+    choices: list[str] = []
     if operation.body is not None:
         found += _described(operation.body.schema, api.input_schemas, 0)
+        choices = _choices(operation.body.schema, api.input_schemas, 0)
     if operation.response is not None and operation.response.schema is not None:
         found += _described(operation.response.schema, api.output_schemas, 0)
-    return " ".join(dict.fromkeys(found))[:_ABOUT_CHARS]
+    said = " ".join(dict.fromkeys(found))[:_ABOUT_CHARS]
+    chosen = " ".join(dict.fromkeys(choices))[:_CHOICES_CHARS]
+    return f"{said} {chosen}".strip()
+
+
+def _choices(schema: Any, defs: Mapping[str, JsonSchema], depth: int) -> list[str]:
+    """The values a request body's kind of action takes (``type``: ``reboot``, ``power_cycle``,
+    ``resize``...), through ``oneOf``/``anyOf``/``allOf`` branches: what one operation can do."""
+    if not isinstance(schema, dict) or depth > _DEPTH:
+        return []
+    resolved = resolve(schema, defs)
+    found: list[str] = []
+    properties = resolved.get("properties")
+    if isinstance(properties, dict):
+        for key in _CHOICE_KEYS:
+            choice = properties.get(key)
+            if isinstance(choice, dict):
+                values = resolve(choice, defs).get("enum")
+                if isinstance(values, list):
+                    found += [v.replace("_", " ") for v in values if isinstance(v, str)]
+    for combinator in ("oneOf", "anyOf", "allOf"):
+        branches = resolved.get(combinator)
+        if isinstance(branches, list):
+            for branch in branches:
+                found += _choices(branch, defs, depth + 1)
+    return found
 
 
 def _described(schema: Any, defs: Mapping[str, JsonSchema], depth: int) -> list[str]:

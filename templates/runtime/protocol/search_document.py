@@ -116,7 +116,7 @@ def document(entry: Entry) -> Document:
             "params": {t for param in entry.params for t in terms(param)},
             "text": set(terms(rest)),
             "alias": _acronyms(name),
-            "about": set(terms(entry.about[: TEXT_CHARS * 2])),
+            "about": set(terms(entry.about[: TEXT_CHARS * 3])),
         },
     )
     prefix = _tag_prefix(entry, name)

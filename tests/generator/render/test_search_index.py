@@ -246,3 +246,54 @@ def test_unusable_search_examples_stop_the_generation_naming_the_line_and_write_
         "tools" in result.stderr
     )
     assert not out.exists()
+
+
+def test_the_kinds_of_action_a_body_takes_say_what_the_operation_does(tmp_path: Path) -> None:
+    action = {
+        "type": "object",
+        "properties": {"type": {"type": "string", "enum": ["reboot", "power_cycle", "rebuild"]}},
+    }
+    snapshot = {
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "enum": ["snapshot"]},
+            "name": {"type": "string"},
+        },
+    }
+    ok = {"200": {"description": "ok"}}
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "Cloud", "version": "1"},
+        "paths": {
+            "/servers/{id}": {
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "get": {"operationId": "getServer", "summary": "Get a server", "responses": ok},
+                "delete": {
+                    "operationId": "deleteServer",
+                    "summary": "Delete a server",
+                    "responses": ok,
+                },
+            },
+            "/servers/{id}/actions": {
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "post": {
+                    "operationId": "postServerAction",
+                    "summary": "Initiate a server action",
+                    "requestBody": {
+                        "content": {"application/json": {"schema": {"oneOf": [action, snapshot]}}}
+                    },
+                    "responses": ok,
+                },
+            },
+        },
+    }
+    catalog = _catalog(tmp_path, document)
+    about = catalog["searchIndex"]["documents"]["post_server_action"]["fields"]["about"]
+    assert {"power", "cycl", "rebuild", "snapshot"} <= set(about.split())
+    index = search_catalog.index_of(catalog)
+    assert _names(index, "power cycle server 7")[0] == "post_server_action"
+    assert _names(index, "rebuild server 7")[0] == "post_server_action"
