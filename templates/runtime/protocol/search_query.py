@@ -10,7 +10,8 @@ issue), ``#general`` for a chat channel, and a named thing of a kind (``node-3``
 ``deploy/frontend``) for its kind; some are hints, worth half a word: ``@maria`` (someone), a URL,
 a version (``v2.3.0``), a commit's sha, a duration (``2h30m``), an image (``nginx:1.25``), an SSH
 key, money (``$120``) and an id's prefix (``cus_9s8T``, which the index reads against the API's
-things); a hyphenated name (``app-config``) is one word of several parts. Phrases are replaced by
+things); a hyphenated name (``app-config``) is one word of several parts, and a word written
+in parts (``to-do``, ``e-mail``, ``re-run``) one word. Phrases are replaced by
 what they mean, also when a phrasal verb's particle comes later ("take a user out"). A request
 framed as a question asks for what follows ("can you archive it", "how do I leave #random", "is
 there a way to export this"); what follows a colon after it is what to write ("comment on PAY-12:
@@ -251,6 +252,8 @@ def tokens(text: str, names: set[str] | None = None) -> list[str]:
             said = _named(raw, token, found[-1] if found else None)
         if said is not None:
             found.extend(said)
+        elif _HYPHENATED.match(token) and _one_word(token) and not (found and _known(found[-1])):
+            found.append(token.lower().replace("-", ""))  # "to-do", "e-mail", "sign-up", "re-run"
         elif _HYPHENATED.match(token) and (
             (found and _known(found[-1]))
             or (_thing(following) and not _verbal(token) and not _describes(token))
@@ -264,6 +267,12 @@ def tokens(text: str, names: set[str] | None = None) -> list[str]:
         else:
             found.extend(words_of(re.sub(r"['’]\w*", "", token), shortest=1))
     return [word for word in found if 0 < len(word) <= MAX_WORD_CHARS]
+
+
+def _one_word(token: str) -> bool:
+    """Whether a hyphenated word is one word written in parts, one of them a particle or a
+    prefix ("to-do", "follow-up", "e-mail", "log-in", "re-run"), not a name of several words."""
+    return any(len(part) < 3 for part in token.split("-"))
 
 
 def _describes(token: str) -> bool:

@@ -448,3 +448,17 @@ def test_what_follows_a_colon_is_what_to_write() -> None:
     read = read_query("comment on issue 7: the deploy of the webhook failed")
     request = [w.stem for w in read.words if w.importance >= 0.7]
     assert "hook" not in request and "deploi" not in request
+
+
+def test_a_word_written_in_parts_is_one_word() -> None:
+    # a particle or a prefix joined by a hyphen: one word, not a name or nothing at all
+    assert [w.stem for w in read_query("remove the to-do").words] == ["todo"]
+    assert [w.stem for w in read_query("add an e-mail address").words] == ["email", "address"]
+    assert read_query("re-run the build").lead == "rerun"
+    # a name after its thing is still a name
+    assert [w.word for w in read_query("create namespace team-a").words] == ["namespace"]
+
+
+def test_getting_out_of_something_is_leaving_it() -> None:
+    read = read_query("how do I get out of #random?")
+    assert (read.lead, read.intents) == ("leav", frozenset({"delete"}))
