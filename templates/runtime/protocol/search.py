@@ -135,7 +135,7 @@ _CUE = 1.0
 _ID_KIND = 0.8
 _ID_KINDS = 3
 # saying the first says the others: "my repos" are the "authenticated user"'s
-_SAID_WITH = (("authenticat", ("user",)), ("current", ("user",)))
+_SAID_WITH = (("authenticat", ("user",)), ("current", ("user",)), ("call", ("user",)))
 # an operation the examples most like the query name rises by up to this much (times how alike
 # the nearest example is); one the query's words did not find enters at this share of the best
 _EXAMPLE = 16.0

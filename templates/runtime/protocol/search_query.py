@@ -26,7 +26,9 @@ gets scheduled") say where or which rather than what, and count for less; so do 
 question words, whose work is the intent (a generic verb, "show", "create", counts only as intent).
 Words about the user ("my", but not "show me") become one weight. What a user tells before the
 request ("customer called, cancel sub_1N"; before "can you") or after it ("..., nobody uses it")
-counts for half. Words of a cue table said together ("calls" and "left") add what they mean (a rate
+counts for half; what someone asked the user to do ("my manager wants me to archive it") is the
+request, and so is what was told when the request only points back at it ("... Could you take care
+of that?"). Words of a cue table said together ("calls" and "left") add what they mean (a rate
 limit). Stdlib only.
 """
 
@@ -37,6 +39,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import pairwise
 
+from . import search_words as words
 from .search_vocabulary import (
     LIST,
     READ,
@@ -486,7 +489,8 @@ _INSEPARABLE = frozenset({("kick", "off"), ("fire", "off"), ("start", "up"), ("l
 # where a request starts after what the user tells first ("we just hired bob, can you ...")
 _ASKING = re.compile(
     r"\b(?:(?:can|could|would|will) you(?: please)?|please|pls|help me|i need you to"
-    r"|i want you to|i'?d like you to)\b",
+    r"|i want you to|i'?d like you to"
+    r"|(?:asked|told|wants|needs|would like) (?:me|us) to|has asked (?:me|us) to)\b",
     re.IGNORECASE,
 )
 # how a request may open without being a question: "can you archive it", "how do I leave #random",
@@ -498,6 +502,8 @@ _FRAME = re.compile(
     r"|i'm trying to|help me(?: to)?|let me)\b\W*",
     re.IGNORECASE,
 )
+# a request that only points back at what the user told ("could you take care of that?")
+_VACUOUS = frozenset(words.VACUOUS.split())
 # what a request asks to write follows a colon ("note on INC-7: mitigated, monitoring")
 _CONTENT = re.compile(r":\s+")
 # a remark after the request, with a subject of its own: "..., nobody uses it anymore"
@@ -585,6 +591,9 @@ def read_query(text: str) -> Query:
     framed = _FRAME.sub("", request, count=1)
     if words_of(framed):
         request = framed
+    if context and _VACUOUS.issuperset(tokens(request)):
+        # "our director wants bob on the infra team. Could you take care of that?"
+        context, request = _request(context)
     # the object is plural ("show pods"), as typed: before phrases join words ("pull requests")
     typed = tokens(request)
     words = _phrased(typed)

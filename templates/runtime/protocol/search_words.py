@@ -21,9 +21,12 @@ called named titled
 # question words and the words that start a yes/no question: the query wants to read
 QUESTIONS = "who whom whose what which where when why how"
 CHECKS = "is are was were am do does did has have had can could should will would"
+# the words of a request that only points back at what the user told ("could you take care of that")
+VACUOUS = """take care of that this it handle do sort out deal with make happen for me us please pls
+thanks thank you help get done"""
 # "me", "my": the authenticated user's
 SELF = "i im me my mine myself"
-SELF_TERMS = "authenticated current me my mine myself viewer"
+SELF_TERMS = "authenticated current calling me my mine myself viewer"
 # two-letter words that are words (most short tokens of a query are values: "pi_123", "v2")
 SHORT = "i me my pr id ip db ci cd ui os vm ns io qa dm ok pm cm ds rs pv sa"
 PREPOSITIONS = """for to in on at from of with into onto about by via per inside across between

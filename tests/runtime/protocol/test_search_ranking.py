@@ -462,3 +462,15 @@ def test_a_word_written_in_parts_is_one_word() -> None:
 def test_getting_out_of_something_is_leaving_it() -> None:
     read = read_query("how do I get out of #random?")
     assert (read.lead, read.intents) == ("leav", frozenset({"delete"}))
+
+
+def test_a_request_asked_of_the_user_is_the_request() -> None:
+    # what someone asked the user to do is the request; who asked is context
+    read = read_query("my manager wants me to archive acme/old-site")
+    assert (read.lead, read.intents) == ("archiv", frozenset({"update"}))
+    # and a request that only points back at it ("take care of that") reads what was told
+    read = read_query(
+        "Our director asked me to archive acme/old-site. Could you take care of that?"
+    )
+    assert (read.lead, read.intents) == ("archiv", frozenset({"update"}))
+    assert "care" not in {w.stem for w in read.words}
