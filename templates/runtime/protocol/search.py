@@ -125,7 +125,7 @@ _JOINED = 0.9
 _HEAD_PART = 0.6
 # a word of the same family ("reversal" for "reverse"), and the suffixes that make one
 _KIN = 0.75
-_DERIVATIONS = ("al", "ion", "ation", "ment", "er", "or", "ance", "ence", "ment", "ing", "ure")
+_DERIVATIONS = ("al", "ion", "ation", "ment", "er", "or", "ance", "ence", "ing", "ure", "ship")
 # a word the API does not know right after the verb ("give bob"): someone, probably
 _NAMED = 0.3
 # what words said together mean ("grow and shrink": an autoscaler) counts as much as this word

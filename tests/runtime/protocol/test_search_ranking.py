@@ -474,3 +474,23 @@ def test_a_request_asked_of_the_user_is_the_request() -> None:
     )
     assert (read.lead, read.intents) == ("archiv", frozenset({"update"}))
     assert "care" not in {w.stem for w in read.words}
+
+
+def test_a_word_finds_the_ship_of_its_family() -> None:
+    # "members" of a project: its memberships, when the API calls them so
+    index = SearchIndex(
+        [
+            Entry("get_project", "Get a project", "GET", "/projects/{project_gid}"),
+            Entry(
+                "add_members_for_project", "Add users", "POST", "/projects/{project_gid}/addMembers"
+            ),
+            Entry(
+                "get_project_memberships",
+                "Get memberships from a project",
+                "GET",
+                "/projects/{project_gid}/project_memberships",
+            ),
+        ]
+    )
+    assert first(index, "members of project 7") == "get_project_memberships"
+    assert first(index, "show project 7 members") == "get_project_memberships"
