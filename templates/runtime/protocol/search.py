@@ -41,7 +41,7 @@ from itertools import pairwise
 from .search_document import Document, document, join_compounds, spelled
 from .search_document import Entry as Entry  # noqa: PLC0414 - re-exported
 from .search_document import terms as terms  # noqa: PLC0414 - re-exported
-from .search_examples import ExampleIndex
+from .search_examples import ALIKE, ExampleIndex
 from .search_query import (
     ACTION,
     CLAUSE,
@@ -136,10 +136,12 @@ _ID_KIND = 0.8
 _ID_KINDS = 3
 # saying the first says the others: "my repos" are the "authenticated user"'s
 _SAID_WITH = (("authenticat", ("user",)), ("current", ("user",)), ("call", ("user",)))
-# an operation the examples most like the query name rises by up to this much (times how alike
-# the nearest example is); one the query's words did not find enters at this share of the best
-_EXAMPLE = 16.0
-_EXAMPLE_ADDED = 0.2
+# an operation the examples most like the query name rises by up to this much (``_rise``); one
+# the query's words did not find enters at the best score times how alike to this power: first
+# when an example says nearly the same, else after what the words found (examples about other
+# operations than the one asked must not push out what they found)
+_EXAMPLE = 24.0
+_ADDED_POWER = 4
 
 # per document: the score of a concept's best alternative, how much it covers, its terms
 Match = dict[int, tuple[float, float, tuple[str, ...]]]
@@ -283,15 +285,14 @@ class SearchIndex:
         if not near:
             return scored
         risen = [
-            (score * (1 + _EXAMPLE * near.get(self._documents[p].entry.name, 0.0)), p)
-            for score, p in scored
+            (score * _rise(near.get(self._documents[p].entry.name, 0.0)), p) for score, p in scored
         ]
         best = min((score for score, _ in scored), default=-1.0)
         found = {p for _, p in scored}
         for name, alike in near.items():
             position = self._positions[name]
             if position not in found and (permitted is None or name in permitted):
-                risen.append((best * _EXAMPLE_ADDED * (1 + _EXAMPLE * alike), position))
+                risen.append((best * alike**_ADDED_POWER * _rise(alike), position))
         return risen
 
     def _given_kinds(self, read: Query) -> list[tuple[str, ...]]:
@@ -563,6 +564,12 @@ def _spells(prefix: str, word: str) -> bool:
         return prefix == word
     rest = iter(word[1:])
     return all(letter in rest for letter in prefix[1:])
+
+
+def _rise(alike: float) -> float:
+    """How much an operation rises when the most alike example naming it is ``alike`` (0 to 1):
+    from nothing at the least likeness that counts (``ALIKE``) to ``_EXAMPLE`` times."""
+    return 1 + _EXAMPLE * max(0.0, alike - ALIKE) / (1 - ALIKE)
 
 
 def _intent_factor(each: Document, read: Query, lead_verbs: set[str], made: set[str]) -> float:

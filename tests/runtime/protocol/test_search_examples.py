@@ -80,3 +80,11 @@ def test_the_nearest_examples_speak_with_their_similarity() -> None:
     assert near["repos_list_collaborators"] == max(near.values())
     assert round(near["repos_list_collaborators"], 6) == 1.0  # the same phrasing
     assert examples.near("xylophone") == {}
+
+
+def test_an_example_only_loosely_alike_does_not_push_out_what_the_words_found() -> None:
+    taught = SearchIndex(entries(), examples=[("calm down this shouting match", ["issues_lock"])])
+    # the user asks to reply; an example about locking shares some words, not the request
+    assert ranked(taught, "reply to the shouting match on issue 4")[0] == "issues_create_comment"
+    # but the same words as the example find what it names
+    assert ranked(taught, "calm down the shouting match on issue 4")[0] == "issues_lock"
