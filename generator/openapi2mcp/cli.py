@@ -24,6 +24,7 @@ from .diff.compare import DiffInputError, FailOn, diff_sources
 from .diff.report import FULL_REPORT, MARKDOWN_LIMIT, render
 from .eval import (
     QueryFileError,
+    cross_validated,
     evaluate,
     operation_ids,
     operation_names,
@@ -617,6 +618,15 @@ def diff_command(
 @_search_examples
 @click.option("--split", help="Only the queries of this split.")
 @click.option(
+    "--cross-validate",
+    "folds",
+    type=click.IntRange(2, 20),
+    default=None,
+    metavar="N",
+    help="Ask each of N parts of the queries with the search learning from the other parts as "
+    "search examples: what learning from the file gives on phrasings it has not seen.",
+)
+@click.option(
     "--min-top1",
     type=click.FloatRange(0, 1),
     default=None,
@@ -638,6 +648,7 @@ def eval_command(
     allow_remote_refs: bool,
     search_examples: Path | None,
     split: str | None,
+    folds: int | None,
     min_top1: float | None,
     min_top5: float | None,
 ) -> None:
@@ -660,8 +671,16 @@ def eval_command(
         queries = [query for query in queries if query.split == split]
         if not queries:
             _fail(f"{queries_path.name}: no queries of split {split}")
-    score = evaluate(planned_search(plan), queries)
-    for line in report_lines(queries_path.name, score, operation_ids(plan), misses=True):
+    if folds is not None and len(queries) < folds:
+        _fail(
+            f"--cross-validate {folds} needs at least {folds} queries, the file has {len(queries)}"
+        )
+    if folds is None:
+        score, label = evaluate(planned_search(plan), queries), queries_path.name
+    else:
+        score = cross_validated(plan, queries, folds)
+        label = f"{queries_path.name} (each of {folds} parts learning from the others)"
+    for line in report_lines(label, score, operation_ids(plan), misses=True):
         click.echo(line)
     learned = {text for text, _ in plan.search_examples}
     if seen := sum(1 for query in queries if query.query in learned):

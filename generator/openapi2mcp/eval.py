@@ -9,6 +9,10 @@ written by someone who never saw the search's code, tables or other queries).
 Blank lines and lines starting with ``#`` are skipped. A line that is not such an object, or that
 names an operation the plan does not have, is a :class:`QueryFileError` naming the line.
 
+``cross_validated`` asks each part of a file with the search learning from the others as search
+examples (``search_examples.py`` in the runtime): what learning from the file gives on phrasings
+it has not seen.
+
 The search is the generated server's own: the catalog built from the plan, served by the runtime's
 tool surface in dynamic mode and asked through its ``search_operations`` tool, so what is measured
 here is exactly what a model gets. Nothing is printed here (``cli.py`` and the benchmark print).
@@ -19,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -194,6 +198,23 @@ def catalog_search(catalog: Any) -> Search:
 
 def evaluate(search: Search, queries: Iterable[Query]) -> Score:
     return Score(tuple(Outcome(query, tuple(search(query.query, TOP))) for query in queries))
+
+
+def cross_validated(plan: ServerPlan, queries: Sequence[Query], folds: int) -> Score:
+    """Each of ``folds`` parts of ``queries`` (every ``folds``-th line) asked with the search
+    learning from the others (besides the plan's own examples): what learning from the file
+    gives on phrasings it has not seen. Outcomes in the file's order."""
+    catalog: Any = build_catalog(plan, Report())
+    own = [{"query": text, "tools": list(tools)} for text, tools in plan.search_examples]
+    outcomes: list[Outcome] = []
+    for fold in range(folds):
+        asked = queries[fold::folds]
+        learned = [q for i, q in enumerate(queries) if i % folds != fold]
+        index = dict(catalog["searchIndex"])
+        index["examples"] = own + [{"query": q.query, "tools": list(q.expected)} for q in learned]
+        search = catalog_search({**catalog, "searchIndex": index})
+        outcomes += evaluate(search, asked).outcomes
+    return Score(tuple(sorted(outcomes, key=lambda outcome: outcome.query.line)))
 
 
 def percent(part: int, whole: int) -> str:

@@ -185,3 +185,27 @@ def test_search_examples_naming_an_unknown_operation_stop_eval_naming_the_line(
     assert (
         "search examples: examples.jsonl: line 2: no operation nope among the planned tools" in err
     )
+
+
+def test_cross_validation_asks_each_part_learning_from_the_others(
+    spec: Path, tmp_path: Path
+) -> None:
+    queries = tmp_path / "phrasings.jsonl"
+    queries.write_text("".join(json.dumps(example) + "\n" for example in EXAMPLES))
+    code, out, _ = invoke(str(spec), "--queries", str(queries))
+    assert (code, out) == (
+        0,
+        "phrasings.jsonl: 2 queries; top-1 1 (50.0%), top-5 2 (100.0%)\n"
+        "misses (1):\n"
+        "  line 2: 'comments on issue 7' expected createComment (rank 2); first: listComments\n",
+    )
+    # line 2 asked with the search learning from line 1, and line 1 from line 2
+    code, out, err = invoke(str(spec), "--queries", str(queries), "--cross-validate", "2")
+    assert (code, err) == (0, "")
+    assert out == (
+        "phrasings.jsonl (each of 2 parts learning from the others): 2 queries; "
+        "top-1 2 (100.0%), top-5 2 (100.0%)\n"
+    )
+    code, out, err = invoke(str(spec), "--queries", str(queries), "--cross-validate", "3")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: --cross-validate 3 needs at least 3 queries, the file has 2")
