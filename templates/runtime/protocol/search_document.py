@@ -4,7 +4,8 @@ An ``Entry`` (name, summary, method, path, tags, parameter names, description) b
 ``Document``: the terms of each field (the description's first sentence apart from the rest of
 its start, markup removed), the acronyms of runs of its name's words (``pvc`` of persistent volume
 claim); its *label*, the terms its name says beyond its verb and leading tag; its *intent* (create,
-read, list, update, delete: from the verb its name starts with, else the verb its description
+read, list, update, delete: from the verb its name starts with, or ends with when it starts with
+no verb, as RPC-style names do ("conversations.list"), else the verb its description
 starts with, else its method and whether its path ends at one item; or none, with the verb of its
 own: merge, star); and its *heads*, what it is about: the noun its name ends with before any
 preposition, and its path's last collection. ``join_compounds`` adds what the whole API teaches:
@@ -210,7 +211,9 @@ def _name_heads(entry: Entry, prefix: int, verb: str) -> frozenset[str]:
     words = [w for w in name[prefix:] if w not in HTTP_METHODS]
     if words and (stem(words[0]) in vocabulary().operation_verbs or stem(words[0]) == verb):
         words = words[1:]
-    elif len(words) > 1 and (stem(words[-1]) == verb or stem(words[-1]) in _SEEKING):
+    elif len(words) > 1 and (
+        stem(words[-1]) == verb or stem(words[-1]) in _SEEKING or _verb_last(words)
+    ):
         # post_payment_intents_intent_confirm, get_customers_search: about the intent, customers
         words = words[:-1]
     seeking = any(stem(w) in _SEEKING for w in name[prefix : prefix + 1])
@@ -225,6 +228,14 @@ def _name_heads(entry: Entry, prefix: int, verb: str) -> frozenset[str]:
     if words:
         return frozenset({stem(words[-1])})
     return frozenset({stem(name[prefix - 1])}) if prefix else frozenset()
+
+
+def _verb_last(words: list[str]) -> bool:
+    """Whether a name says its verb last, as RPC-style names do ("admin.teams.owners.list",
+    "meetingCreate"): its first word is no verb, its last one is one of a kind (create, read,
+    list, update, delete)."""
+    verbs = vocabulary().operation_verbs
+    return len(words) > 1 and stem(words[0]) not in verbs and stem(words[-1]) in verbs
 
 
 def _path_heads(entry: Entry) -> frozenset[str]:
@@ -274,6 +285,8 @@ def _intent_of(entry: Entry, name: list[str], lead: str, tag: list[str]) -> tupl
     tag_verb = vocab.operation_verbs.get(stem(tag[-1])) if tag else None
     if tag_verb is not None and method != "DELETE":
         return tag_verb, ""  # "search/issues-and-pull-requests": the tag says what it does
+    if _verb_last(words):
+        words = [words[-1], *words[:-1]]  # "conversations.list", "meetingCreate"
     # a name that starts with another method than its own says a verb ("getCommentsByIds",
     # a POST that reads), not how it is called
     if words and (words[0] not in HTTP_METHODS or words[0] != method.lower()):

@@ -380,7 +380,7 @@ def test_him_or_her_is_someone() -> None:
 
 def test_who_asks_for_people() -> None:
     orgs = SearchIndex(
-        Entry(name=name, summary=summary, method="GET", path=path, tags=("orgs",))
+        Entry(name=name, summary=summary, method="GET", path=path, tags=(name.split("_")[0],))
         for name, path, summary in (
             ("orgs_list_repos", "/orgs/{org}/repos", "List organization repositories"),
             ("orgs_list_members", "/orgs/{org}/members", "List organization members"),
@@ -494,3 +494,11 @@ def test_a_word_finds_the_ship_of_its_family() -> None:
     )
     assert first(index, "members of project 7") == "get_project_memberships"
     assert first(index, "show project 7 members") == "get_project_memberships"
+
+
+def test_a_name_that_says_its_verb_last_is_read_as_rpc_names_are() -> None:
+    # "admin.teams.owners.list", "meetingCreate": the verb comes last
+    owners = document(Entry("admin_teams_owners_list", "", "GET", "/admin.teams.owners.list"))
+    assert (owners.intent, owners.heads) == ("list", frozenset({"owner"}))
+    meeting = document(Entry("meeting_create", "Create a meeting", "POST", "/users/{id}/meetings"))
+    assert (meeting.intent, meeting.heads) == ("create", frozenset({"meet"}))
