@@ -8,10 +8,10 @@ characters are read. Values are not words (ids, numbers, ``v2.0``, quoted text, 
 for a file's path and content, an issue key (``PAY-12``) or number (``#42``) for a ticket (an
 issue), ``#general`` for a chat channel, and a named thing of a kind (``node-3``,
 ``deploy/frontend``) for its kind; some are hints, worth half a word: ``@maria`` (someone), a URL,
-a version (``v2.3.0``), a commit's sha, a duration (``2h30m``), an image (``nginx:1.25``), an SSH
-key, money (``$120``) and an id's prefix (``cus_9s8T``, which the index reads against the API's
-things); a hyphenated name (``app-config``) is one word of several parts, and a word written
-in parts (``to-do``, ``e-mail``, ``re-run``) one word. Phrases are replaced by
+an IP address, a version (``v2.3.0``), a commit's sha, a duration (``2h30m``), an image
+(``nginx:1.25``), an SSH key, money (``$120``) and an id's prefix (``cus_9s8T``, which the index
+reads against the API's things); a hyphenated name (``app-config``) is one word of several parts,
+and a word written in parts (``to-do``, ``e-mail``, ``re-run``) one word. Phrases are replaced by
 what they mean, also when a phrasal verb's particle comes later ("take a user out"). A request
 framed as a question asks for what follows ("can you archive it", "how do I leave #random", "is
 there a way to export this"); what follows a colon after it is what to write ("comment on PAY-12:
@@ -147,6 +147,7 @@ _HYPHENATED = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)+$")
 # values that say what kind of thing they are: a hint of it (``HINT``), never a word of their own
 _URL = re.compile(r"^(?:https?|wss?|ftp)://\S+$", re.IGNORECASE)
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|ai|cloud|local|internal)$")
+_IP = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")  # "10.0.3.17", "10.0.0.0/16"
 _VERSION = re.compile(r"^v\d+(?:\.\d+)*(?:-[\w.]+)?$|^\d+\.\d+(?:\.\d+)+(?:-[\w.]+)?$")
 _SHA = re.compile(r"^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}$")
 _DURATION = re.compile(r"^(?:\d+(?:\.\d+)?[wdhm]){1,3}$")
@@ -157,8 +158,9 @@ _VOTE = re.compile(r"^[+-]1$|^👍$|^👎$")
 _SSH_KEY = re.compile(r"^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+)$")
 # a setting: a key and its value ("LOG_LEVEL=debug", "env=prod", "replicas=3")
 _SETTING = re.compile(r"^[A-Za-z][\w.-]*=\S*$")
-# a run of letters and digits no word has ("AAAAC3NzaC1lZDI1"): a key, a token, an id
-_OPAQUE = re.compile(r"^(?=.*\d)[A-Za-z0-9+/=]{16,}$")
+# a run of letters and digits no word has ("AAAAC3NzaC1lZDI1"): a key, a token, an id; and a
+# shorter one in capitals with digits ("U04SAMK2", "C024BE91L": a chat's ids)
+_OPAQUE = re.compile(r"^(?=.*\d)[A-Za-z0-9+/=]{16,}$|^(?=(?:.*\d){2})(?=.*[A-Z])[A-Z0-9]{6,15}$")
 # an id whose prefix says its kind ("cus_9s8T", "pi_3AbC9"): the prefix, for the index to read
 _PREFIXED_ID = re.compile(r"^([a-z]{2,6})_(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{1,40}$")
 # what a hint marks (``~``), and an id's prefix (``~id:``)
@@ -401,6 +403,7 @@ def _kind(token: str) -> tuple[str, ...] | None:
         return ("vote",)  # "+1 FEAT-221"
     for pattern, kind in (
         (_MONEY, "money"),
+        (_IP, "ip"),
         (_VERSION, "version"),
         (_SHA, "commit"),
         (_DURATION, "duration"),

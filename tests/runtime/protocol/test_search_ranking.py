@@ -502,3 +502,14 @@ def test_a_name_that_says_its_verb_last_is_read_as_rpc_names_are() -> None:
     assert (owners.intent, owners.heads) == ("list", frozenset({"owner"}))
     meeting = document(Entry("meeting_create", "Create a meeting", "POST", "/users/{id}/meetings"))
     assert (meeting.intent, meeting.heads) == ("create", frozenset({"meet"}))
+
+
+def test_an_ip_address_is_an_ip_and_a_chat_id_is_a_value() -> None:
+    assert [(w.stem, w.value) for w in read_query("reassign 45.55.96.47").words if not w.verb] == [
+        ("ip", True)
+    ]
+    # capitals with digits: an id, not words ("U04SAMK2" was read as "samk")
+    assert [w.stem for w in read_query("make U04SAMK2 a workspace admin").words] == [
+        "workspac",
+        "admin",
+    ]
