@@ -25,9 +25,12 @@ namespaces, not their events), and one whose path takes the kind of value the qu
 bugs assigned to me") are found by the operation that searches them, which takes any filter; a
 whole replacement (PUT) comes after a partial update (PATCH) of the same path unless a replacement
 is asked for; and of two that match, the one whose name says less that was not
-asked for comes first ("delete a customer" is the customer, not the customer's discount). Equal
-scores keep catalog order, so results are stable. Building the index reads every operation once
-(about 0.1 s for 1,200); a query touches only the operations that share a term with it. Stdlib only.
+asked for comes first ("delete a customer" is the customer, not the customer's discount). When
+the API's owner gave search examples (users' phrasings and the operations that serve them,
+``search_examples.py``), the operations the examples most like the query name rise, and those its
+words missed are added. Equal scores keep catalog order, so results are stable. Building the
+index reads every operation once (about 0.1 s for 1,200); a query touches only the operations that
+share a term with it. Stdlib only.
 """
 
 from __future__ import annotations
