@@ -788,6 +788,8 @@ def _summary(result: Generation, out: Path) -> str:
         f"{len(plan.tools)} tools, {len(plan.resources)} resources, "
         f"{len(plan.resource_templates)} resource templates, {len(plan.prompts)} prompts"
     )
+    if plan.search_examples:
+        counts += f"; its search learned {len(plan.search_examples)} example phrasings"
     warnings = len(result.report.warnings)
     tail = f"; {warnings} warning(s)" if warnings else ""
     return f"Generated {plan.distribution} ({counts}) in {out}{tail}"

@@ -297,3 +297,16 @@ def test_the_kinds_of_action_a_body_takes_say_what_the_operation_does(tmp_path: 
     index = search_catalog.index_of(catalog)
     assert _names(index, "power cycle server 7")[0] == "post_server_action"
     assert _names(index, "rebuild server 7")[0] == "post_server_action"
+
+
+def test_generate_says_how_many_examples_its_search_learned(tmp_path: Path) -> None:
+    spec = tmp_path / "openapi.json"
+    spec.write_text(json.dumps(github_like_spec()), "utf-8")
+    examples = _examples_file(tmp_path / "examples.jsonl", EXAMPLES)
+    out = tmp_path / "out"
+    args = ["generate", str(spec), "-o", str(out), "--search-examples", str(examples)]
+    result = CliRunner().invoke(main, [*args, "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "; its search learned 2 example phrasings) in " in result.stderr
+    written = json.loads(next(out.glob("src/*/catalog.json")).read_text("utf-8"))
+    assert len(written["searchIndex"]["examples"]) == 2
