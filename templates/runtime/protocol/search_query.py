@@ -244,6 +244,9 @@ def tokens(text: str, names: set[str] | None = None) -> list[str]:
     naming = False
     raws = _QUOTED.sub(" ", text[:MAX_QUERY_CHARS]).split()
     for position, raw in enumerate(raws):
+        if raw.lower() in _SHORTHAND:
+            found.append(_SHORTHAND[raw.lower()])  # "w/", "w/o": words, not an owner's thing
+            continue
         token = raw.strip(_PUNCTUATION)
         following = (
             raws[position + 1].strip(_PUNCTUATION).lower() if position + 1 < len(raws) else ""
@@ -507,6 +510,8 @@ _FRAME = re.compile(
 )
 # a request that only points back at what the user told ("could you take care of that?")
 _VACUOUS = frozenset(words.VACUOUS.split())
+# words written short with a slash
+_SHORTHAND = {"w/": "with", "w/o": "without", "b/c": "because"}
 # what a request asks to write follows a colon ("note on INC-7: mitigated, monitoring")
 _CONTENT = re.compile(r":\s+")
 # a remark after the request, with a subject of its own: "..., nobody uses it anymore"

@@ -83,7 +83,7 @@ tell me=show|tell us=show|drop a note=add comment|drop a comment=add comment|lea
 leave a comment=add comment|drop a line=send message|need a=create|need an=create|want a=create
 want an=create|need a list=list|want a list=list|need a report=list|need a summary=show
 autoscale=create autoscaler|pay out=create payout|in one go=bulk|in one shot=bulk
-all at once=bulk|get out of=leave
+all at once=bulk|get out of=leave|be notified=subscribe|get notified=subscribe|notify me=subscribe
 """
 # the verbs that say which kind of operation a query wants (a word may be in two lists)
 INTENT_VERBS = {

@@ -513,3 +513,10 @@ def test_an_ip_address_is_an_ip_and_a_chat_id_is_a_value() -> None:
         "workspac",
         "admin",
     ]
+
+
+def test_being_notified_is_subscribing_and_shorthand_is_words() -> None:
+    assert read_query("I want to be notified when label bug is added").lead == "subscrib"
+    # "w/o" is "without", not an owner's repository
+    assert [w.stem for w in read_query("users w/o 2fa").words] == ["user"]
+    assert read_query("find repos w/ billing in the name").filtered
