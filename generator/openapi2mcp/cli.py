@@ -8,17 +8,19 @@ error, printed as one line naming where it happened (never a traceback).
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, ParamSpec, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import click
 
 from . import __version__
+from .cli_support import EXIT_DRIFT
+from .cli_support import fail as _fail
+from .cli_support import no_traceback as _no_traceback
 from .diagnostics import GenerationError, Report
 from .diff.compare import DiffInputError, FailOn, diff_sources
 from .diff.report import FULL_REPORT, MARKDOWN_LIMIT, render
@@ -36,10 +38,8 @@ from .eval import (
 from .generate import (
     GenerateOptions,
     Generation,
-    InternalError,
     NothingToGenerate,
     generate,
-    internal_error,
     name_origin,
     plan_source,
 )
@@ -66,10 +66,6 @@ from .render.publishing import (
 )
 
 T = TypeVar("T")
-P = ParamSpec("P")
-EXIT_DRIFT = 1
-EXIT_ERROR = 2
-EXIT_INTERNAL = 3
 # without a terminal, progress lines are shown for specs at least this big (or with --progress)
 PROGRESS_SPEC_BYTES = 1_000_000
 
@@ -78,26 +74,6 @@ PROGRESS_SPEC_BYTES = 1_000_000
 @click.version_option(__version__, prog_name="openapi2mcp")
 def main() -> None:
     """Generate standalone, typed Python MCP servers from OpenAPI documents."""
-
-
-def _no_traceback(command: Callable[P, None]) -> Callable[P, None]:
-    """A command that ends any unexpected exception with one line and exit code 3."""
-
-    @functools.wraps(command)
-    def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
-        try:
-            command(*args, **kwargs)
-        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
-            raise
-        except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(EXIT_DRIFT)
-        except InternalError as exc:
-            _internal(exc)
-        except Exception as exc:  # whatever it is, the user gets one line, not a traceback
-            _internal(internal_error(exc))
-
-    return guarded
 
 
 def _options(f: click.decorators.FC) -> click.decorators.FC:
@@ -764,16 +740,6 @@ def _run(step: Callable[[], T], *, verbose: bool = False) -> T:
         _fail(exc.diagnostic.message)
     except GenerationError as exc:
         _fail(exc.diagnostic.message)
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(EXIT_ERROR)
-
-
-def _internal(exc: InternalError) -> NoReturn:
-    click.echo(str(exc), err=True)
-    sys.exit(EXIT_INTERNAL)
 
 
 def _print_report(report: Report, *, verbose: bool) -> None:
