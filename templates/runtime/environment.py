@@ -75,6 +75,14 @@ VARIABLES: Final[tuple[Variable, ...]] = (
         "tuning",
     ),
     Variable(
+        "SEARCH_LOG",
+        "Dynamic and code modes: a file where each search (the query, the operations found) and "
+        "each operation then called (its name, success) is appended as a JSON line, for "
+        "openapi2mcp examples to turn into search examples; no arguments or results are written",
+        "",
+        "tuning",
+    ),
+    Variable(
         "CODE_MAX_CALLS",
         "Code mode: operation calls one program may make, 1 to 10000",
         "50",

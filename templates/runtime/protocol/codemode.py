@@ -43,6 +43,7 @@ from .jsonrpc import INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY, JsonObj
 from .request_state import Binding, State, arguments_digest
 from .results import tool_error
 from .sandbox import CodeLimits, Failed, Finished, Output, jsonable, run_program
+from .search_log import SearchLog
 from .structured import compact, shrink
 
 RUN: Final = "run_code"
@@ -53,9 +54,16 @@ _NOTICE_ROOM = 400
 class CodeMode:
     """Runs ``run_code`` programs against one server's operations."""
 
-    def __init__(self, catalog: Catalog, calls: Calls, limits: CodeLimits) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        calls: Calls,
+        limits: CodeLimits,
+        search_log: SearchLog | None = None,
+    ) -> None:
         self.limits = limits
         self.calls = calls
+        self.search_log = search_log
         self._catalog = catalog
         self._names: dict[str, str] | None = None
         self._slots: asyncio.Semaphore | None = None
@@ -79,7 +87,7 @@ class CodeMode:
         self, code: str, interaction: Interaction, progress: Progress, log: RequestLog
     ) -> JsonObject:
         """``run_code``'s result (2026 shape): ``complete``, or ``input_required`` to ask the user."""
-        subject = _subject(interaction)
+        subject = caller(interaction)
         binding = Binding("tools/call", RUN, arguments_digest({"code": code}), subject)
         journal = self._journal(interaction, binding)
         run = _Run(self, journal, interaction, subject, progress, log)
@@ -124,7 +132,7 @@ class CodeMode:
         return f"{tool} ({spec['method'].upper()} {spec['path']})" if spec is not None else tool
 
 
-def _subject(interaction: Interaction) -> str | None:
+def caller(interaction: Interaction) -> str | None:
     """The authenticated caller the request (and so its ``requestState``) is bound to."""
     binding = interaction.binding
     if isinstance(binding, Binding):
@@ -252,6 +260,8 @@ class _Run:
         entry = entry_of(tool, digest, result)
         self.done[seq] = entry
         self.ran += 1
+        if self.mode.search_log is not None:
+            self.mode.search_log.called(tool, not result.get("isError", False), self.subject)
         return entry
 
     def _interaction(self, seq: int, tool: str, digest: str) -> Interaction:

@@ -14,7 +14,8 @@ operations as async functions (``codemode.py``), within limits read at start-up
 (``sandbox.CodeLimits``); it needs the ``code`` extra, checked at start-up too. The generator chose a
 mode (``toolMode`` in the catalog); ``selection_from_env`` lets ``<PREFIX>_TOOL_MODE`` (``full``,
 ``dynamic``, ``toolsets``, ``code`` or ``auto``) and ``<PREFIX>_TOOLSETS`` (comma-separated toolset
-names, which alone select ``toolsets``) override it at start-up.
+names, which alone select ``toolsets``) override it at start-up. ``<PREFIX>_SEARCH_LOG`` (dynamic and
+code modes) records each search and each operation called after it (``search_log.py``).
 """
 
 from __future__ import annotations
@@ -31,13 +32,14 @@ from ..environment import name as env_name
 from ..errors import ToolModeError as ToolModeError  # noqa: PLC0414 - re-exported
 from ..jsonschema import Validator
 from .calls import NO_LOG, NO_PROGRESS, Calls, Progress, RequestLog
-from .codemode import RUN, CodeMode
+from .codemode import RUN, CodeMode, caller
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
 from .pagination import ListItems, PageSource, PickedTools, ToolSource
 from .results import tool_error
 from .sandbox import DEFAULT_CODE_LIMITS, CodeLimits, check_available
 from .search import Entry, SearchIndex
 from .search_catalog import index_of
+from .search_log import SearchLog
 from .shaping import shape_tool_result
 
 SEARCH = "search_operations"
@@ -52,11 +54,13 @@ _SUGGESTIONS = 3
 @dataclass(frozen=True, slots=True)
 class ToolSelection:
     """The active tool mode and, in ``toolsets`` mode, the toolsets it exposes; ``code`` holds
-    the limits of code mode's programs."""
+    the limits of code mode's programs; ``search_log`` records searches (``search_log.py``)."""
 
     mode: str = "full"
     toolsets: tuple[str, ...] = ()
     code: CodeLimits = field(default=DEFAULT_CODE_LIMITS)
+    # where searches and the calls after them are recorded (``<PREFIX>_SEARCH_LOG``), if anywhere
+    search_log: SearchLog | None = field(default=None, compare=False)
 
 
 def default_selection(catalog: Catalog) -> ToolSelection:
@@ -92,7 +96,9 @@ def selection_from_env(catalog: Catalog, environ: Mapping[str, str], prefix: str
         if not catalog.get("codeTools"):
             raise ToolModeError(f"{mode_var}=code: this server was generated without code mode")
         check_available(catalog["server"]["name"])
-        return ToolSelection(mode, code=limits)
+    search_log = _search_log(environ, prefix, mode)
+    if mode in ("code", "dynamic"):
+        return ToolSelection(mode, code=limits, search_log=search_log)
     if mode != "toolsets":
         return ToolSelection(mode, code=limits)
     known = catalog.get("toolsets") or {}
@@ -104,6 +110,26 @@ def selection_from_env(catalog: Catalog, environ: Mapping[str, str], prefix: str
     if unknown:
         raise ToolModeError(f"{sets_var}: no toolset {', '.join(unknown)}; choose from {listed}")
     return ToolSelection(mode, toolsets, limits)
+
+
+def _search_log(environ: Mapping[str, str], prefix: str, mode: str) -> SearchLog | None:
+    """The log ``<prefix>_SEARCH_LOG`` names, opened; only the modes that search have one."""
+    log_var = env_name(prefix, "SEARCH_LOG")
+    path = environ.get(log_var, "").strip()
+    if not path:
+        return None
+    if mode not in ("dynamic", "code"):
+        raise ToolModeError(
+            f"{log_var} records the searches of dynamic and code modes; this server runs in "
+            f"{mode} mode, which has no search"
+        )
+    secret = environ.get(env_name(prefix, "STATE_SECRET"), "")
+    try:
+        return SearchLog(path, secret.encode() or None)
+    except OSError as exc:
+        raise ToolModeError(
+            f"{log_var}: cannot open {path} for appending: {exc.strerror}"
+        ) from None
 
 
 class ToolSurface:
@@ -119,6 +145,7 @@ class ToolSurface:
         self._exposed: frozenset[str] | None = None
         self._validators: dict[str, Validator] = {}
         self._index: SearchIndex | None = None
+        self._search_log = selection.search_log
         # code mode's programs (None in the other modes)
         self._code: CodeMode | None = None
         names = tools.names
@@ -129,7 +156,7 @@ class ToolSurface:
             self._exposed = frozenset()
             self.listing = ListItems(meta)
         elif self.mode == "code":
-            code = self._code = CodeMode(catalog, calls, selection.code)
+            code = self._code = CodeMode(catalog, calls, selection.code, selection.search_log)
             meta = [
                 t if t["name"] != RUN else code.listed(t) for t in catalog.get("codeTools") or []
             ]
@@ -200,7 +227,7 @@ class ToolSurface:
             lines += [f"- {issue.path or '(arguments)'}: {issue.message}" for issue in issues]
             return tool_error("\n".join(lines))
         if name == SEARCH:
-            return self._search(arguments)
+            return self._search(arguments, caller(interaction))
         if name == DESCRIBE:
             return self._describe(arguments["name"])
         if name == RUN and self._code is not None:
@@ -212,7 +239,13 @@ class ToolSurface:
             if refused is not None:
                 return refused
             inner = {**inner, select: arguments[select]}
-        return await self._run(operation, inner, progress, log, interaction)
+        result = await self._run(operation, inner, progress, log, interaction)
+        if self._search_log is not None and result.get("resultType") != "input_required":
+            known = self._calls.tool(operation) is not None
+            if known:
+                ok = not result.get("isError", False)
+                self._search_log.called(operation, ok, caller(interaction))
+        return result
 
     def _refused_selection(
         self, operation: str, argument: str, expression: Any, inner: JsonObject
@@ -234,7 +267,7 @@ class ToolSurface:
             )
         return None
 
-    def _search(self, arguments: JsonObject) -> JsonObject:
+    def _search(self, arguments: JsonObject, subject: str | None) -> JsonObject:
         query: str = arguments["query"]
         tag = arguments.get("tag")
         toolsets = self._catalog.get("toolsets") or {}
@@ -245,6 +278,8 @@ class ToolSurface:
             allowed = toolsets[tag]["tools"]
         index = self._search_index()
         found = index.search(query, limit=arguments.get("limit", DEFAULT_RESULTS), allowed=allowed)
+        if self._search_log is not None:
+            self._search_log.searched(query, [entry.name for entry in found], subject)
         if not found:
             text = f"No operation matches {query!r}. Try other or fewer words, or another tag."
             return {"resultType": "complete", "content": [_text(text)]}
