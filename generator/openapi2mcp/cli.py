@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from . import __version__
+from .cli_examples import examples_command
 from .cli_support import EXIT_DRIFT
 from .cli_support import fail as _fail
 from .cli_support import no_traceback as _no_traceback
@@ -74,6 +75,9 @@ PROGRESS_SPEC_BYTES = 1_000_000
 @click.version_option(__version__, prog_name="openapi2mcp")
 def main() -> None:
     """Generate standalone, typed Python MCP servers from OpenAPI documents."""
+
+
+main.add_command(examples_command)
 
 
 def _options(f: click.decorators.FC) -> click.decorators.FC:

@@ -1,0 +1,126 @@
+"""Search examples learned from real use: kinto 26.5.0's server in dynamic mode, with a search log.
+
+The package is generated in dynamic mode from kinto's live document and run with
+``KINTO_SEARCH_LOG``. Through the official client the model searches, calls what it found (a record
+really created in kinto, an account kinto refuses) and calls an operation no search found. The log
+holds those searches and calls, and nothing of what was sent. ``openapi2mcp examples`` turns it into
+one example phrasing: the successful call after the search that found it second. The package
+generated again with that file as its search examples finds the operation first for that phrasing;
+the refused call taught nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from mcp.types import CallToolResult
+
+from openapi2mcp.cli import main
+from openapi2mcp.generate import GenerateOptions, generate
+from openapi2mcp.render.emit import write_tree
+from openapi2mcp.render.package import MARKER
+from tests.realapis.conftest import LiveApi, headers_env, mcp_client, only_text
+from tests.realapis.test_kinto import _basic
+
+pytestmark = pytest.mark.realapi
+
+NOTE = "save a new note in my notes collection"
+SIGN_UP = "register a user"
+
+
+def _dynamic(kinto: LiveApi, where: Path, examples: Path | None = None) -> LiveApi:
+    """kinto's live document generated in dynamic mode into ``where``."""
+    where.mkdir()
+    document = where / "kinto-openapi.json"
+    document.write_text(json.dumps(kinto.spec), encoding="utf-8")
+    options = GenerateOptions(name="kinto", tool_mode="dynamic", search_examples=examples)
+    generation = generate(str(document), options)
+    assert generation.report.errors == []
+    out = where / "kinto-mcp"
+    write_tree(generation.files, out, force=False, marker=MARKER)
+    return dataclasses.replace(kinto, package=out)
+
+
+def _found(result: CallToolResult) -> list[str]:
+    """The operation names a search result lists, best first."""
+    assert not result.is_error, result
+    lines = only_text(result).splitlines()[1:]
+    return [line[2:].split(":", 1)[0] for line in lines]
+
+
+def _records(log: Path) -> list[dict[str, Any]]:
+    found = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert all(isinstance(record.pop("at"), float) for record in found)
+    return found
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_what_the_model_found_and_called_teaches_the_next_server(
+    kinto: LiveApi, tmp_path: Path, mode: str
+) -> None:
+    user, password = f"learner-{mode}", f"pw-{mode}-learn-51d2"
+    auth = _basic(user, password)
+    bucket, collection = f"notes-{mode}", "notes"
+    with httpx.Client(base_url=kinto.base_url, timeout=10) as server:
+        signed = server.put(f"/accounts/{user}", json={"data": {"password": password}})
+        assert signed.status_code == 201, signed.text
+        server.headers.update(auth)
+        assert server.put(f"/buckets/{bucket}").status_code == 201
+        made = server.put(f"/buckets/{bucket}/collections/{collection}")
+        assert made.status_code == 201
+
+        first = _dynamic(kinto, tmp_path / "first")
+        log = tmp_path / "search.jsonl"
+        stdio = first.stdio(HEADERS=headers_env(auth), SEARCH_LOG=str(log))
+        async with mcp_client(stdio, mode) as client:
+            noted = await client.call_tool("search_operations", {"query": NOTE})
+            note = {"bucket_id": bucket, "collection_id": collection, "data": {"text": "oat milk"}}
+            created = await client.call_tool(
+                "call_operation", {"name": "create_record", "arguments": note}
+            )
+            signing = await client.call_tool("search_operations", {"query": SIGN_UP})
+            refused = await client.call_tool(
+                "call_operation", {"name": "create_account", "arguments": {"data": {}}}
+            )
+            info = await client.call_tool("call_operation", {"name": "server_info"})
+        assert _found(noted)[:2] == ["create_collection", "create_record"]
+        assert _found(signing)[:2] == ["delete_user_data", "create_account"]
+        assert not created.is_error and refused.is_error and not info.is_error
+        listed = server.get(f"/buckets/{bucket}/collections/{collection}/records").json()
+        assert [r["text"] for r in listed["data"]] == ["oat milk"]
+
+    assert _records(log) == [
+        {"search": NOTE, "found": _found(noted)},
+        {"called": "create_record", "ok": True},
+        {"search": SIGN_UP, "found": _found(signing)},
+        {"called": "create_account", "ok": False},
+        {"called": "server_info", "ok": True},
+    ]
+    assert "oat milk" not in log.read_text(encoding="utf-8")
+
+    examples = tmp_path / "examples.jsonl"
+    learned = CliRunner().invoke(main, ["examples", str(log), "-o", str(examples)])
+    assert learned.exit_code == 0, learned.output
+    assert examples.read_text(encoding="utf-8") == (
+        json.dumps(
+            {"query": NOTE, "expected": "create_record", "split": "usage", "uses": 1, "rank": 2}
+        )
+        + "\n"
+    )
+    assert learned.stderr == (
+        "2 searches (0 found nothing), 3 calls (2 succeeded, 1 after a search that found them): "
+        f"1 new example phrasing(s) to {examples}\n"
+    )
+
+    second = _dynamic(kinto, tmp_path / "second", examples)
+    async with mcp_client(second.stdio(HEADERS=headers_env(auth)), mode) as client:
+        noted = await client.call_tool("search_operations", {"query": NOTE})
+        signing = await client.call_tool("search_operations", {"query": SIGN_UP})
+    assert _found(noted)[0] == "create_record"
+    assert _found(signing)[:2] == ["delete_user_data", "create_account"]
