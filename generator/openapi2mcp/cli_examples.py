@@ -43,9 +43,16 @@ from .examples import (
     show_default=True,
     help="Keep a phrasing only when this many searches with it led to the operation.",
 )
+@click.option(
+    "--unanswered",
+    type=click.IntRange(min=0),
+    default=0,
+    metavar="N",
+    help="Also show the N most frequent searches no successful call followed.",
+)
 @no_traceback
 def examples_command(
-    logs: tuple[Path, ...], output: Path | None, window: float, min_uses: int
+    logs: tuple[Path, ...], output: Path | None, window: float, min_uses: int, unanswered: int
 ) -> None:
     """Turn the search logs of generated servers (<PREFIX>_SEARCH_LOG) into search examples: each
     phrasing that found an operation the model then called with success. Review them, then give
@@ -81,4 +88,8 @@ def examples_command(
         f"{len(examples)} new example phrasing(s){where}",
         err=True,
     )
+    if unanswered and found.unanswered:
+        click.echo("searches no successful call followed, most frequent first:", err=True)
+        for query, count in found.unanswered[:unanswered]:
+            click.echo(f"  {count:>4}  {query}", err=True)
     sys.stdout.flush()

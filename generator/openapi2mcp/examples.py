@@ -13,6 +13,8 @@ search pairs once with each operation; a failed call pairs with nothing, and a c
 The examples are written as a query file (the file ``eval`` and ``--search-examples`` read): one
 ``{"query", "expected", "split": "usage", "uses", "rank"}`` a line, most used first; ``uses`` counts
 the searches that led to the call and ``rank`` is where the latest one found it (1: already first).
+The searches no successful call followed are counted too: what users asked for and the search did
+not give them, for the owner to write examples of by hand.
 Given a file that exists, the new phrasings are appended to it and what it holds is kept byte for
 byte, so an owner's review (deleting a line with a customer's name, say) stands. Logs from several
 replicas are read together, in time order.
@@ -62,6 +64,8 @@ class Usage:
     """What the logs hold: the examples, and how many searches and calls there were."""
 
     examples: list[Example] = field(default_factory=list)
+    # the searches no successful call followed (query -> how many), most frequent first
+    unanswered: list[tuple[str, int]] = field(default_factory=list)
     searches: int = 0
     found_nothing: int = 0
     calls: int = 0
@@ -132,6 +136,14 @@ def usage(records: Iterable[Record], window: float = DEFAULT_WINDOW_SECONDS) -> 
                     _count(found, search, tool)
                 break
     result.examples = sorted(found.values(), key=lambda e: -e.uses)
+    unanswered: dict[str, tuple[str, int]] = {}
+    for history in searches.values():
+        for search, paired in history:
+            if not paired:
+                query = " ".join((search.query or "").split())
+                _, count = unanswered.get(query.casefold(), (query, 0))
+                unanswered[query.casefold()] = (query, count + 1)
+    result.unanswered = sorted(unanswered.values(), key=lambda item: -item[1])
     return result
 
 

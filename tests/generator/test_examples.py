@@ -62,9 +62,18 @@ def test_a_successful_call_pairs_with_the_search_that_found_it(tmp_path: Path) -
         example("kick bob out of #ops", "conversations_members", rank=1),
         example("kick bob out of #ops", "conversations_kick", rank=2),
     ]
-    assert err == (
+    summary = (
         "3 searches (1 found nothing), 5 calls (4 succeeded, 2 after a search that found them): "
         "2 new example phrasing(s)\n"
+    )
+    assert err == summary
+    # what users asked for and did not get: for the owner to write examples of by hand
+    code, again, err = invoke(str(log), "--unanswered", "5")
+    assert (code, again) == (0, out)
+    assert err == summary + (
+        "searches no successful call followed, most frequent first:\n"
+        "     1  who is in #ops\n"
+        "     1  zzz\n"
     )
 
 
