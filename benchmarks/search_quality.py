@@ -2,16 +2,21 @@
 
 For each API with a query file in ``benchmarks/search_queries/<api>.jsonl`` (task phrasings written
 by hand as a user would type them, none copied from the spec; each marked ``dev``, for tuning, or
-``test``, held out) and in ``blind/`` to ``blind14/`` (each written by a helper who never saw the
-search's code, its tables or the other queries; each was measured unseen before its misses were
-looked at, and ``notes/search-quality.md`` keeps those first figures), the real public
+``test``, held out) and in every folder beside it (``blind/`` to ``blind16/``, ``newapi/``,
+``newapi2/``: each written by a helper who never saw the search's code, its tables or the other
+queries; each was measured unseen before its misses were looked at, and
+``notes/search-quality.md`` keeps those first figures), the real public
 spec is planned as ``openapi2mcp generate`` plans it (in memory), its search is built exactly as the
 generated server builds it, and every query is asked through ``search_operations``. Prints per
 API and per split: queries, top-1 and top-5 (the right operation first, or among the first five),
-then the misses: the query, what was expected, where it ranked and what ranked first. Not a test:
+then the misses: the query, what was expected, where it ranked and what ranked first. With
+``--learn``, each split is asked with the search learning from the other splits of its API as
+search examples; with ``--from-log`` too, only from what a search log could give (``openapi2mcp
+examples``: the operations the search without examples listed in its first 10). Not a test:
 figures, not assertions.
 
     python benchmarks/search_quality.py [--only github,stripe] [--split dev] [--no-misses]
+        [--learn [--from-log]]
 
 The specs come from ``realworld.py``'s npm cache (``benchmarks/.cache/realworld``, installed on
 first use).
@@ -45,6 +50,8 @@ from openapi2mcp.render.catalog import build_catalog
 
 HERE = Path(__file__).resolve().parent
 QUERIES = HERE / "search_queries"
+# what a search lists, so what a search log can pair a call with
+LOGGED = 10
 
 
 def row(label: str, score: Score) -> str:
@@ -72,6 +79,12 @@ def main() -> None:
         help="ask each split with the search learning from every other split of its API (one "
         "half from the other, for an API with one split)",
     )
+    parser.add_argument(
+        "--from-log",
+        action="store_true",
+        help="with --learn, learn only what a search log could give (openapi2mcp examples): the "
+        "operations the search without examples listed in its first 10 results",
+    )
     parser.add_argument("--no-misses", action="store_true", help="figures only")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the npm packages go")
     args = parser.parse_args()
@@ -94,6 +107,10 @@ def main() -> None:
         queries = [query for file in files for query in read_queries(file, names)]
         catalog: Any = build_catalog(plan, Report())
         score = Score(())
+        listed: dict[str, set[str]] = {}
+        if args.from_log:
+            plain = catalog_search(catalog)
+            listed = {q.query: set(plain(q.query, LOGGED)) for q in queries}
         for split in dict.fromkeys(q.split for q in queries):
             if args.split and split != args.split:
                 continue
@@ -107,7 +124,11 @@ def main() -> None:
             for ask, learn in rounds:
                 learned = learn if args.learn else []
                 index = dict(catalog["searchIndex"])
-                index["examples"] = [{"query": q.query, "tools": list(q.expected)} for q in learned]
+                index["examples"] = [
+                    {"query": q.query, "tools": tools}
+                    for q in learned
+                    if (tools := [t for t in q.expected if not listed or t in listed[q.query]])
+                ]
                 search = catalog_search({**catalog, "searchIndex": index})
                 score = Score(score.outcomes + evaluate(search, ask).outcomes)
         seconds = time.perf_counter() - start
