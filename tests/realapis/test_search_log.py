@@ -6,19 +6,25 @@ really created in kinto, an account kinto refuses) and calls an operation no sea
 holds those searches and calls, and nothing of what was sent. ``openapi2mcp examples`` turns it into
 one example phrasing: the successful call after the search that found it second. The package
 generated again with that file as its search examples finds the operation first for that phrasing;
-the refused call taught nothing.
+the refused call taught nothing. Over Streamable HTTP with two users (static bearer tokens), each
+call pairs with its own caller's search, not with the other user's later one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import httpx2
 import pytest
 from click.testing import CliRunner
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
 
 from openapi2mcp.cli import main
@@ -27,11 +33,14 @@ from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.realapis.conftest import LiveApi, headers_env, mcp_client, only_text
 from tests.realapis.test_kinto import _basic
+from tests.runtime.transports.kit import ServerProcess
 
 pytestmark = pytest.mark.realapi
 
 NOTE = "save a new note in my notes collection"
 SIGN_UP = "register a user"
+ENTRY = "add an entry to the list"
+ALICE, BOB = "alice-token-5b0e1c9d7a3f", "bob-token-e2d94a61c8b7"
 
 
 def _dynamic(kinto: LiveApi, where: Path, examples: Path | None = None) -> LiveApi:
@@ -124,3 +133,69 @@ async def test_what_the_model_found_and_called_teaches_the_next_server(
         signing = await client.call_tool("search_operations", {"query": SIGN_UP})
     assert _found(noted)[0] == "create_record"
     assert _found(signing)[:2] == ["delete_user_data", "create_account"]
+
+
+@contextlib.asynccontextmanager
+async def _over_http(url: str, token: str) -> AsyncIterator[Client]:
+    """The official client over Streamable HTTP, sending ``token`` as its MCP bearer token."""
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
+        transport = streamable_http_client(url, http_client=http)
+        async with Client(transport, mode="auto") as client:
+            yield client
+
+
+async def test_over_http_each_call_pairs_with_its_own_callers_search(
+    kinto: LiveApi, tmp_path: Path
+) -> None:
+    user, password = "learner-http", "pw-http-learn-8e4f"
+    auth = _basic(user, password)
+    with httpx.Client(base_url=kinto.base_url, timeout=10) as server:
+        assert server.put(f"/accounts/{user}", json={"data": {"password": password}}).is_success
+        server.headers.update(auth)
+        assert server.put("/buckets/shared").status_code == 201
+        assert server.put("/buckets/shared/collections/notes").status_code == 201
+
+    package = _dynamic(kinto, tmp_path / "http")
+    log = tmp_path / "search.jsonl"
+    env = package.env(
+        HEADERS=headers_env(auth),
+        SEARCH_LOG=str(log),
+        AUTH_TOKENS=f"{ALICE},{BOB}",
+        STATE_SECRET="the replicas share this secret",
+    )
+    running = ServerProcess(env, module=package.module)
+    try:
+        async with _over_http(running.url, ALICE) as alice, _over_http(running.url, BOB) as bob:
+            asked = await alice.call_tool("search_operations", {"query": NOTE})
+            # Bob searches later, and his search lists the operation first
+            other = await bob.call_tool("search_operations", {"query": ENTRY})
+            note = {"bucket_id": "shared", "collection_id": "notes", "data": {"text": "rye"}}
+            made = await alice.call_tool(
+                "call_operation", {"name": "create_record", "arguments": note}
+            )
+    finally:
+        running.stop()
+    assert _found(asked)[:2] == ["create_collection", "create_record"]
+    assert _found(other)[0] == "create_record"
+    assert not made.is_error, made
+
+    written = _records(log)
+    assert [sorted(r) for r in written] == [
+        ["by", "found", "search"],
+        ["by", "found", "search"],
+        ["by", "called", "ok"],
+    ]
+    by_alice, by_bob, by_caller = (r["by"] for r in written)
+    assert by_alice == by_caller != by_bob
+    text = log.read_text(encoding="utf-8")
+    assert ALICE not in text and BOB not in text
+
+    learned = CliRunner().invoke(main, ["examples", str(log)])
+    assert learned.exit_code == 0, learned.output
+    assert learned.stdout == (
+        json.dumps(
+            {"query": NOTE, "expected": "create_record", "split": "usage", "uses": 1, "rank": 2}
+        )
+        + "\n"
+    )
