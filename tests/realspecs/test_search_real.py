@@ -40,6 +40,8 @@ CASES = [
     # a known verb on one thing asks for an action
     ("github", "tag issue 87 in acme/support-tools with needs-triage and p1", "issues/add-labels"),
     ("github", "assign issue 42 to bob", "issues/add-assignees"),
+    # the first word a verb, then an issue's number: "#14" is what it acts on, not a tag's number
+    ("github", "tag #14 in acme/web with needs-triage", "issues/add-labels"),
     # a verb that names what the API creates counts as that thing
     ("jira", "attach the crash log to PAY-31", "addAttachment"),
     # things asked for are listed

@@ -257,7 +257,7 @@ def tokens(text: str, names: set[str] | None = None) -> list[str]:
         naming = token.lower() in _NAMING
         said = _hint(raw, token, after=found[-1] if found else "")
         if said is None:
-            said = _named(raw, token, found[-1] if found else None)
+            said = _named(raw, token, found[-1] if found else None, first=len(found) == 1)
         if said is not None:
             found.extend(said)
         elif _HYPHENATED.match(token) and _one_word(token) and not (found and _known(found[-1])):
@@ -289,7 +289,7 @@ def _describes(token: str) -> bool:
     return token.lower().split("-", 1)[0] in _DESCRIBING
 
 
-def _named(raw: str, token: str, before: str | None) -> tuple[str, ...] | None:
+def _named(raw: str, token: str, before: str | None, first: bool = False) -> tuple[str, ...] | None:
     """What a name or a number stands for (``None``: not one): a thing of a kind ("node-3",
     "deploy/web": its kind), an owner's repository ("acme/api"), nothing ("data-mysql-0"), a
     project by its key ("bugs in OPS"), an issue ("#42", "PAY-12"), a file ("src/app.py")."""
@@ -306,7 +306,7 @@ def _named(raw: str, token: str, before: str | None) -> tuple[str, ...] | None:
     if _NUMBERED.match(raw):
         # "#42": an issue (or a pull request) by its number; after a noun ("PR #42"), that
         # thing's number
-        return ("ticket",) if before is None or not _names_thing(before) else ()
+        return ("ticket",) if before is None or not _names_thing(before, first) else ()
     if _FILE.match(token.lower()):
         return ("filepath",)
     if _ISSUE_KEY.match(token):
@@ -457,10 +457,13 @@ def _verbal(word: str) -> bool:
     return stem(last) in vocab.intent_verbs or stem(last) in vocab.actions
 
 
-def _names_thing(word: str) -> bool:
-    """Whether ``word`` names a thing a number could follow ("PR #42", not "close #9")."""
+def _names_thing(word: str, first: bool = False) -> bool:
+    """Whether ``word`` names a thing a number could follow ("PR #42", not "close #9"); the
+    query's first word, when it can be a verb, is one ("tag #12 with bug", "pin #4")."""
     vocab = vocabulary()
     verb = stem(word) in vocab.intent_verbs or stem(word) in vocab.actions
+    if first and not verb:
+        verb = stem(word) in vocab.general_verbs or stem(word) in vocab.verb_senses
     return not (verb or word in _DETERMINERS or word in vocab.stop or is_preposition(word))
 
 
