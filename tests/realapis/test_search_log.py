@@ -6,8 +6,8 @@ really created in kinto, an account kinto refuses) and calls an operation no sea
 holds those searches and calls, and nothing of what was sent. ``openapi2mcp examples`` turns it into
 one example phrasing: the successful call after the search that found it second. The package
 generated again with that file as its search examples finds the operation first for that phrasing;
-the refused call taught nothing. Over Streamable HTTP with two users (static bearer tokens), each
-call pairs with its own caller's search, not with the other user's later one.
+the refused call taught nothing. Over Streamable HTTP with two users (static bearer tokens), in
+both eras, each call pairs with its own caller's search, not with the other user's later one.
 """
 
 from __future__ import annotations
@@ -136,25 +136,26 @@ async def test_what_the_model_found_and_called_teaches_the_next_server(
 
 
 @contextlib.asynccontextmanager
-async def _over_http(url: str, token: str) -> AsyncIterator[Client]:
+async def _over_http(url: str, token: str, mode: str) -> AsyncIterator[Client]:
     """The official client over Streamable HTTP, sending ``token`` as its MCP bearer token."""
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
         transport = streamable_http_client(url, http_client=http)
-        async with Client(transport, mode="auto") as client:
+        async with Client(transport, mode=mode) as client:
             yield client
 
 
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_over_http_each_call_pairs_with_its_own_callers_search(
-    kinto: LiveApi, tmp_path: Path
+    kinto: LiveApi, tmp_path: Path, mode: str
 ) -> None:
-    user, password = "learner-http", "pw-http-learn-8e4f"
+    user, password = f"learner-http-{mode}", f"pw-http-{mode}-8e4f"
     auth = _basic(user, password)
     with httpx.Client(base_url=kinto.base_url, timeout=10) as server:
         assert server.put(f"/accounts/{user}", json={"data": {"password": password}}).is_success
         server.headers.update(auth)
-        assert server.put("/buckets/shared").status_code == 201
-        assert server.put("/buckets/shared/collections/notes").status_code == 201
+        assert server.put(f"/buckets/shared-{mode}").status_code == 201
+        assert server.put(f"/buckets/shared-{mode}/collections/notes").status_code == 201
 
     package = _dynamic(kinto, tmp_path / "http")
     log = tmp_path / "search.jsonl"
@@ -166,11 +167,18 @@ async def test_over_http_each_call_pairs_with_its_own_callers_search(
     )
     running = ServerProcess(env, module=package.module)
     try:
-        async with _over_http(running.url, ALICE) as alice, _over_http(running.url, BOB) as bob:
+        async with (
+            _over_http(running.url, ALICE, mode) as alice,
+            _over_http(running.url, BOB, mode) as bob,
+        ):
             asked = await alice.call_tool("search_operations", {"query": NOTE})
             # Bob searches later, and his search lists the operation first
             other = await bob.call_tool("search_operations", {"query": ENTRY})
-            note = {"bucket_id": "shared", "collection_id": "notes", "data": {"text": "rye"}}
+            note = {
+                "bucket_id": f"shared-{mode}",
+                "collection_id": "notes",
+                "data": {"text": "rye"},
+            }
             made = await alice.call_tool(
                 "call_operation", {"name": "create_record", "arguments": note}
             )

@@ -87,7 +87,7 @@ class CodeMode:
         self, code: str, interaction: Interaction, progress: Progress, log: RequestLog
     ) -> JsonObject:
         """``run_code``'s result (2026 shape): ``complete``, or ``input_required`` to ask the user."""
-        subject = caller(interaction)
+        subject = _subject(interaction)
         binding = Binding("tools/call", RUN, arguments_digest({"code": code}), subject)
         journal = self._journal(interaction, binding)
         run = _Run(self, journal, interaction, subject, progress, log)
@@ -132,7 +132,7 @@ class CodeMode:
         return f"{tool} ({spec['method'].upper()} {spec['path']})" if spec is not None else tool
 
 
-def caller(interaction: Interaction) -> str | None:
+def _subject(interaction: Interaction) -> str | None:
     """The authenticated caller the request (and so its ``requestState``) is bound to."""
     binding = interaction.binding
     if isinstance(binding, Binding):
@@ -261,7 +261,8 @@ class _Run:
         self.done[seq] = entry
         self.ran += 1
         if self.mode.search_log is not None:
-            self.mode.search_log.called(tool, not result.get("isError", False), self.subject)
+            ok = not result.get("isError", False)
+            self.mode.search_log.called(tool, ok, self.interaction.caller)
         return entry
 
     def _interaction(self, seq: int, tool: str, digest: str) -> Interaction:

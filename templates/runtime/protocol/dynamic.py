@@ -32,7 +32,7 @@ from ..environment import name as env_name
 from ..errors import ToolModeError as ToolModeError  # noqa: PLC0414 - re-exported
 from ..jsonschema import Validator
 from .calls import NO_LOG, NO_PROGRESS, Calls, Progress, RequestLog
-from .codemode import RUN, CodeMode, caller
+from .codemode import RUN, CodeMode
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
 from .pagination import ListItems, PageSource, PickedTools, ToolSource
 from .results import tool_error
@@ -227,7 +227,7 @@ class ToolSurface:
             lines += [f"- {issue.path or '(arguments)'}: {issue.message}" for issue in issues]
             return tool_error("\n".join(lines))
         if name == SEARCH:
-            return self._search(arguments, caller(interaction))
+            return self._search(arguments, interaction.caller)
         if name == DESCRIBE:
             return self._describe(arguments["name"])
         if name == RUN and self._code is not None:
@@ -244,7 +244,7 @@ class ToolSurface:
             known = self._calls.tool(operation) is not None
             if known:
                 ok = not result.get("isError", False)
-                self._search_log.called(operation, ok, caller(interaction))
+                self._search_log.called(operation, ok, interaction.caller)
         return result
 
     def _refused_selection(
@@ -267,7 +267,7 @@ class ToolSurface:
             )
         return None
 
-    def _search(self, arguments: JsonObject, subject: str | None) -> JsonObject:
+    def _search(self, arguments: JsonObject, who: tuple[str, str] | None) -> JsonObject:
         query: str = arguments["query"]
         tag = arguments.get("tag")
         toolsets = self._catalog.get("toolsets") or {}
@@ -279,7 +279,7 @@ class ToolSurface:
         index = self._search_index()
         found = index.search(query, limit=arguments.get("limit", DEFAULT_RESULTS), allowed=allowed)
         if self._search_log is not None:
-            self._search_log.searched(query, [entry.name for entry in found], subject)
+            self._search_log.searched(query, [entry.name for entry in found], who)
         if not found:
             text = f"No operation matches {query!r}. Try other or fewer words, or another tag."
             return {"resultType": "complete", "content": [_text(text)]}

@@ -9,9 +9,10 @@ so that the next generated server finds it first for them.
 
 A line is a JSON object written with one ``write`` to a file opened for appending (replicas may
 share the file). No arguments and no results are written, only the query, operation names, the time
-and, when the request had an authenticated caller, ``by``: a keyed hash of who it was (HMAC-SHA256
-with ``<PREFIX>_STATE_SECRET`` when set, else a key of this process), so that one user's calls pair
-with that user's searches without the log saying who anyone is. The query is the model's words and
+and, when the request had an authenticated caller (either era), ``by``: a keyed hash of who it was,
+issuer and subject (HMAC-SHA256 with ``<PREFIX>_STATE_SECRET`` when set, else a key of this
+process), so that one user's calls pair with that user's searches without the log saying who anyone
+is. The query is the model's words and
 may carry what a user said: the file is created readable by its owner only. A write that fails (a
 full disk) is reported once on the server's log and never fails the call.
 """
@@ -33,6 +34,8 @@ logger = logging.getLogger(__name__)
 
 # how much of a caller's hash is written: enough to tell callers apart
 _BY_HEX = 16
+# an authenticated caller: who vouches for them, and who they are (issuer, subject)
+Caller = tuple[str, str]
 
 
 class SearchLog:
@@ -47,11 +50,11 @@ class SearchLog:
         self._lock = threading.Lock()
         self._failed = False
 
-    def searched(self, query: str, found: Sequence[str], subject: str | None) -> None:
-        self._write({"search": query, "found": list(found)}, subject)
+    def searched(self, query: str, found: Sequence[str], caller: Caller | None) -> None:
+        self._write({"search": query, "found": list(found)}, caller)
 
-    def called(self, operation: str, ok: bool, subject: str | None) -> None:
-        self._write({"called": operation, "ok": ok}, subject)
+    def called(self, operation: str, ok: bool, caller: Caller | None) -> None:
+        self._write({"called": operation, "ok": ok}, caller)
 
     def close(self) -> None:
         with self._lock:
@@ -59,10 +62,10 @@ class SearchLog:
                 os.close(self._fd)
                 self._fd = -1
 
-    def _write(self, record: dict[str, Any], subject: str | None) -> None:
+    def _write(self, record: dict[str, Any], caller: Caller | None) -> None:
         line: dict[str, Any] = {"at": round(time.time(), 3), **record}
-        if subject is not None:
-            line["by"] = self._by(subject)
+        if caller is not None:
+            line["by"] = self._by(caller)
         data = (json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
         with self._lock:
             try:
@@ -74,6 +77,7 @@ class SearchLog:
                     self._failed = True
                     logger.warning("search log %s: cannot write (%s); calls go on", self.path, exc)
 
-    def _by(self, subject: str) -> str:
-        digest = hmac.new(self._key, subject.encode(), hashlib.sha256).hexdigest()
-        return digest[:_BY_HEX]
+    def _by(self, caller: Caller) -> str:
+        issuer, subject = caller
+        who = f"{issuer}\n{subject}".encode()
+        return hmac.new(self._key, who, hashlib.sha256).hexdigest()[:_BY_HEX]

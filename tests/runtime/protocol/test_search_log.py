@@ -20,7 +20,15 @@ import pytest
 from templates.runtime.protocol.search_log import SearchLog
 from templates.runtime.server import Settings, SettingsError
 from tests.reliability.kit import tool
-from tests.runtime.protocol.test_code_mode import SECRET, Api, pets_catalog, request, run, serve
+from tests.runtime.protocol.test_code_mode import (
+    SECRET,
+    Api,
+    legacy_session,
+    pets_catalog,
+    request,
+    run,
+    serve,
+)
 
 CALL = tool("call_operation", {"name": {"type": "string"}, "arguments": {"type": "object"}})
 SEARCH = tool("search_operations", {"query": {"type": "string"}}, required=["query"])
@@ -66,14 +74,20 @@ async def test_dynamic_mode_writes_each_search_and_each_call(tmp_path: Path) -> 
     assert [c[0] for c in api.calls] == ["get_pet", "get_pet"]
 
 
-async def test_a_caller_is_written_as_a_keyed_hash_of_who_they_are(tmp_path: Path) -> None:
+@pytest.mark.parametrize("era", ["2026-07-28", "2025-11-25"])
+async def test_a_caller_is_written_as_a_keyed_hash_of_who_they_are(
+    tmp_path: Path, era: str
+) -> None:
     log = tmp_path / "search.jsonl"
     server = serve(Api(), {"REL_SEARCH_LOG": str(log)}, dynamic_catalog())
-    await call(server, "search_operations", {"query": "list pets"}, subject="alice@example.com")
-    await call(server, "call_operation", {"name": "list_pets"}, subject="alice@example.com")
-    by = hmac.new(SECRET, b"alice@example.com", hashlib.sha256).hexdigest()[:16]
+    who = {"subject": "alice@example.com", "caller": ("https://id.example", "alice@example.com")}
+    if era != "2026-07-28":  # a legacy session knows its caller too
+        who["session"] = await legacy_session(server)
+    await call(server, "search_operations", {"query": "list pets"}, **who)
+    await call(server, "call_operation", {"name": "list_pets"}, **who)
+    by = hmac.new(SECRET, b"https://id.example\nalice@example.com", hashlib.sha256).hexdigest()
     written = records(log)
-    assert [r["by"] for r in written] == [by, by]
+    assert [r["by"] for r in written] == [by[:16], by[:16]]
     assert "alice" not in log.read_text(encoding="utf-8")
 
 
