@@ -56,6 +56,18 @@ def _dynamic(kinto: LiveApi, where: Path, examples: Path | None = None) -> LiveA
     return dataclasses.replace(kinto, package=out)
 
 
+def _signed_up(kinto: LiveApi, user: str, bucket: str, collection: str) -> dict[str, str]:
+    """A new kinto account owning ``bucket`` and its ``collection``; its Basic credentials."""
+    password = f"pw-{user}-51d2"
+    with httpx.Client(base_url=kinto.base_url, timeout=10) as server:
+        signed = server.put(f"/accounts/{user}", json={"data": {"password": password}})
+        assert signed.status_code == 201, signed.text
+        server.headers.update(_basic(user, password))
+        assert server.put(f"/buckets/{bucket}").status_code == 201
+        assert server.put(f"/buckets/{bucket}/collections/{collection}").status_code == 201
+    return _basic(user, password)
+
+
 def _found(result: CallToolResult) -> list[str]:
     """The operation names a search result lists, best first."""
     assert not result.is_error, result
@@ -73,17 +85,9 @@ def _records(log: Path) -> list[dict[str, Any]]:
 async def test_what_the_model_found_and_called_teaches_the_next_server(
     kinto: LiveApi, tmp_path: Path, mode: str
 ) -> None:
-    user, password = f"learner-{mode}", f"pw-{mode}-learn-51d2"
-    auth = _basic(user, password)
     bucket, collection = f"notes-{mode}", "notes"
-    with httpx.Client(base_url=kinto.base_url, timeout=10) as server:
-        signed = server.put(f"/accounts/{user}", json={"data": {"password": password}})
-        assert signed.status_code == 201, signed.text
-        server.headers.update(auth)
-        assert server.put(f"/buckets/{bucket}").status_code == 201
-        made = server.put(f"/buckets/{bucket}/collections/{collection}")
-        assert made.status_code == 201
-
+    auth = _signed_up(kinto, f"learner-{mode}", bucket, collection)
+    with httpx.Client(base_url=kinto.base_url, headers=auth, timeout=10) as server:
         first = _dynamic(kinto, tmp_path / "first")
         log = tmp_path / "search.jsonl"
         stdio = first.stdio(HEADERS=headers_env(auth), SEARCH_LOG=str(log))
@@ -149,14 +153,7 @@ async def _over_http(url: str, token: str, mode: str) -> AsyncIterator[Client]:
 async def test_over_http_each_call_pairs_with_its_own_callers_search(
     kinto: LiveApi, tmp_path: Path, mode: str
 ) -> None:
-    user, password = f"learner-http-{mode}", f"pw-http-{mode}-8e4f"
-    auth = _basic(user, password)
-    with httpx.Client(base_url=kinto.base_url, timeout=10) as server:
-        assert server.put(f"/accounts/{user}", json={"data": {"password": password}}).is_success
-        server.headers.update(auth)
-        assert server.put(f"/buckets/shared-{mode}").status_code == 201
-        assert server.put(f"/buckets/shared-{mode}/collections/notes").status_code == 201
-
+    auth = _signed_up(kinto, f"learner-http-{mode}", f"shared-{mode}", "notes")
     package = _dynamic(kinto, tmp_path / "http")
     log = tmp_path / "search.jsonl"
     env = package.env(
