@@ -6,8 +6,9 @@ really created in kinto, an account kinto refuses) and calls an operation no sea
 holds those searches and calls, and nothing of what was sent. ``openapi2mcp examples`` turns it into
 one example phrasing: the successful call after the search that found it second. The package
 generated again with that file as its search examples finds the operation first for that phrasing;
-the refused call taught nothing. Over Streamable HTTP with two users (static bearer tokens), in
-both eras, each call pairs with its own caller's search, not with the other user's later one.
+the refused call taught nothing. Over Streamable HTTP with two users (static bearer tokens, both
+eras; or no authentication, told apart by their legacy sessions), each call pairs with its own
+caller's search, not with the other user's later one.
 """
 
 from __future__ import annotations
@@ -140,42 +141,45 @@ async def test_what_the_model_found_and_called_teaches_the_next_server(
 
 
 @contextlib.asynccontextmanager
-async def _over_http(url: str, token: str, mode: str) -> AsyncIterator[Client]:
+async def _over_http(url: str, token: str | None, mode: str) -> AsyncIterator[Client]:
     """The official client over Streamable HTTP, sending ``token`` as its MCP bearer token."""
-    headers = {"Authorization": f"Bearer {token}"}
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
         transport = streamable_http_client(url, http_client=http)
         async with Client(transport, mode=mode) as client:
             yield client
 
 
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize(
+    ("mode", "signed_in"),
+    [("auto", True), ("legacy", True), ("legacy", False)],
+    ids=["2026-signed-in", "legacy-signed-in", "legacy-sessions-only"],
+)
 async def test_over_http_each_call_pairs_with_its_own_callers_search(
-    kinto: LiveApi, tmp_path: Path, mode: str
+    kinto: LiveApi, tmp_path: Path, mode: str, signed_in: bool
 ) -> None:
-    auth = _signed_up(kinto, f"learner-http-{mode}", f"shared-{mode}", "notes")
+    """Two users: by bearer token, or (legacy, no authentication) by their MCP sessions."""
+    bucket = f"shared-{mode}-{signed_in}".lower()
+    auth = _signed_up(kinto, f"learner-{bucket}", bucket, "notes")
     package = _dynamic(kinto, tmp_path / "http")
     log = tmp_path / "search.jsonl"
+    tokens = {"AUTH_TOKENS": f"{ALICE},{BOB}"} if signed_in else {}
     env = package.env(
         HEADERS=headers_env(auth),
         SEARCH_LOG=str(log),
-        AUTH_TOKENS=f"{ALICE},{BOB}",
         STATE_SECRET="the replicas share this secret",
+        **tokens,
     )
     running = ServerProcess(env, module=package.module)
     try:
         async with (
-            _over_http(running.url, ALICE, mode) as alice,
-            _over_http(running.url, BOB, mode) as bob,
+            _over_http(running.url, ALICE if signed_in else None, mode) as alice,
+            _over_http(running.url, BOB if signed_in else None, mode) as bob,
         ):
             asked = await alice.call_tool("search_operations", {"query": NOTE})
             # Bob searches later, and his search lists the operation first
             other = await bob.call_tool("search_operations", {"query": ENTRY})
-            note = {
-                "bucket_id": f"shared-{mode}",
-                "collection_id": "notes",
-                "data": {"text": "rye"},
-            }
+            note = {"bucket_id": bucket, "collection_id": "notes", "data": {"text": "rye"}}
             made = await alice.call_tool(
                 "call_operation", {"name": "create_record", "arguments": note}
             )

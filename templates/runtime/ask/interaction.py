@@ -172,6 +172,9 @@ class Interaction:
     version: str = ""
     # exchange mode: the caller's bearer token, held out of sight (auth.bearer.InboundToken)
     inbound: InboundToken | None = None
+    # a legacy HTTP session's id (Mcp-Session-Id): who an unauthenticated caller is, for as long
+    # as the session lasts (the search log pairs a caller's searches and calls by it)
+    session_id: str | None = None
 
     @classmethod
     def for_request(

@@ -43,7 +43,7 @@ from .jsonrpc import INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY, JsonObj
 from .request_state import Binding, State, arguments_digest
 from .results import tool_error
 from .sandbox import CodeLimits, Failed, Finished, Output, jsonable, run_program
-from .search_log import SearchLog
+from .search_log import SearchLog, caller_of
 from .structured import compact, shrink
 
 RUN: Final = "run_code"
@@ -262,7 +262,7 @@ class _Run:
         self.ran += 1
         if self.mode.search_log is not None:
             ok = not result.get("isError", False)
-            self.mode.search_log.called(tool, ok, self.interaction.caller)
+            self.mode.search_log.called(tool, ok, caller_of(self.interaction))
         return entry
 
     def _interaction(self, seq: int, tool: str, digest: str) -> Interaction:

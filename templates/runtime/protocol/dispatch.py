@@ -101,6 +101,8 @@ class LegacySession:
     log_level: str | None = None
     # what the client declared in initialize (elicitation, sampling, roots...)
     client_capabilities: JsonObject | None = None
+    # its Mcp-Session-Id over HTTP (None over stdio, where there is one client)
+    id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,6 +455,7 @@ class Dispatcher:
             )
         interaction.caller, interaction.version = call.caller, call.version
         interaction.inbound = call.inbound
+        interaction.session_id = call.session.id if call.session is not None else None
         return interaction
 
     async def _read_resource(self, params: JsonObject, call: Call) -> JsonObject:

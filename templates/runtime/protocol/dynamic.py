@@ -39,7 +39,7 @@ from .results import tool_error
 from .sandbox import DEFAULT_CODE_LIMITS, CodeLimits, check_available
 from .search import Entry, SearchIndex
 from .search_catalog import index_of
-from .search_log import SearchLog
+from .search_log import SearchLog, caller_of
 from .shaping import shape_tool_result
 
 SEARCH = "search_operations"
@@ -227,7 +227,7 @@ class ToolSurface:
             lines += [f"- {issue.path or '(arguments)'}: {issue.message}" for issue in issues]
             return tool_error("\n".join(lines))
         if name == SEARCH:
-            return self._search(arguments, interaction.caller)
+            return self._search(arguments, caller_of(interaction))
         if name == DESCRIBE:
             return self._describe(arguments["name"])
         if name == RUN and self._code is not None:
@@ -244,7 +244,7 @@ class ToolSurface:
             known = self._calls.tool(operation) is not None
             if known:
                 ok = not result.get("isError", False)
-                self._search_log.called(operation, ok, interaction.caller)
+                self._search_log.called(operation, ok, caller_of(interaction))
         return result
 
     def _refused_selection(

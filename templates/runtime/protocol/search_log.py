@@ -9,10 +9,11 @@ so that the next generated server finds it first for them.
 
 A line is a JSON object written with one ``write`` to a file opened for appending (replicas may
 share the file). No arguments and no results are written, only the query, operation names, the time
-and, when the request had an authenticated caller (either era), ``by``: a keyed hash of who it was,
-issuer and subject (HMAC-SHA256 with ``<PREFIX>_STATE_SECRET`` when set, else a key of this
-process), so that one user's calls pair with that user's searches without the log saying who anyone
-is. The query is the model's words and
+and ``by``: a keyed hash of who the caller was (HMAC-SHA256 with ``<PREFIX>_STATE_SECRET`` when
+set, else a key of this process): whom the request was authenticated as (issuer and subject, either
+era), else its legacy HTTP session. One user's calls pair with that user's searches without the log
+saying who anyone is; callers neither authenticated nor in a session (stdio's one client, or
+2026-07-28 requests without authentication) have no ``by`` and pair as one. The query is the model's words and
 may carry what a user said: the file is created readable by its owner only. A write that fails (a
 full disk) is reported once on the server's log and never fails the call.
 """
@@ -30,12 +31,25 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from ..ask.interaction import Interaction
+
 logger = logging.getLogger(__name__)
 
 # how much of a caller's hash is written: enough to tell callers apart
 _BY_HEX = 16
 # an authenticated caller: who vouches for them, and who they are (issuer, subject)
 Caller = tuple[str, str]
+# what stands for the issuer of a caller known by its legacy session only
+_SESSION = "mcp-session"
+
+
+def caller_of(interaction: Interaction) -> Caller | None:
+    """Who made a request, for the log: whom it was authenticated as, else its legacy HTTP
+    session (an unauthenticated caller is one for as long as its session lasts), else nobody
+    known (every such caller pairs as one)."""
+    if interaction.caller is not None:
+        return interaction.caller
+    return (_SESSION, interaction.session_id) if interaction.session_id else None
 
 
 class SearchLog:

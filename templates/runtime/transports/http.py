@@ -315,6 +315,7 @@ class McpHttpApp:
         session = None
         if era != MODERN:
             session = LegacySession(version=era, initialized=era is not None, log_level=level)
+            session.id = session_id
             session.client_capabilities = self._sessions.capabilities(session_id)
         reply = ReplyStream(send)
         ask = None
@@ -364,6 +365,7 @@ class McpHttpApp:
         session_id = headers.get(SESSION_HEADER)
         level = self._sessions.log_level(session_id)
         session = LegacySession(version=V2025_03_26, initialized=True, log_level=level)
+        session.id = session_id
 
         async def no_progress(message: JsonObject) -> None:
             return None

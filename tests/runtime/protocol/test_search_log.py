@@ -91,6 +91,21 @@ async def test_a_caller_is_written_as_a_keyed_hash_of_who_they_are(
     assert "alice" not in log.read_text(encoding="utf-8")
 
 
+async def test_an_unauthenticated_legacy_caller_is_its_session(tmp_path: Path) -> None:
+    log = tmp_path / "search.jsonl"
+    server = serve(Api(), {"REL_SEARCH_LOG": str(log)}, dynamic_catalog())
+    first, second = await legacy_session(server), await legacy_session(server)
+    first.id, second.id = "session-one", "session-two"
+    await call(server, "search_operations", {"query": "list pets"}, session=first)
+    await call(server, "search_operations", {"query": "list pets"}, session=second)
+    await call(server, "call_operation", {"name": "list_pets"}, session=first)
+    await call(server, "call_operation", {"name": "list_pets"}, session=None)  # 2026, nobody
+    one = hmac.new(SECRET, b"mcp-session\nsession-one", hashlib.sha256).hexdigest()[:16]
+    two = hmac.new(SECRET, b"mcp-session\nsession-two", hashlib.sha256).hexdigest()[:16]
+    assert [r.get("by") for r in records(log)] == [one, two, one, None]
+    assert "session-one" not in log.read_text(encoding="utf-8")
+
+
 async def test_code_mode_writes_its_searches_and_the_calls_its_programs_make(
     tmp_path: Path,
 ) -> None:
