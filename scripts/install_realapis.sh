@@ -15,6 +15,7 @@ SERVERS=(
     "httpbin|httpbin==0.10.4 flasgger==0.9.7.1"
     "kinto|kinto==26.5.0"
     "jupyter-server|jupyter-server==2.21.1"
+    "prefect|prefect==3.9.1"
 )
 
 for entry in "${SERVERS[@]}"; do

@@ -1,6 +1,6 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
-Each server (httpbin, kinto, jupyter-server) is installed by ``scripts/install_realapis.sh`` into
+Each server (httpbin, kinto, jupyter-server, prefect) is installed by ``scripts/install_realapis.sh`` into
 its own venv under ``.work/realapis/`` and started once per session on a free port of 127.0.0.1.
 Its OpenAPI document is fetched from the running server over HTTP, as a user of the generator would
 get it, and generated once per session (name given explicitly, tool mode ``full``). Tests open MCP
@@ -179,6 +179,36 @@ def jupyter(realapi_dir: Path, jupyter_root: Path) -> Iterator[LiveApi]:
     ) as server:
         package, spec = _generate_live(server, "/api/spec.yaml", auth, realapi_dir, "jupyter")
         yield LiveApi(server, package, "jupyter_mcp", "JUPYTER", server.root_url, spec)
+
+
+@pytest.fixture(scope="session")
+def prefect(realapi_dir: Path) -> Iterator[LiveApi]:
+    executable = venv_executable("prefect", "prefect")
+    home = realapi_dir / "prefect-home"
+    home.mkdir()
+    port = free_port()
+    command: list[str | Path] = [
+        *(executable, "server", "start", "--host", "127.0.0.1", "--port", str(port)),
+    ]
+    # its database and settings stay inside the test's directory; nothing is sent anywhere
+    env = {
+        "PREFECT_HOME": str(home),
+        "PREFECT_API_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{home / 'prefect.db'}",
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_UI_ENABLED": "false",
+    }
+    with RealServer(
+        "prefect",
+        command,
+        port=port,
+        ready_path="/api/health",
+        log_dir=realapi_dir,
+        cwd=home,
+        env=env,
+    ) as server:
+        package, spec = _generate_live(server, "/api/openapi.json", {}, realapi_dir, "prefect")
+        # the document's only server is "/api", relative: the base URL says where it is
+        yield LiveApi(server, package, "prefect_mcp", "PREFECT", server.root_url + "/api", spec)
 
 
 @contextlib.asynccontextmanager

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,11 +88,16 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
     decisions: list[Decision] = []
     completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
     all_tools: list[Tool] = []
+    stems = _function_names(api)
     for op in api.operations:
         chosen = settings.for_operation(op)
         placement = chosen.placement
         skipped = _skipped(op, placement, settings, report)
-        built = None if skipped else _tool(api, op, chosen, namer, python_names, settings, report)
+        built = (
+            None
+            if skipped
+            else _tool(api, op, chosen, stems, namer, python_names, settings, report)
+        )
         if built is None:
             why = skipped or "its input schema does not compile"
             decisions.append(Decision(op, ("skipped",), (), None, why))
@@ -141,6 +147,18 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
     )
 
 
+def _function_names(api: Api) -> dict[str, str]:
+    """Each operation whose operationId FastAPI made, by key: its function's name, where no other
+    operation's function has the same one (``read_work_queue`` of two routers keeps the path)."""
+    found = {
+        op.key: stem
+        for op in api.operations
+        if op.operation_id and (stem := naming.function_name(op.operation_id, op.path))
+    }
+    uses = Counter(naming.tool_name(stem) for stem in found.values())
+    return {key: stem for key, stem in found.items() if uses[naming.tool_name(stem)] == 1}
+
+
 def _skipped(op: Operation, placement: Placement, settings: Settings, report: Report) -> str:
     """Why the operation is left out by choice ("": it is not)."""
     if placement.kind == "exclude":
@@ -156,6 +174,7 @@ def _tool(
     api: Api,
     op: Operation,
     chosen: OperationSettings,
+    stems: Mapping[str, str],
     namer: naming.Namer,
     python_names: naming.Namer,
     settings: Settings,
@@ -164,7 +183,7 @@ def _tool(
     """The operation's tool, and the rule that decided its hints when one did (for ``inspect``);
     ``None`` when its input schema cannot be made one the server's validator compiles."""
     wanted = chosen.name
-    source = wanted or op.operation_id or f"{op.method.lower()} {op.path}"
+    source = wanted or stems.get(op.key) or op.operation_id or f"{op.method.lower()} {op.path}"
     name = namer.claim(naming.tool_name(source, max_length=namer.max_length), seed=op.key)
     if op.operation_id and name != op.operation_id and not wanted:
         report.info("tool-renamed", op.pointer, f"operationId {op.operation_id!r} → tool {name!r}")

@@ -9,7 +9,8 @@ deterministic: the same input gives the same name on any machine, and collisions
 order the caller offers the names. Words are found in any convention (camelCase, kebab, slash or
 ``#`` separated), keeping acronym plurals (``IDs``), a few brand compounds (``OAuth``, ``GitHub``)
 and opaque ids (Box's ``6VMVochwUWo``) whole; Java-qualified operationIds
-(``com.atlassian.jira...IssueResource.getIssue_get``) keep only their method name.
+(``com.atlassian.jira...IssueResource.getIssue_get``) keep only their method name, and FastAPI's
+generated ones (``create_variable_variables__post``) their function's name (:func:`function_name`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ _JAVA_QUALIFIED = re.compile(
     r"([A-Za-z][A-Za-z0-9_]*?)(?:_(?:get|put|post|delete|patch|head|options|trace))?"
 )
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
+# FastAPI's generate_unique_id: the route's function name, its path with every non-word character
+# an underscore, and a method ("read_variable" + "/variables/{id}" + "get")
+_FRAMEWORK_NON_WORD = re.compile(r"\W")
+_FRAMEWORK_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 _BUILTIN_SHADOWS = frozenset(
     {"type", "id", "list", "dict", "format", "filter", "input", "object", "hash"}
 )
@@ -136,6 +141,21 @@ def tool_name(text: str, *, max_length: int = 64) -> str:
     qualified = _JAVA_QUALIFIED.fullmatch(text.strip())
     base = snake(qualified[1] if qualified else text) or "operation"
     return bounded(base, max_length, seed=text)
+
+
+def function_name(operation_id: str, path: str) -> str:
+    """The route function's name in an operationId FastAPI made (``read_variable`` of
+    ``read_variable_variables__id__get`` at ``/variables/{id}``); ``""`` for any other operationId.
+
+    FastAPI names an operation by its function, its path and its route's first method (which for a
+    route of several methods may be another operation's), so every method is accepted.
+    """
+    for method in _FRAMEWORK_METHODS:
+        tail = _FRAMEWORK_NON_WORD.sub("_", path) + "_" + method
+        if operation_id.endswith(tail) and len(operation_id) > len(tail):
+            stem = operation_id[: -len(tail)]
+            return stem if stem.isidentifier() else ""
+    return ""
 
 
 def python_identifier(text: str, *, fallback: str = "value") -> str:

@@ -157,3 +157,85 @@ def test_a_collision_of_long_names_is_still_bounded_and_distinct() -> None:
     assert first == wanted
     assert second != first and len(second) <= 64 and VALID_TOOL.fullmatch(second)
     assert second.startswith("post_test_helpers_treasury_outbound_transfers_outbound")
+
+
+# FastAPI's generated operationIds (Prefect 3.9's live document): function, path, method
+FASTAPI = [
+    ("create_variable_variables__post", "/variables/", "create_variable"),
+    (
+        "read_variable_by_name_variables_name__name__get",
+        "/variables/name/{name}",
+        "read_variable_by_name",
+    ),
+    ("health_check_health_get", "/health", "health_check"),
+    ("read_root__get", "/", "read_root"),
+    # a route of GET and HEAD is named by its first method, which may be the other operation's
+    ("read_items_items__head", "/items/", "read_items"),
+    # a path with characters beyond \W's reach of ASCII ("-", ".", ":") turns them into "_" too
+    ("get_job_jobs__job_id__logs_tail_json_get", "/jobs/{job-id}/logs:tail.json", "get_job"),
+]
+
+
+@pytest.mark.parametrize(("operation_id", "path", "function"), FASTAPI)
+def test_fastapi_operation_ids_give_their_function_name(
+    operation_id: str, path: str, function: str
+) -> None:
+    assert naming.function_name(operation_id, path) == function
+
+
+@pytest.mark.parametrize(
+    ("operation_id", "path"),
+    [
+        ("getIssue", "/issue"),  # not FastAPI's
+        ("issues_get", "/issues"),  # the path alone with a method: nothing before it
+        ("create_variable_variables__post", "/variables"),  # another path
+        ("list-things_things_get", "/things"),  # no Python function's name before the path
+    ],
+)
+def test_other_operation_ids_have_no_function_name(operation_id: str, path: str) -> None:
+    assert naming.function_name(operation_id, path) == ""
+
+
+def fastapi_op(operation_id: str, method: str, path: str) -> Operation:
+    pointer = "#/paths/" + path.replace("/", "~1") + "/" + method.lower()
+    return Operation(
+        key=f"{method} {path}", operation_id=operation_id, method=method, path=path, pointer=pointer
+    )
+
+
+def test_fastapi_tools_are_named_by_function_unless_two_routers_share_one() -> None:
+    api = Api(
+        title="Prefect",
+        version="3",
+        description="",
+        openapi_version="3.1.0",
+        servers=("/api",),
+        operations=(
+            fastapi_op("create_variable_variables__post", "POST", "/variables/"),
+            fastapi_op("read_variable_variables__id__get", "GET", "/variables/{id}"),
+            fastapi_op("create_work_queue_work_queues__post", "POST", "/work_queues/"),
+            fastapi_op(
+                "create_work_queue_work_pools__work_pool_name__queues_post",
+                "POST",
+                "/work_pools/{work_pool_name}/queues",
+            ),
+        ),
+    )
+    report = Report()
+    surface = classify_operations(api, Settings(), "prefect", report)
+    assert [tool.name for tool in surface.all_tools] == [
+        "create_variable",
+        "read_variable",
+        # both routers' functions are create_work_queue: the path tells them apart
+        "create_work_queue_work_queues_post",
+        "create_work_queue_work_pools_work_pool_name_queues_post",
+    ]
+    renamed = [d.message for d in report.diagnostics if d.code == "tool-renamed"]
+    assert renamed == [
+        "operationId 'create_variable_variables__post' → tool 'create_variable'",
+        "operationId 'read_variable_variables__id__get' → tool 'read_variable'",
+        "operationId 'create_work_queue_work_queues__post' → tool "
+        "'create_work_queue_work_queues_post'",
+        "operationId 'create_work_queue_work_pools__work_pool_name__queues_post' → tool "
+        "'create_work_queue_work_pools_work_pool_name_queues_post'",
+    ]
