@@ -20,7 +20,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult, Tool
 
-from tests.realapis.conftest import LiveApi, mcp_client, only_text
+from tests.realapis.conftest import LiveApi, mcp_client, only_text, texts
 
 pytestmark = pytest.mark.realapi
 
@@ -225,3 +225,36 @@ async def test_a_null_argument_clears_a_field(prefect: LiveApi) -> None:
             assert (after["concurrency_limit"], after["description"]) == (None, "x")
             await client.call_tool("delete_work_pool", {"name": pool})
         assert direct.get(f"/work_pools/{pool}").status_code == 404
+
+
+def _found(result: CallToolResult) -> list[str]:
+    """The operation names a search result lists, best first."""
+    assert not result.is_error, result
+    lines = only_text(result).splitlines()[1:]
+    return [line[2:].split(":", 1)[0] for line in lines]
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_dynamic_mode_finds_what_every_operations_header_would_hide(
+    prefect: LiveApi, mode: str
+) -> None:
+    # every operation but /health and /version takes an x-prefect-api-version header: its words
+    # say nothing of any one of them
+    without = [
+        (path, method)
+        for path, item in prefect.spec["paths"].items()
+        for method, operation in item.items()
+        if "x-prefect-api-version" not in [p["name"] for p in operation.get("parameters", [])]
+    ]
+    assert without == [("/health", "get"), ("/version", "get")]
+    async with mcp_client(prefect.stdio(TOOL_MODE="dynamic"), mode) as client:
+        listed = {tool.name for tool in (await client.list_tools()).tools}
+        assert listed == {"search_operations", "describe_operation", "call_operation"}
+        found = await client.call_tool(
+            "search_operations", {"query": "what version of prefect is running?"}
+        )
+        assert set(_found(found)[:2]) == {"read_version", "server_version"}
+        answered = await client.call_tool("call_operation", {"name": "server_version"})
+    assert not answered.is_error, answered
+    version = httpx.get(f"{prefect.base_url}/version", timeout=10)
+    assert texts(answered) == ["Operation server_version (GET /version):", version.text]

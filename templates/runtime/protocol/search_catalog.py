@@ -15,6 +15,7 @@ as before. The index also carries the users' phrasings its owner gave as search 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .search import SearchIndex, build_documents
@@ -22,6 +23,9 @@ from .search_document import Entry, document_data, document_from_data
 
 # the format of ``searchIndex``; another value is ignored (the index is then built at run time)
 INDEX_FORMAT = 1
+# a parameter more than this share of the operations take is no operation's own (from this many)
+_COMMON_SHARE = 0.5
+_COMMON_MIN_OPERATIONS = 8
 
 
 def catalog_entries(
@@ -34,6 +38,7 @@ def catalog_entries(
             tags.setdefault(name, []).append(key)
     bindings = catalog.get("toolBindings") or {}
     operations = catalog.get("operations") or {}
+    select = catalog.get("selectArgument")
     entries = []
     for tool in catalog["tools"]:
         name = tool["name"]
@@ -43,6 +48,12 @@ def catalog_entries(
         spec = operations.get(binding["operation"])
         schema = tool.get("inputSchema")
         properties = schema.get("properties") if isinstance(schema, dict) else None
+        params = tuple(properties) if isinstance(properties, dict) else ()
+        text = str(tool.get("description") or "")
+        if select and select in params:
+            # the selection argument and the line saying so are the server's, not the API's
+            params = tuple(param for param in params if param != select)
+            text = text.rpartition("\n\n")[0]
         entries.append(
             Entry(
                 name=name,
@@ -50,12 +61,31 @@ def catalog_entries(
                 method=spec["method"].upper() if spec else "",
                 path=spec["path"] if spec else "",
                 tags=tuple(tags.get(name, ())),
-                params=tuple(properties) if isinstance(properties, dict) else (),
-                text=str(tool.get("description") or ""),
+                params=params,
+                text=text,
                 about=(about or {}).get(name, ""),
             )
         )
-    return entries
+    return _without_common_params(entries)
+
+
+def _without_common_params(entries: list[Entry]) -> list[Entry]:
+    """``entries`` without the parameters most of them take: a header every operation sends
+    (Prefect's ``x-prefect-api-version``, Azure's ``api-version``) says nothing of any one, and
+    its words would say nothing anywhere ("what version is running")."""
+    if len(entries) < _COMMON_MIN_OPERATIONS:
+        return entries
+    uses: dict[str, int] = {}
+    for entry in entries:
+        for param in set(entry.params):
+            uses[param] = uses.get(param, 0) + 1
+    common = {param for param, count in uses.items() if count > len(entries) * _COMMON_SHARE}
+    if not common:
+        return entries
+    return [
+        replace(entry, params=tuple(p for p in entry.params if p not in common))
+        for entry in entries
+    ]
 
 
 def index_data(

@@ -310,3 +310,65 @@ def test_generate_says_how_many_examples_its_search_learned(tmp_path: Path) -> N
     assert "; its search learned 2 example phrasings) in " in result.stderr
     written = json.loads(next(out.glob("src/*/catalog.json")).read_text("utf-8"))
     assert len(written["searchIndex"]["examples"]) == 2
+
+
+def _versioned_api() -> dict[str, Any]:
+    """Ten operations, each taking the API-version header a FastAPI app such as Prefect's puts on
+    every route; one of them tells the server's version."""
+    header = {"name": "x-api-version", "in": "header", "schema": {"type": "string"}}
+    thing = {"type": "object", "properties": {"id": {"type": "string"}}}
+    paths: dict[str, Any] = {
+        "/version": {
+            "get": {
+                "operationId": "server_version",
+                "summary": "Server Version",
+                "parameters": [header],
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {"application/json": {"schema": {"type": "string"}}},
+                    }
+                },
+            }
+        }
+    }
+    for kind in ("flow", "run", "pool", "queue", "block", "artifact", "variable", "log", "event"):
+        paths[f"/{kind}s/{{{kind}_id}}"] = {
+            "get": {
+                "operationId": f"read_{kind}",
+                "summary": f"Read {kind.title()}",
+                "parameters": [
+                    header,
+                    {
+                        "name": f"{kind}_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "responses": {
+                    "200": {"description": "ok", "content": {"application/json": {"schema": thing}}}
+                },
+            }
+        }
+    return {"openapi": "3.1.0", "info": {"title": "Flows", "version": "1"}, "paths": paths}
+
+
+def test_a_parameter_every_operation_takes_and_the_selection_argument_are_not_searched(
+    tmp_path: Path,
+) -> None:
+    catalog = _catalog(tmp_path, _versioned_api())
+    assert catalog["selectArgument"] == "_select"
+    tools = {tool["name"]: tool for tool in catalog["tools"]}
+    assert {"x-api-version", "_select"} <= set(tools["read_flow"]["inputSchema"]["properties"])
+    entries = {entry.name: entry for entry in search_catalog.catalog_entries(catalog)}
+    # the header is on every operation, the selection argument is the server's own
+    assert entries["read_flow"].params == ("flow_id",)
+    assert entries["server_version"].params == ()
+    # so is the line of description about the selection
+    assert tools["read_flow"]["description"].startswith("Read Flow\n\n")
+    assert "JMESPath" in tools["read_flow"]["description"]
+    assert entries["read_flow"].text == "Read Flow"
+    # "version", a word of every operation's header, would have told none of them apart
+    index = search_catalog.index_of(catalog)
+    assert _names(index, "what version is the server running")[0] == "server_version"
