@@ -16,6 +16,7 @@ SERVERS=(
     "kinto|kinto==26.5.0"
     "jupyter-server|jupyter-server==2.21.1"
     "prefect|prefect==3.9.1"
+    "gns3-server|gns3-server==3.0.6"
 )
 
 for entry in "${SERVERS[@]}"; do

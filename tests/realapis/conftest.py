@@ -1,6 +1,6 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
-Each server (httpbin, kinto, jupyter-server, prefect) is installed by ``scripts/install_realapis.sh`` into
+Each server (httpbin, kinto, jupyter-server, prefect, gns3-server) is installed by ``scripts/install_realapis.sh`` into
 its own venv under ``.work/realapis/`` and started once per session on a free port of 127.0.0.1.
 Its OpenAPI document is fetched from the running server over HTTP, as a user of the generator would
 get it, and generated once per session (name given explicitly, tool mode ``full``). Tests open MCP
@@ -209,6 +209,31 @@ def prefect(realapi_dir: Path) -> Iterator[LiveApi]:
         package, spec = _generate_live(server, "/api/openapi.json", {}, realapi_dir, "prefect")
         # the document's only server is "/api", relative: the base URL says where it is
         yield LiveApi(server, package, "prefect_mcp", "PREFECT", server.root_url + "/api", spec)
+
+
+@pytest.fixture(scope="session")
+def gns3(realapi_dir: Path) -> Iterator[LiveApi]:
+    executable = venv_executable("gns3-server", "gns3server")
+    home = realapi_dir / "gns3-home"
+    home.mkdir()
+    port = free_port()
+    command: list[str | Path] = [
+        *(executable, "--local", "--host", "127.0.0.1", "--port", str(port)),
+    ]
+    # its settings, projects and database stay in the test's directory ($HOME/.config/GNS3, ...)
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    with RealServer(
+        "gns3-server",
+        command,
+        port=port,
+        ready_path="/v3/version",
+        log_dir=realapi_dir,
+        cwd=home,
+        env=env,
+    ) as server:
+        package, spec = _generate_live(server, "/openapi.json", {}, realapi_dir, "gns3")
+        # the document names no server: its paths start at /v3 below the root
+        yield LiveApi(server, package, "gns3_mcp", "GNS3", server.root_url, spec)
 
 
 @contextlib.asynccontextmanager

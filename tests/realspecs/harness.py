@@ -149,7 +149,7 @@ def _credentials(upstream: Mapping[str, Any]) -> dict[str, str]:
         match scheme["type"]:
             case "apiKey":
                 env[scheme["env"]] = "key-123"
-            case "bearer" | "oauth2ClientCredentials":
+            case "bearer" | "oauth2ClientCredentials" | "oauth2Password":
                 env[scheme["env"]] = "token-123"
             case "basic":
                 env[scheme["usernameEnv"]] = "user"

@@ -201,7 +201,23 @@ class OAuth2ClientCredentialsScheme:
     description: str = ""
 
 
-SecurityScheme = ApiKeyScheme | HttpBearerScheme | HttpBasicScheme | OAuth2ClientCredentialsScheme
+@dataclass(frozen=True, slots=True)
+class OAuth2PasswordScheme:
+    """``oauth2`` with a ``password`` flow (FastAPI's ``OAuth2PasswordBearer``): the server signs
+    in with a user name and password and fetches its own access tokens."""
+
+    name: str
+    token_url: str
+    description: str = ""
+
+
+SecurityScheme = (
+    ApiKeyScheme
+    | HttpBearerScheme
+    | HttpBasicScheme
+    | OAuth2ClientCredentialsScheme
+    | OAuth2PasswordScheme
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from .model import (
     HttpMethod,
     Link,
     OAuth2ClientCredentialsScheme,
+    OAuth2PasswordScheme,
     Operation,
     SecurityScheme,
     Server,
@@ -289,6 +290,8 @@ def _security_scheme(
         problem = f"uses HTTP authentication scheme '{scheme}'; only basic and bearer are supported"
     elif kind == "oauth2" and _token_url(value):
         return OAuth2ClientCredentialsScheme(name, _token_url(value), description)
+    elif kind == "oauth2" and _token_url(value, "password"):
+        return OAuth2PasswordScheme(name, _token_url(value, "password"), description)
     elif kind in ("oauth2", "openIdConnect"):
         resolver.info(
             "security-as-bearer",
@@ -319,10 +322,10 @@ def _authorization_code(scheme: dict[str, Any]) -> AuthorizationCodeFlow | None:
     return AuthorizationCodeFlow(authorize, token, refresh) if authorize and token else None
 
 
-def _token_url(scheme: dict[str, Any]) -> str:
-    """The ``tokenUrl`` of an ``oauth2`` scheme's ``clientCredentials`` flow, or ``""``."""
+def _token_url(scheme: dict[str, Any], flow_name: str = "clientCredentials") -> str:
+    """The ``tokenUrl`` of an ``oauth2`` scheme's ``flow_name`` flow, or ``""``."""
     flows = scheme.get("flows")
-    flow = flows.get("clientCredentials") if isinstance(flows, dict) else None
+    flow = flows.get(flow_name) if isinstance(flows, dict) else None
     url = flow.get("tokenUrl") if isinstance(flow, dict) else None
     return url.strip() if isinstance(url, str) else ""
 
@@ -520,8 +523,8 @@ def _operation(
 def _scopes(
     declared: Any, usable: Security, schemes: _Schemes
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Per OAuth2 scheme the server obtains tokens for (client credentials, or an authorization
-    code flow that signs users in), the scopes its usable requirements list."""
+    """Per OAuth2 scheme the server obtains tokens for (client credentials, a password, or an
+    authorization code flow that signs users in), the scopes its usable requirements list."""
     found: dict[str, dict[str, None]] = {}
     for requirement in declared if isinstance(declared, list) else ():
         if not isinstance(requirement, dict) or tuple(requirement) not in usable:
@@ -529,7 +532,8 @@ def _scopes(
         for name, scopes in requirement.items():
             scheme = schemes.supported.get(name)
             signs_in = isinstance(scheme, HttpBearerScheme) and scheme.authorization_code
-            if isinstance(scheme, OAuth2ClientCredentialsScheme) or signs_in:
+            fetched = isinstance(scheme, OAuth2ClientCredentialsScheme | OAuth2PasswordScheme)
+            if fetched or signs_in:
                 wanted = found.setdefault(name, {})
                 for scope in scopes if isinstance(scopes, list) else ():
                     if isinstance(scope, str) and scope:

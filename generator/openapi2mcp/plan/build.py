@@ -23,6 +23,7 @@ from ..ir.model import (
     HttpBasicScheme,
     HttpBearerScheme,
     OAuth2ClientCredentialsScheme,
+    OAuth2PasswordScheme,
     SecurityScheme,
     Server,
 )
@@ -436,6 +437,29 @@ def _security(api: Api, prefix: str) -> tuple[dict[str, rt.SecurityScheme], tupl
                     EnvVar(token, f"Access token for {name!r}; when set, used instead of fetching "
                            "one with the client credentials", secret=True),
                 ]  # fmt: skip
+            case OAuth2PasswordScheme():
+                token = stem if stem.endswith("TOKEN") else f"{stem}_TOKEN"
+                user, password = f"{stem}_USERNAME", f"{stem}_PASSWORD"
+                client_id, secret = f"{stem}_CLIENT_ID", f"{stem}_CLIENT_SECRET"
+                entries[name] = {
+                    "type": "oauth2Password",
+                    "tokenUrl": scheme.token_url,
+                    "usernameEnv": user,
+                    "passwordEnv": password,
+                    "clientIdEnv": client_id,
+                    "clientSecretEnv": secret,
+                    "env": token,
+                }
+                flow = f"OAuth2 password sign-in for {name!r}"
+                env_vars += [
+                    EnvVar(user, f"User name: {flow}, tokens from {scheme.token_url}", secret=True),
+                    EnvVar(password, f"Password: {flow}", secret=True),
+                    EnvVar(client_id, f"Client id, if the token endpoint wants one: {flow}"),
+                    EnvVar(secret, f"Client secret, if the token endpoint wants one: {flow}",
+                           secret=True),
+                    EnvVar(token, f"Access token for {name!r}; when set, used instead of signing "
+                           "in with the user name and password", secret=True),
+                ]  # fmt: skip
             case _:
                 assert_never(scheme)
     return entries, tuple(env_vars)
@@ -448,7 +472,7 @@ def ready_credentials(scheme: rt.SecurityScheme) -> tuple[str, ...]:
         return scheme["usernameEnv"], scheme["passwordEnv"]
     if scheme["type"] == "apiKey" or scheme["type"] == "bearer":
         return (scheme["env"],)
-    if scheme["type"] == "oauth2ClientCredentials":
+    if scheme["type"] == "oauth2ClientCredentials" or scheme["type"] == "oauth2Password":
         return (scheme["env"],)
     assert_never(scheme["type"])
 

@@ -117,7 +117,27 @@ class OAuth2ClientCredentialsScheme(TypedDict):
     env: str
 
 
-SecurityScheme = ApiKeyScheme | BearerScheme | BasicScheme | OAuth2ClientCredentialsScheme
+class OAuth2PasswordScheme(TypedDict):
+    """``oauth2`` with a ``password`` flow: tokens fetched from ``tokenUrl`` with the user name and
+    password in ``usernameEnv``/``passwordEnv`` (RFC 6749 §4.3), and cached.
+
+    A client id in ``clientIdEnv`` (and its secret) authenticates the client too, when set; a token
+    already in ``env`` is used as is instead. A relative ``tokenUrl`` is resolved against the base
+    URL.
+    """
+
+    type: Literal["oauth2Password"]
+    tokenUrl: str
+    usernameEnv: str
+    passwordEnv: str
+    clientIdEnv: str
+    clientSecretEnv: str
+    env: str
+
+
+SecurityScheme = (
+    ApiKeyScheme | BearerScheme | BasicScheme | OAuth2ClientCredentialsScheme | OAuth2PasswordScheme
+)
 
 
 class ServerVariableSpec(TypedDict):

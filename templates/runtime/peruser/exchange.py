@@ -67,7 +67,7 @@ EXPIRY_MARGIN: Final = 30.0
 # principals x scope sets kept at most; the oldest entry goes first
 MAX_CACHED: Final = 10_000
 # catalog scheme types that send an access token as Authorization: Bearer
-BEARER_TYPES: Final = frozenset({"bearer", "oauth2ClientCredentials"})
+BEARER_TYPES: Final = frozenset({"bearer", "oauth2ClientCredentials", "oauth2Password"})
 NOTHING_SENT: Final = "nothing was sent to the API"
 # what an access token printed by a careless server may look like, even cut short: a JWT's parts
 Caller = tuple[str, str]
@@ -343,8 +343,8 @@ class TokenExchange:
 def _token_variable(scheme: SecurityScheme) -> str:
     """The variable whose value the scheme's strategy sends as ``Authorization: Bearer``."""
     match scheme["type"]:
-        case "bearer" | "oauth2ClientCredentials":
-            # a client-credentials scheme sends a token found there as is, instead of fetching one
+        case "bearer" | "oauth2ClientCredentials" | "oauth2Password":
+            # a scheme that fetches its tokens sends a token found there as is, instead
             return scheme["env"]
         case other:
             raise ValueError(f"a {other} scheme takes no bearer token")

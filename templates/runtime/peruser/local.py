@@ -216,7 +216,7 @@ def with_client(credential: Credential, flow: CodeFlow) -> Credential:
 def _token_of(scheme: SecurityScheme, stored: Credential) -> dict[str, str] | None:
     """The stored credential as the variables the scheme's strategy reads."""
     values = stored.values
-    if scheme["type"] == "bearer" and stored.kind in ("bearer", "oauth2"):
+    if scheme["type"] in ("bearer", "oauth2Password") and stored.kind in ("bearer", "oauth2"):
         return {scheme["env"]: values.get("token") or values["access_token"]}
     if scheme["type"] == "apiKey" and stored.kind == "apiKey":
         return {scheme["env"]: values["value"]}

@@ -380,6 +380,8 @@ def _kind(scheme: SecurityScheme) -> CredentialKind:
     match scheme["type"]:
         case "apiKey" | "bearer" | "basic" as kind:
             return kind
+        case "oauth2Password":
+            return "bearer"  # a user's own access token, as for any sign-in the server cannot run
         case other:
             raise ValueError(f"a {other} scheme takes no per-user credentials")
 
@@ -389,7 +391,7 @@ def _as_variables(scheme: SecurityScheme, stored: Credential) -> dict[str, str] 
     values = stored.values
     if scheme["type"] == "apiKey" and stored.kind == "apiKey":
         return {scheme["env"]: values["value"]}
-    if scheme["type"] == "bearer" and stored.kind in ("bearer", "oauth2"):
+    if scheme["type"] in ("bearer", "oauth2Password") and stored.kind in ("bearer", "oauth2"):
         return {scheme["env"]: values.get("token") or values["access_token"]}
     if scheme["type"] == "basic" and stored.kind == "basic":
         return {

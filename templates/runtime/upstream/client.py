@@ -4,10 +4,10 @@
 the tool's (already validated) arguments into a request (``upstream_encoding`` writes the parameters
 and the body) with credentials picked from the environment per security scheme and the extra
 headers of ``<PREFIX>_HEADERS`` (``upstream_credentials``; without credentials a request still goes
-out and the API decides); OAuth2 client-credentials tokens come from ``upstream_oauth`` (fetched after
-the limits let the call through, refreshed once when the API answers 401). The request always goes
-to the scheme, host and port of the operation's server, whatever the arguments: the base URL
-(``<PREFIX>_BASE_URL``, else the spec's first server with each ``{variable}`` from its
+out and the API decides); OAuth2 tokens the server fetches itself come from ``upstream_oauth``
+(after the limits let the call through, refreshed once when the API answers 401). The request
+always goes to the scheme, host and port of the operation's server, whatever the arguments: the
+base URL (``<PREFIX>_BASE_URL``, else the spec's first server with each ``{variable}`` from its
 ``<PREFIX>_SERVER_<NAME>`` variable or its default, checked against the allowed values), or the
 operation's own ``servers`` entry, whose variables are set the same way and which, when relative, is
 resolved against the base URL (RFC 3986: ``/files`` replaces the base URL's path, ``files`` is
@@ -49,6 +49,7 @@ from .credentials import (
     ExtraHeaders,
     HeaderError,
     RequestParts,
+    answer_hint,
     extra_headers,
 )
 from .decoding import TooLarge, accept_encoding, decode_body
@@ -64,7 +65,7 @@ from .encoding import (
     query_pairs,
 )
 from .http11 import upstream_client
-from .oauth import ClientCredentials, TokenError
+from .oauth import OAuthTokens, TokenError, fetched
 from .redaction import Redactor, install_log_redaction
 from .request import REDIRECTS, Prepared, follow_redirect, origin_of
 from .resilience import (
@@ -298,7 +299,7 @@ class Upstream:
         self._guard: Guard | None = None
         self._redactor = Redactor(())
         self._credentials = Credentials(info, environ, ExtraHeaders(env=headers_env(info)))
-        self._oauth: ClientCredentials | None = None
+        self._oauth: OAuthTokens | None = None
         # tokens fetched lately: kept out of results and messages like the configured credentials
         self._fetched_tokens: list[str] = []
         arrays = info.get("deepObjectArrays", INDEXED)
@@ -485,9 +486,9 @@ class Upstream:
             response = await self._send(client, guard, circuit, prepared)
         return response
 
-    def _tokens(self) -> ClientCredentials:
+    def _tokens(self) -> OAuthTokens:
         if self._oauth is None:
-            self._oauth = ClientCredentials(
+            self._oauth = OAuthTokens(
                 environ=self._environ,
                 user_agent=self._user_agent,
                 timeout=self._timeout,
@@ -498,14 +499,13 @@ class Upstream:
         return self._oauth
 
     async def _authorize(self, spec: OperationSpec, prepared: Prepared) -> Prepared:
-        """``prepared`` with a bearer token for each client-credentials scheme it needs."""
+        """``prepared`` with a bearer token for each scheme it needs whose tokens are fetched."""
         if not prepared.oauth:
             return prepared
         headers, secrets = list(prepared.headers), list(prepared.secrets)
         sent: list[tuple[str, tuple[str, ...], str]] = []
         for name in prepared.oauth:
-            scheme = self._info["securitySchemes"][name]
-            assert scheme["type"] == "oauth2ClientCredentials"
+            scheme = fetched(self._info["securitySchemes"][name])
             scopes = tuple(sorted(set(spec.get("scopes", {}).get(name, []))))
             try:
                 token = await self._tokens().token(name, scheme, self._token_url(name), scopes)
@@ -517,9 +517,7 @@ class Upstream:
         return replace(prepared, headers=headers, secrets=secrets, oauth=(), tokens=tuple(sent))
 
     def _token_url(self, name: str) -> str:
-        scheme = self._info["securitySchemes"][name]
-        assert scheme["type"] == "oauth2ClientCredentials"
-        url = scheme["tokenUrl"]
+        url = fetched(self._info["securitySchemes"][name])["tokenUrl"]
         if not urlsplit(url).scheme:
             url = urljoin(self._require_base() + "/", url)
         parts = urlsplit(url)
@@ -630,7 +628,9 @@ class Upstream:
             method=prepared.asked_method or prepared.method,
             location=location,
             encoding=decoded.undecoded,
-            auth_hint=prepared.auth_hint,
+            auth_hint=answer_hint(
+                prepared.auth_hint, prepared.sent_credentials, response.status_code
+            ),
         )
 
     @staticmethod
@@ -697,6 +697,7 @@ class Upstream:
             credential_headers=frozenset(name.encode() for name in parts.credential_headers),
             secret_query=tuple(parts.secret_query),
             auth_hint=parts.auth_hint,
+            sent_credentials=parts.sent_credentials,
             personal=None if user is None else Redactor(credentials.values()),
         )
 

@@ -137,8 +137,10 @@ class RequestParts:
     credential_headers: set[str] = field(default_factory=set)
     # client-credentials schemes whose tokens are fetched once the call may go ahead
     oauth: list[str] = field(default_factory=list)
-    # what a 401/403 answer should tell the user about credentials ("" when nothing to say)
+    # what a 401/403 answer should tell the user about credentials ("" when nothing to say), or
+    # the variables whose credentials were sent (the answer's status says what to tell of them)
     auth_hint: str = ""
+    sent_credentials: str = ""
 
     def raw_headers(self) -> list[tuple[bytes, bytes]]:
         return [
@@ -185,7 +187,7 @@ class Credentials:
             if all(scheme.satisfied(self.get) for scheme in chosen):
                 for scheme in chosen:
                     scheme.apply(self, parts)
-                parts.auth_hint = f"the API did not accept the credentials of {', '.join(needed)}"
+                parts.sent_credentials = ", ".join(needed)
                 return
             option = " and ".join(dict.fromkeys(needed))
             if option not in options:
@@ -213,3 +215,13 @@ class Credentials:
             raise ValueError(f"the environment variable {env} contains a line break")
         parts.secrets.append(value)
         return value
+
+
+def answer_hint(advice: str, sent: str, status: int) -> str:
+    """What a 401 or 403 answer tells about credentials: ``advice`` (what to set) when none were
+    sent; of those ``sent``, that they were refused (401) or may lack a permission (403)."""
+    if not sent:
+        return advice
+    if status == 403:
+        return f"the API refused this to the credentials of {sent}: they may lack a permission"
+    return f"the API did not accept the credentials of {sent}"

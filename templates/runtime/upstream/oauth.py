@@ -1,16 +1,18 @@
-"""OAuth2 client credentials for the upstream API: access tokens fetched, cached and refreshed.
+"""OAuth2 access tokens the server fetches for the upstream API: requested, cached and refreshed.
 
-``ClientCredentials`` gets the tokens of every ``oauth2ClientCredentials`` scheme of one ``Upstream``:
-it POSTs ``grant_type=client_credentials`` (and the scopes an operation needs) to the scheme's token
-URL, form-encoded, authenticating the client with HTTP Basic (RFC 6749 §2.3.1, §4.4). A token is
-cached per scheme and scope set until shortly before its ``expires_in`` (without one, until the API
-rejects it); ``invalidate`` drops a token the API answered 401 to, so the next call fetches a fresh
-one. However many calls need a token at once, one request is made and all of them share its outcome
-(a failure too). Token requests use their own small client (no custom hooks, no cookies, no
-redirects), bounded in time and size. A failure is a ``TokenError`` whose message names the scheme,
-the token endpoint and what it answered (the OAuth ``error`` code and description, scrubbed), never
-the client secret or a token; every token obtained is handed to ``on_token`` so the caller can keep
-it out of results and logs. Stdlib + httpx only.
+``OAuthTokens`` gets the tokens of every ``oauth2ClientCredentials`` and ``oauth2Password`` scheme
+of one ``Upstream``: it POSTs ``grant_type=client_credentials``, or ``grant_type=password`` with the
+user name and password (RFC 6749 §4.4, §4.3), and the scopes an operation needs, to the scheme's
+token URL, form-encoded, authenticating the client with HTTP Basic (§2.3.1; for a password grant
+only when a client id is set). A token is cached per scheme and scope set until shortly before its
+``expires_in`` (without one, until the API rejects it); ``invalidate`` drops a token the API
+answered 401 to, so the next call fetches a fresh one. However many calls need a token at once, one
+request is made and all of them share its outcome (a failure too). Token requests use their own
+small client (no custom hooks, no cookies, no redirects), bounded in time and size. A failure is a
+``TokenError`` whose message names the scheme, the token endpoint and what it answered (the OAuth
+``error`` code and description, scrubbed), never a secret, a password or a token; every token
+obtained is handed to ``on_token`` so the caller can keep it out of results and logs. Stdlib +
+httpx only.
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ from urllib.parse import quote_plus, urlencode, urlsplit
 
 import httpx
 
-from ..catalog.model import OAuth2ClientCredentialsScheme
+from ..catalog.model import OAuth2ClientCredentialsScheme, OAuth2PasswordScheme, SecurityScheme
 from ..errors import TokenError
 from .token_answer import error_detail, json_object, lifetime, read_bounded, usable_token
 
-__all__ = ["ClientCredentials", "TokenError", "clock"]
+__all__ = ["FetchedScheme", "OAuthTokens", "TokenError", "clock", "fetched"]
 
 # the clock token lifetimes are measured with (replaced in tests)
 clock: Callable[[], float] = time.monotonic
@@ -37,6 +39,14 @@ clock: Callable[[], float] = time.monotonic
 REFRESH_MARGIN = 30.0
 
 Scopes = tuple[str, ...]
+# the schemes whose tokens the server fetches itself
+FetchedScheme = OAuth2ClientCredentialsScheme | OAuth2PasswordScheme
+
+
+def fetched(scheme: SecurityScheme) -> FetchedScheme:
+    """``scheme``, one whose tokens the server fetches (an ``AssertionError`` for another)."""
+    assert scheme["type"] == "oauth2ClientCredentials" or scheme["type"] == "oauth2Password"
+    return scheme
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +62,9 @@ def _endpoint(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{parts.path}"
 
 
-class ClientCredentials:
-    """Access tokens of an API's client-credentials schemes, per scheme and scope set."""
+class OAuthTokens:
+    """Access tokens of an API's client-credentials and password schemes, per scheme and scope
+    set."""
 
     def __init__(
         self,
@@ -84,16 +95,7 @@ class ClientCredentials:
             client, self._http = self._http, None
             await client.aclose()
 
-    def configured(self, scheme: OAuth2ClientCredentialsScheme) -> bool:
-        """Whether the client id and secret of ``scheme`` are set."""
-        return all(
-            (self._environ.get(env) or "").strip()
-            for env in (scheme["clientIdEnv"], scheme["clientSecretEnv"])
-        )
-
-    async def token(
-        self, name: str, scheme: OAuth2ClientCredentialsScheme, token_url: str, scopes: Scopes
-    ) -> str:
+    async def token(self, name: str, scheme: FetchedScheme, token_url: str, scopes: Scopes) -> str:
         """A valid token for ``scopes``: cached, or fetched once for every caller waiting on it."""
         key = (name, scopes)
         cached = self._tokens.get(key)
@@ -136,15 +138,34 @@ class ClientCredentials:
             )
         return self._http
 
+    def _read(self, env: str) -> str:
+        return (self._environ.get(env) or "").strip()
+
     async def _fetch(
-        self, name: str, scheme: OAuth2ClientCredentialsScheme, token_url: str, scopes: Scopes
+        self, name: str, scheme: FetchedScheme, token_url: str, scopes: Scopes
     ) -> _Token:
-        client_id = (self._environ.get(scheme["clientIdEnv"]) or "").strip()
-        secret = (self._environ.get(scheme["clientSecretEnv"]) or "").strip()
-        # RFC 6749 §2.3.1: both are form-encoded before they are joined for Basic
-        pair = f"{quote_plus(client_id, safe='')}:{quote_plus(secret, safe='')}"
-        basic = base64.b64encode(pair.encode("utf-8")).decode("ascii")
-        form: list[tuple[str, str]] = [("grant_type", "client_credentials")]
+        client_id = self._read(scheme["clientIdEnv"])
+        secret = self._read(scheme["clientSecretEnv"])
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+        }
+        if client_id or scheme["type"] == "oauth2ClientCredentials":
+            # RFC 6749 §2.3.1: both are form-encoded before they are joined for Basic
+            pair = f"{quote_plus(client_id, safe='')}:{quote_plus(secret, safe='')}"
+            basic = base64.b64encode(pair.encode("utf-8")).decode("ascii")
+            headers["Authorization"] = f"Basic {basic}"
+        hidden = [secret]
+        if scheme["type"] == "oauth2Password":
+            password = self._read(scheme["passwordEnv"])
+            hidden.append(password)
+            form = [
+                ("grant_type", "password"),
+                ("username", self._read(scheme["usernameEnv"])),
+                ("password", password),
+            ]
+        else:
+            form = [("grant_type", "client_credentials")]
         if scopes:
             form.append(("scope", " ".join(scopes)))
         where = f"the token endpoint {_endpoint(token_url)}"
@@ -156,11 +177,7 @@ class ClientCredentials:
                     self._client().build_request(
                         "POST",
                         token_url,
-                        headers={
-                            "Authorization": f"Basic {basic}",
-                            "Content-Type": "application/x-www-form-urlencoded",
-                            "Accept": "application/json",
-                        },
+                        headers=headers,
                         content=urlencode(form).encode("ascii"),
                     ),
                     stream=True,
@@ -172,9 +189,9 @@ class ClientCredentials:
         except (TimeoutError, httpx.TimeoutException):
             raise TokenError(f"{failed}: timed out after {self._timeout:g} s") from None
         except httpx.HTTPError as exc:
-            raise TokenError(f"{failed}: {self._scrub(self._describe(exc), secret)}") from None
+            raise TokenError(f"{failed}: {self._scrub(self._describe(exc), hidden)}") from None
         if not 200 <= response.status_code < 300:
-            detail = error_detail(json_object(body), (secret,))
+            detail = error_detail(json_object(body), tuple(hidden))
             raise TokenError(f"{failed}: HTTP {response.status_code}{detail}")
         token = _parse(body, started)
         if token is None:
@@ -185,8 +202,10 @@ class ClientCredentials:
         return token
 
     @staticmethod
-    def _scrub(text: str, secret: str) -> str:
-        return text.replace(secret, "***") if secret else text
+    def _scrub(text: str, hidden: list[str]) -> str:
+        for secret in hidden:
+            text = text.replace(secret, "***") if secret else text
+        return text
 
 
 def _parse(body: bytes, started: float) -> _Token | None:

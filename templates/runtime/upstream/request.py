@@ -64,6 +64,7 @@ class Prepared:
     credential_headers: frozenset[bytes] = frozenset()
     secret_query: tuple[str, ...] = ()
     auth_hint: str = ""
+    sent_credentials: str = ""
     # the method the caller asked for, when a 303 turned this request into a GET
     asked_method: str = ""
     # masks the caller's own credentials (per-user mode) in what comes back; None: the server's

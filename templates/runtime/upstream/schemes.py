@@ -21,6 +21,7 @@ from ..catalog.model import (
     BasicScheme,
     BearerScheme,
     OAuth2ClientCredentialsScheme,
+    OAuth2PasswordScheme,
     SecurityScheme,
 )
 from ..errors import CatalogError
@@ -43,7 +44,7 @@ class Source(Protocol):
         holds a line break."""
 
 
-KINDS: Final = frozenset({"apiKey", "bearer", "basic", "oauth2ClientCredentials"})
+KINDS: Final = frozenset({"apiKey", "bearer", "basic", "oauth2ClientCredentials", "oauth2Password"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,8 @@ class ApiKey:
 
 @dataclass(frozen=True, slots=True)
 class Bearer:
-    """``http`` bearer (and ``oauth2``/``openIdConnect`` without client credentials): a token."""
+    """``http`` bearer (and ``oauth2``/``openIdConnect`` without a flow the server can run): a
+    token."""
 
     name: str
     scheme: BearerScheme
@@ -193,7 +195,53 @@ class OAuth2ClientCredentials:
         parts.credential_headers.add("authorization")
 
 
-Scheme = ApiKey | Bearer | Basic | OAuth2ClientCredentials
+@dataclass(frozen=True, slots=True)
+class OAuth2Password:
+    """``oauth2`` password: a ready token in ``env``, else one fetched with the user name and
+    password (and the client id and secret, when set) once the call may go ahead
+    (``upstream.oauth``)."""
+
+    name: str
+    scheme: OAuth2PasswordScheme
+
+    def environment(self) -> tuple[Setting, ...]:
+        return (
+            Setting(self.scheme["usernameEnv"], "User name"),
+            Setting(self.scheme["passwordEnv"], "Password"),
+            Setting(self.scheme["clientIdEnv"], "OAuth client id (optional)"),
+            Setting(self.scheme["clientSecretEnv"], "OAuth client secret (optional)"),
+            Setting(self.scheme["env"], "Access token"),
+        )
+
+    def satisfied(self, read: Read) -> bool:
+        if read(self.scheme["env"]):
+            return True
+        return bool(read(self.scheme["usernameEnv"]) and read(self.scheme["passwordEnv"]))
+
+    def secrets(self, read: Read) -> list[str]:
+        found = [value for value in [read(self.scheme["env"])] if value]
+        found += [value for value in [read(self.scheme["passwordEnv"])] if value]
+        client, secret = read(self.scheme["clientIdEnv"]), read(self.scheme["clientSecretEnv"])
+        if secret:
+            pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
+            found += [secret, base64.b64encode(pair.encode()).decode("ascii")]
+        return found
+
+    def hints(self) -> list[str]:
+        token = f"(or an access token in {self.scheme['env']})"
+        return [self.scheme["usernameEnv"], f"{self.scheme['passwordEnv']} {token}"]
+
+    def apply(self, source: Source, parts: RequestParts) -> None:
+        if source.get(self.scheme["env"]):
+            # a token issued beforehand wins over signing in
+            token = source.secret(self.scheme["env"], parts)
+            parts.headers.append(("Authorization", f"Bearer {token}"))
+        else:
+            parts.oauth.append(self.name)
+        parts.credential_headers.add("authorization")
+
+
+Scheme = ApiKey | Bearer | Basic | OAuth2ClientCredentials | OAuth2Password
 
 
 def strategy(name: str, scheme: SecurityScheme) -> Scheme:
@@ -209,6 +257,8 @@ def strategy(name: str, scheme: SecurityScheme) -> Scheme:
         return Basic(name, scheme)
     if scheme["type"] == "oauth2ClientCredentials":
         return OAuth2ClientCredentials(name, scheme)
+    if scheme["type"] == "oauth2Password":
+        return OAuth2Password(name, scheme)
     assert_never(scheme["type"])
 
 
@@ -228,5 +278,7 @@ def describe(scheme: Scheme) -> str:
             return "sent as Authorization: Basic"
         case OAuth2ClientCredentials():
             return f"tokens from {scheme.scheme['tokenUrl']}"
+        case OAuth2Password():
+            return f"tokens from {scheme.scheme['tokenUrl']}, signed in with a password"
         case _:
             assert_never(scheme)

@@ -66,15 +66,26 @@ def lifetime(value: object) -> float | None:
 
 def error_detail(answer: Mapping[str, Any] | None, hidden: Sequence[str] = ()) -> str:
     """`` invalid_grant (PKCE verification failed)``: the answer's error and description, secrets
-    in ``hidden`` and token-like words masked, each cut short and printable; "" without one."""
+    in ``hidden`` and token-like words masked, each cut short and printable; "" without one.
+
+    An answer without an OAuth error that says why in a ``detail`` or ``message`` (FastAPI's
+    ``HTTPException``, GNS3's login: "Authentication was unsuccessful.") gives that, in
+    parentheses."""
     words: list[str] = []
     for key in ("error", "error_description"):
         text = (answer or {}).get(key)
         if isinstance(text, str) and text.strip():
-            for secret in sorted(filter(None, hidden), key=len, reverse=True):
-                text = text.replace(secret, "***")
-            text = _TOKEN_LIKE.sub("***", text)
-            words.append("".join(c if c.isprintable() else " " for c in text[:_MAX_DETAIL]))
+            words.append(_shown(text, hidden))
     if not words:
-        return ""
+        said = [(answer or {}).get(key) for key in ("detail", "message")]
+        reason = next((text for text in said if isinstance(text, str) and text.strip()), None)
+        return "" if reason is None else f" ({_shown(reason, hidden)})"
     return " " + words[0] + (f" ({words[1]})" if len(words) > 1 else "")
+
+
+def _shown(text: str, hidden: Sequence[str]) -> str:
+    """``text`` with the secrets in ``hidden`` and token-like words masked, cut short, printable."""
+    for secret in sorted(filter(None, hidden), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    text = _TOKEN_LIKE.sub("***", text)
+    return "".join(c if c.isprintable() else " " for c in text[:_MAX_DETAIL])

@@ -18,6 +18,7 @@ from openapi2mcp.ir.model import (
     HttpBasicScheme,
     HttpBearerScheme,
     OAuth2ClientCredentialsScheme,
+    OAuth2PasswordScheme,
     Operation,
     Parameter,
     RequestBody,
@@ -662,6 +663,8 @@ components:
     token: {type: http, scheme: Bearer, bearerFormat: JWT}
     basic: {type: http, scheme: basic}
     oauth: {type: oauth2, flows: {clientCredentials: {tokenUrl: 'https://a.example.com/token', scopes: {}}}}
+    login: {type: oauth2, flows: {password: {tokenUrl: token, scopes: {}}}}
+    both: {type: oauth2, flows: {password: {tokenUrl: /p, scopes: {}}, clientCredentials: {tokenUrl: /c, scopes: {}}}}
     code: {type: oauth2, flows: {authorizationCode: {authorizationUrl: /a, tokenUrl: /t, scopes: {}}}}
     oidc: {type: openIdConnect, openIdConnectUrl: 'https://a.example.com/.well-known/openid-configuration'}
     digest: {type: http, scheme: digest}
@@ -677,6 +680,10 @@ def test_security_schemes(tmp_path: Path) -> None:
         "token": HttpBearerScheme("token"),
         "basic": HttpBasicScheme("basic"),
         "oauth": OAuth2ClientCredentialsScheme("oauth", "https://a.example.com/token"),
+        # FastAPI's OAuth2PasswordBearer: the server signs in itself
+        "login": OAuth2PasswordScheme("login", "token"),
+        # the server's own credentials are the simpler way when a scheme offers both
+        "both": OAuth2ClientCredentialsScheme("both", "/c"),
         "code": HttpBearerScheme("code", authorization_code=AuthorizationCodeFlow("/a", "/t")),
         "oidc": HttpBearerScheme("oidc"),
     }

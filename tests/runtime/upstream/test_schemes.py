@@ -24,6 +24,15 @@ SCHEMES: dict[str, Any] = {
         "clientSecretEnv": "P_CLIENT_SECRET",
         "env": "P_ACCESS_TOKEN",
     },
+    "signin": {
+        "type": "oauth2Password",
+        "tokenUrl": "token",
+        "usernameEnv": "P_SIGNIN_USERNAME",
+        "passwordEnv": "P_SIGNIN_PASSWORD",
+        "clientIdEnv": "P_SIGNIN_CLIENT_ID",
+        "clientSecretEnv": "P_SIGNIN_CLIENT_SECRET",
+        "env": "P_SIGNIN_TOKEN",
+    },
 }
 
 
@@ -46,6 +55,16 @@ def test_each_kind_names_its_variables_and_how_it_is_sent() -> None:
                 Setting("P_ACCESS_TOKEN", "Access token"),
             ],
             "tokens from https://auth.example.com/token",
+        ),
+        "signin": (
+            [
+                Setting("P_SIGNIN_USERNAME", "User name"),
+                Setting("P_SIGNIN_PASSWORD", "Password"),
+                Setting("P_SIGNIN_CLIENT_ID", "OAuth client id (optional)"),
+                Setting("P_SIGNIN_CLIENT_SECRET", "OAuth client secret (optional)"),
+                Setting("P_SIGNIN_TOKEN", "Access token"),
+            ],
+            "tokens from token, signed in with a password",
         ),
     }
 
@@ -74,6 +93,12 @@ class _Env:
         ),
         ("machine", {"P_ACCESS_TOKEN": "a"}, {"headers": [("Authorization", "Bearer a")]}),
         ("machine", {"P_CLIENT_ID": "i", "P_CLIENT_SECRET": "s"}, {"oauth": ["machine"]}),
+        ("signin", {"P_SIGNIN_TOKEN": "a"}, {"headers": [("Authorization", "Bearer a")]}),
+        (
+            "signin",
+            {"P_SIGNIN_USERNAME": "u", "P_SIGNIN_PASSWORD": "p"},
+            {"oauth": ["signin"]},
+        ),
     ],
 )
 def test_a_satisfied_scheme_places_its_credential(

@@ -33,6 +33,20 @@ def test_token_like_words_and_unprintable_characters_never_reach_the_message() -
     assert error_detail(None) == error_detail({"error": 7}) == error_detail({}) == ""
 
 
+def test_an_answer_without_an_oauth_error_gives_its_detail_or_message() -> None:
+    # FastAPI's HTTPException, GNS3's login
+    assert error_detail({"detail": "Incorrect username or password"}) == (
+        " (Incorrect username or password)"
+    )
+    assert error_detail({"message": "Authentication was unsuccessful."}) == (
+        " (Authentication was unsuccessful.)"
+    )
+    assert error_detail({"detail": "wrong pw hunter2"}, ("hunter2",)) == " (wrong pw ***)"
+    # an OAuth error wins; a detail that is not text (FastAPI's 422 list) says nothing
+    assert error_detail({"error": "invalid_grant", "detail": "x"}) == " invalid_grant"
+    assert error_detail({"detail": [{"loc": ["body", "username"]}]}) == ""
+
+
 @pytest.mark.parametrize(
     ("value", "expected"),
     [(3600, 3600.0), ("120", 120.0), (0, 0.0), (-5, None), (True, None), ("soon", None),

@@ -205,6 +205,12 @@ async def test_a_401_without_credentials_knows_which_variables_to_set(
     )
     response = await call(make, op(security=[["bearer"]]), {}, environ={"PET_TOKEN": TOKEN})
     assert response.auth_hint == "the API did not accept the credentials of PET_TOKEN"
+    # a 403 to credentials sent: they may be right but not allowed this
+    api.reply(403, b"{}", JSON)
+    response = await call(make, op(security=[["bearer"]]), {}, environ={"PET_TOKEN": TOKEN})
+    assert response.auth_hint == (
+        "the API refused this to the credentials of PET_TOKEN: they may lack a permission"
+    )
 
 
 # -- content codings --------------------------------------------------------------------------

@@ -1,0 +1,263 @@
+"""OAuth2 password sign-in for the upstream (FastAPI's ``OAuth2PasswordBearer``): the token request,
+caching, signing in again, failures, secrecy.
+
+A spec whose ``oauth2`` scheme has a ``password`` flow with a relative ``tokenUrl`` (``token``, as
+FastAPI's tutorial writes it) is generated; its catalog drives a server in process against a
+recording upstream on 127.0.0.1 that is both the API and the token endpoint. Every test asserts what
+went over the wire. ``tests/realapis/test_gns3.py`` signs in to a real GNS3 server the same way.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import generate_package, read_catalog
+from tests.reliability import fault_server as fs
+from tests.reliability.kit import call_tool, server, texts
+
+USER = "ada@example.com"
+PASSWORD = "p@ss word&=1"  # characters a form must encode
+TOKEN_PATH = "/api/token"
+TOK1, TOK2 = "lab-token-1", "lab-token-2"
+SPEC: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Lab", "version": "1.0.0"},
+    "servers": [{"url": "https://lab.example.com/api"}],
+    "components": {
+        "securitySchemes": {
+            "OAuth2PasswordBearer": {
+                "type": "oauth2",
+                "flows": {"password": {"tokenUrl": "token", "scopes": {"me": "read me"}}},
+            }
+        }
+    },
+    "security": [{"OAuth2PasswordBearer": []}],
+    "paths": {
+        "/users/me": {
+            "get": {
+                "operationId": "read_me_users_me_get",
+                "security": [{"OAuth2PasswordBearer": ["me"]}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {}}}},
+            }
+        },
+        "/token": {
+            "post": {
+                "operationId": "login_token_post",
+                "security": [],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "username": {"type": "string"},
+                                    "password": {"type": "string", "format": "password"},
+                                },
+                                "required": ["username", "password"],
+                            }
+                        }
+                    },
+                },
+                "responses": {"200": {"description": "ok", "content": {"application/json": {}}}},
+            }
+        },
+    },
+}
+FORM = b"grant_type=password&username=ada%40example.com&password=p%40ss+word%26%3D1&scope=me"
+
+
+def _token(n: int) -> str:
+    return f"lab-token-{n}"
+
+
+def _issue(x: fs.Exchange) -> None:
+    """A token endpoint: ``_token(n)`` for its n-th request, as FastAPI's tutorial answers."""
+    x.json(200, {"access_token": _token(x.count), "token_type": "bearer"})
+
+
+def _accept(*tokens: str) -> fs.Behaviour:
+    """The API: 200 for the given bearer tokens, 401 for anything else."""
+
+    def run(x: fs.Exchange) -> None:
+        sent = x.request.headers.get("authorization", "")
+        if sent.removeprefix("Bearer ") in tokens:
+            x.json(200, {"username": USER})
+        else:
+            x.json(401, {"detail": "Could not validate credentials"})
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate_package(tmp_path_factory.mktemp("password"), SPEC, "lab-mcp")
+
+
+@pytest.fixture(scope="module")
+def catalog(package: Path) -> dict[str, Any]:
+    return read_catalog(package)
+
+
+@pytest.fixture
+def upstream() -> Iterator[fs.FaultServer]:
+    with fs.FaultServer() as fake:
+        fake.script[TOKEN_PATH] = _issue
+        fake.script["/api/users/me"] = _accept(TOK1)
+        yield fake
+
+
+def _env(fake: fs.FaultServer, **extra: str) -> dict[str, str]:
+    return {
+        "LAB_BASE_URL": fake.url + "/api",
+        "LAB_OAUTH2_PASSWORD_BEARER_USERNAME": USER,
+        "LAB_OAUTH2_PASSWORD_BEARER_PASSWORD": PASSWORD,
+        "LAB_RETRIES": "0",
+        **extra,
+    }
+
+
+async def _calls(
+    catalog: dict[str, Any], env: dict[str, str], *calls: tuple[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    srv = server(catalog, env)  # type: ignore[arg-type]
+    try:
+        return [await call_tool(srv, name, args, i) for i, (name, args) in enumerate(calls)]
+    finally:
+        await srv.aclose()
+
+
+def test_the_catalog_and_readme_describe_the_sign_in(
+    package: Path, catalog: dict[str, Any]
+) -> None:
+    stem = "LAB_OAUTH2_PASSWORD_BEARER"
+    assert catalog["upstream"]["securitySchemes"]["OAuth2PasswordBearer"] == {
+        "type": "oauth2Password",
+        "tokenUrl": "token",
+        "usernameEnv": f"{stem}_USERNAME",
+        "passwordEnv": f"{stem}_PASSWORD",
+        "clientIdEnv": f"{stem}_CLIENT_ID",
+        "clientSecretEnv": f"{stem}_CLIENT_SECRET",
+        "env": f"{stem}_TOKEN",
+    }
+    assert catalog["operations"]["read_me_users_me_get"]["scopes"] == {
+        "OAuth2PasswordBearer": ["me"]
+    }
+    readme = (package / "README.md").read_text()
+    for suffix in ("USERNAME", "PASSWORD", "CLIENT_ID", "CLIENT_SECRET", "TOKEN"):
+        assert f"| `{stem}_{suffix}` |" in readme
+
+
+async def test_the_server_signs_in_at_the_relative_token_url_and_sends_the_token(
+    catalog: dict[str, Any], upstream: fs.FaultServer
+) -> None:
+    replies = await _calls(catalog, _env(upstream), ("read_me", {}), ("read_me", {}))
+    assert [json.loads(texts(r)) for r in replies] == [{"username": USER}] * 2
+    sign_in, first, second = upstream.requests
+    # "token" is relative to the base URL (…/api), as the document's servers are
+    assert (sign_in.method, sign_in.target) == ("POST", TOKEN_PATH)
+    assert sign_in.body == FORM
+    assert sign_in.headers["content-type"] == "application/x-www-form-urlencoded"
+    assert sign_in.headers["accept"] == "application/json"
+    assert "authorization" not in sign_in.headers  # no client id: no client authentication
+    # the token is kept: the second call signs in no more
+    for api_request in (first, second):
+        assert (api_request.method, api_request.target) == ("GET", "/api/users/me")
+        assert api_request.headers["authorization"] == f"Bearer {TOK1}"
+
+
+async def test_a_client_id_authenticates_the_client_too(
+    catalog: dict[str, Any], upstream: fs.FaultServer
+) -> None:
+    env = _env(
+        upstream,
+        LAB_OAUTH2_PASSWORD_BEARER_CLIENT_ID="lab-cli",
+        LAB_OAUTH2_PASSWORD_BEARER_CLIENT_SECRET="cli:secret",
+    )
+    await _calls(catalog, env, ("read_me", {}))
+    sign_in = upstream.requests[0]
+    assert sign_in.body == FORM
+    basic = base64.b64encode(b"lab-cli:cli%3Asecret").decode()
+    assert sign_in.headers["authorization"] == f"Basic {basic}"
+
+
+async def test_a_token_given_beforehand_wins(
+    catalog: dict[str, Any], upstream: fs.FaultServer
+) -> None:
+    upstream.script["/api/users/me"] = _accept("from-the-login-page")
+    env = _env(upstream, LAB_OAUTH2_PASSWORD_BEARER_TOKEN="from-the-login-page")
+    (reply,) = await _calls(catalog, env, ("read_me", {}))
+    assert reply["result"].get("isError", False) is False
+    assert upstream.hits(TOKEN_PATH) == 0
+
+
+async def test_a_401_signs_in_again_once(catalog: dict[str, Any], upstream: fs.FaultServer) -> None:
+    upstream.script["/api/users/me"] = _accept(TOK2)  # the first token expired
+    (reply,) = await _calls(catalog, _env(upstream), ("read_me", {}))
+    assert json.loads(texts(reply)) == {"username": USER}
+    assert [(r.path, r.headers.get("authorization")) for r in upstream.requests] == [
+        (TOKEN_PATH, None),
+        ("/api/users/me", f"Bearer {TOK1}"),
+        (TOKEN_PATH, None),
+        ("/api/users/me", f"Bearer {TOK2}"),
+    ]
+
+
+async def test_a_refused_sign_in_says_why_and_never_shows_the_password(
+    catalog: dict[str, Any], upstream: fs.FaultServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+
+    def refuse(x: fs.Exchange) -> None:
+        # FastAPI's HTTPException, echoing what it was sent
+        x.json(401, {"detail": f"Incorrect username or password: {PASSWORD}"})
+
+    upstream.script[TOKEN_PATH] = refuse
+    replies = await _calls(catalog, _env(upstream), ("read_me", {}), ("read_me", {}))
+    assert replies[0]["result"]["isError"] is True
+    assert texts(replies[0]) == (
+        "could not get an access token for 'OAuth2PasswordBearer' from the token endpoint "
+        f"{upstream.url}{TOKEN_PATH}: HTTP 401 (Incorrect username or password: ***)"
+    )
+    # a refusal is not kept: the next call signs in again; the API itself is never called
+    assert [r.path for r in upstream.requests] == [TOKEN_PATH, TOKEN_PATH]
+    everything = json.dumps(replies) + "\n".join(r.getMessage() for r in caplog.records)
+    assert PASSWORD not in everything
+
+
+async def test_the_password_and_tokens_stay_out_of_results_and_logs(
+    catalog: dict[str, Any], upstream: fs.FaultServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    upstream.script["/api/users/me"] = fs.echo_headers(401)  # echoes the bearer token
+    replies = await _calls(catalog, _env(upstream), ("read_me", {}))
+    assert upstream.requests[1].headers["authorization"] == f"Bearer {TOK1}"
+    everything = json.dumps(replies) + "\n".join(r.getMessage() for r in caplog.records)
+    for secret in (PASSWORD, TOK1, TOK2):
+        assert secret not in everything
+    assert "Bearer ***" in everything
+
+
+async def test_without_a_password_the_call_goes_out_without_credentials_and_says_what_to_set(
+    catalog: dict[str, Any], upstream: fs.FaultServer
+) -> None:
+    env = {
+        "LAB_BASE_URL": upstream.url + "/api",
+        "LAB_OAUTH2_PASSWORD_BEARER_USERNAME": USER,
+    }
+    (reply,) = await _calls(catalog, env, ("read_me", {}))
+    assert texts(reply) == (
+        'Upstream returned 401 Unauthorized: {"detail":"Could not validate credentials"}\n'
+        "It was sent without credentials; to send them, set the environment variable "
+        "LAB_OAUTH2_PASSWORD_BEARER_USERNAME and LAB_OAUTH2_PASSWORD_BEARER_PASSWORD (or an "
+        "access token in LAB_OAUTH2_PASSWORD_BEARER_TOKEN)."
+    )
+    [request] = upstream.requests
+    assert (request.target, request.headers.get("authorization")) == ("/api/users/me", None)
