@@ -4,7 +4,7 @@ generated MCP server that signs in with a user name and password.
 GNS3 declares FastAPI's ``OAuth2PasswordBearer`` (an ``oauth2`` password flow whose ``tokenUrl`` is
 ``/v3/access/users/login``, a form of ``username`` and ``password``). The generated server signs in
 with ``GNS3_OAUTH2_PASSWORD_BEARER_USERNAME`` and ``..._PASSWORD`` and sends the token it gets: the
-default administrator builds and removes a project and adds a user, who then signs in as herself
+default administrator builds, renames, draws on and removes a project and adds a user, who then signs in as herself
 and is refused what only an administrator may do. A wrong password is a clear error that shows
 no password. Every effect is checked with a direct request to GNS3.
 """
@@ -76,6 +76,22 @@ async def test_the_server_signs_in_and_builds_a_project(
         assert (project["name"], project["status"]) == (name, "opened")
         listed = _content(await client.call_tool("get_projects", {}))
         assert made["project_id"] in [each["project_id"] for each in listed]
+        # its update model repeats the path's project_id: the other fields are arguments as usual
+        renamed = f"{name}-renamed"
+        changes = {"project_id": made["project_id"], "name": renamed, "auto_close": False}
+        _content(await client.call_tool("update_project", changes))
+        project = direct.get(f"/v3/projects/{made['project_id']}").json()
+        assert (project["name"], project["auto_close"]) == (renamed, False)
+        svg = '<svg height="10" width="20"><rect width="20" height="10"/></svg>'
+        drawn = _content(
+            await client.call_tool(
+                "create_drawing", {"project_id": made["project_id"], "svg": svg, "x": 10, "y": 20}
+            )
+        )
+        drawings = direct.get(f"/v3/projects/{made['project_id']}/drawings").json()
+        assert [(d["drawing_id"], d["svg"], d["x"], d["y"]) for d in drawings] == [
+            (drawn["drawing_id"], svg, 10, 20)
+        ]
         closed = await client.call_tool("close_project", {"project_id": made["project_id"]})
         assert not closed.is_error, closed
         assert direct.get(f"/v3/projects/{made['project_id']}").json()["status"] == "closed"

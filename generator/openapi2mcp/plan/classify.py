@@ -305,27 +305,53 @@ def _body_arguments(
         and constraints is not None
         and (body.required or not constraints)
         and resolved.get("additionalProperties") in (None, False)
-        and not taken.intersection(properties)
     )
-    if flattenable and isinstance(properties, Mapping):
+    renamed = _renamed_body_properties(resolved, taken, body.required, constraints)
+    if flattenable and renamed is not None and isinstance(properties, Mapping):
         required = set(resolved.get("required", ())) if body.required else set()
-        return [
-            Argument(
-                prop,
-                py_names.claim(naming.python_identifier(prop), seed=prop),
-                "body_property",
-                prop,
-                prop in required,
-                schema,
-            )
-            for prop, schema in properties.items()
-        ]
+        arguments: list[Argument] = []
+        for prop, schema in properties.items():
+            called: str = renamed.get(prop) or prop
+            py = py_names.claim(naming.python_identifier(called), seed=prop)
+            shown = _as_body_field(schema, prop) if prop in renamed else schema
+            arguments.append(Argument(called, py, "body_property", prop, prop in required, shown))
+        return arguments
     name = "body" if "body" not in taken else "request_body"
     schema = dict(body.schema)
     if body.description and "description" not in schema:
         schema["description"] = body.description
     py = py_names.claim(naming.python_identifier(name), seed=name)
     return [Argument(name, py, "body", "", body.required, schema)]
+
+
+def _renamed_body_properties(
+    resolved: Mapping[str, Any],
+    taken: set[str],
+    required_body: bool,
+    constraints: Mapping[str, Any] | None,
+) -> dict[str, str] | None:
+    """The body's properties named as a parameter is (``project_id`` in the path and in the body,
+    as FastAPI's update models have it), each with its argument's name (``body_project_id``); ``None``
+    when the body cannot be flattened so: its root constraints or, in an optional body, its
+    ``required`` would name a property by the name it no longer has as an argument."""
+    properties = resolved.get("properties")
+    clashing = [p for p in properties if p in taken] if isinstance(properties, Mapping) else []
+    if not clashing:
+        return {}
+    needed = resolved.get("required") if not required_body else None
+    if constraints or (isinstance(needed, list) and set(needed) & set(clashing)):
+        return None
+    names = {prop: f"body_{prop}" for prop in clashing}
+    if taken.intersection(names.values()) or set(names.values()) & set(properties or ()):
+        return None
+    return names
+
+
+def _as_body_field(schema: Any, prop: str) -> Any:
+    """The schema of a body property renamed as an argument, saying which field it sets."""
+    if not isinstance(schema, Mapping) or "description" in schema:
+        return schema
+    return {**schema, "description": f"The request body's {prop!r} (not the parameter {prop!r})"}
 
 
 def _body_constraints(resolved: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -151,10 +151,45 @@ def test_object_body_is_flattened_and_schema_is_self_contained() -> None:
     assert tool.output_schema["$defs"]["Pet"]["properties"]["id"] == {"type": "integer"}
 
 
-def test_body_colliding_with_a_parameter_stays_whole() -> None:
-    body = RequestBody(
-        "application/json", False, {"type": "object", "properties": {"petId": {"type": "string"}}}
+def test_a_body_property_named_as_a_parameter_is_renamed_and_the_rest_flattened() -> None:
+    # FastAPI's update models repeat the path's id: {"petId": ..., "name": ...} at PUT /pets/{petId}
+    properties = {"petId": {"type": "string"}, "name": {"type": "string", "description": "Name"}}
+    body = RequestBody("application/json", True, {"type": "object", "properties": properties})
+    surface = classify_operations(
+        api(op("PUT", "/pets/{petId}", "updatePet", parameters=(path_param("petId"),), body=body)),
+        Settings(),
+        "pets",
+        Report(),
     )
+    (tool,) = surface.tools
+    assert [(a.name, a.source, a.wire_name) for a in tool.arguments] == [
+        ("petId", "path", "petId"),
+        ("body_petId", "body_property", "petId"),
+        ("name", "body_property", "name"),
+    ]
+    assert tool.input_schema["properties"]["body_petId"] == {
+        "type": "string",
+        "description": "The request body's 'petId' (not the parameter 'petId')",
+    }
+    assert tool.input_schema["properties"]["name"] == properties["name"]
+    assert tool.input_schema["required"] == ["petId"]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # a root constraint names the property by the name it would no longer have
+        {"anyOf": [{"required": ["petId"]}, {"required": ["name"]}]},
+        # so would an optional body's required
+        {"required": ["petId"]},
+    ],
+)
+def test_a_body_that_cannot_rename_its_colliding_property_stays_whole(
+    extra: dict[str, Any],
+) -> None:
+    properties = {"petId": {"type": "string"}, "name": {"type": "string"}}
+    schema = {"type": "object", "properties": properties, **extra}
+    body = RequestBody("application/json", False, schema)
     surface = classify_operations(
         api(op("PUT", "/pets/{petId}", "updatePet", parameters=(path_param("petId"),), body=body)),
         Settings(),

@@ -351,7 +351,12 @@ async def update_user(
     client: ApiClient,
     *,
     username: str,
-    body: models.User | dict[str, Any],
+    body_username: str,
+    email: str,
+    first_name: str | None = None,
+    last_name: str | None = None,
+    phone: str | None = None,
+    user_status: int | None = None,
 ) -> models.User:
     """Update a user
 
