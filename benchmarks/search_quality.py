@@ -19,7 +19,8 @@ figures, not assertions.
         [--learn [--from-log]]
 
 The specs come from ``realworld.py``'s npm cache (``benchmarks/.cache/realworld``, installed on
-first use).
+first use); those of real servers run here (``live/``: Prefect, GNS3) from the documents they
+serve, which ``live_specs.py`` fetches.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from live_specs import LIVE
 from realworld import CACHE, SPECS, install, spec_file
 
 from openapi2mcp.diagnostics import Report
@@ -69,6 +71,14 @@ def _natural(path: Path) -> tuple[str, int]:
     return digits, int(name[len(digits) :] or 0)
 
 
+def _live(api: str) -> Path:
+    """The document a real server of ``api`` serves (``live_specs.py`` writes them)."""
+    path = LIVE / f"{api}.json"
+    if not path.is_file():
+        sys.exit(f"{path} is missing: run `python benchmarks/live_specs.py` first")
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--only", help="comma-separated APIs (default: every query file)")
@@ -99,7 +109,7 @@ def main() -> None:
             continue
         start = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
-            spec = spec_file(args.cache, specs[api], Path(tmp))
+            spec = spec_file(args.cache, specs[api], Path(tmp)) if api in specs else _live(api)
             plan, _ = plan_source(str(spec), GenerateOptions())
         names = operation_names(plan)
         files = [QUERIES / f"{api}.jsonl"] if (QUERIES / f"{api}.jsonl").exists() else []
