@@ -81,7 +81,7 @@ async def test_make_write_read_rename_list_and_delete_files(
             # 1. a directory (201 with content/format/mimetype null: still a success)
             made = _model(
                 await client.call_tool(
-                    "put_api_contents_path", {"path": folder, "body": {"type": "directory"}}
+                    "put_api_contents_path", {"path": folder, "type": "directory"}
                 )
             )
             assert (made["type"], made["path"]) == ("directory", folder)
@@ -105,7 +105,9 @@ async def test_make_write_read_rename_list_and_delete_files(
                     "put_api_contents_path",
                     {
                         "path": f"{folder}/todo.txt",
-                        "body": {"type": "file", "format": "text", "content": text},
+                        "type": "file",
+                        "format": "text",
+                        "content": text,
                     },
                 )
             )
@@ -133,7 +135,8 @@ async def test_make_write_read_rename_list_and_delete_files(
             renamed = _model(
                 await client.call_tool(
                     "patch_api_contents_path",
-                    {"path": f"{folder}/todo.txt", "body": {"path": f"{folder}/done.txt"}},
+                    # the body's new path beside the path's old one
+                    {"path": f"{folder}/todo.txt", "body_path": f"{folder}/done.txt"},
                 )
             )
             assert renamed["path"] == f"{folder}/done.txt"

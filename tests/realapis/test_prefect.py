@@ -109,10 +109,12 @@ async def test_variables_are_created_read_filtered_changed_and_deleted(
             read = _content(await client.call_tool("read_variable_by_name", {"name": name}))
             assert read == direct.get(f"/variables/name/{name}").json()
 
-            # the body has a "name" of its own, beside the path's: it is given whole as "body"
-            await client.call_tool(
-                "update_variable_by_name", {"name": name, "body": {"value": "hi there"}}
+            # the body has a "name" of its own beside the path's: that one is body_name, and
+            # the path's name stays the variable's
+            changed = await client.call_tool(
+                "update_variable_by_name", {"name": name, "value": "hi there"}
             )
+            assert not changed.is_error, changed
             assert direct.get(f"/variables/name/{name}").json()["value"] == "hi there"
 
             found = _content(
