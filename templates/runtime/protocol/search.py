@@ -115,6 +115,14 @@ _CHANGES = frozenset({CREATE, UPDATE, DELETE})
 _SUBJECT_MATCH = 1.5
 # an operation whose path takes a value of the kind the query gives ("acme/api": {repo})
 _TAKES_VALUE = 1.5
+# of two operations that reach one thing by its id or by its name, the one a value given says
+_ADDRESSED = 1.4
+# what a value given looks like: an id (a UUID, hex with a digit, a number of 3 digits or more) or
+# a name (quoted, or words joined by "_", "-" or ".": slack_channel, nightly-etl)
+_ID_VALUE = re.compile(
+    r"\b(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|(?=[0-9a-f]*\d)[0-9a-f]{6,}|\d{3,})\b", re.I
+)
+_NAME_VALUE = re.compile(r"\"[^\"]+\"|'[^'\s][^']*'|\b[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+\b")
 # a whole replacement (PUT) where a partial update (PATCH) of the same path exists, unless asked
 _REPLACE = 0.85
 _REPLACE_WORDS = frozenset(stem(w) for w in ("replace", "overwrite", "swap"))
@@ -217,6 +225,8 @@ class SearchIndex:
         self._replacing = [
             d.entry.method == "PUT" and d.entry.path in patched for d in self._documents
         ]
+        # "id" or "name": one of two operations reaching one thing by its id or by its name
+        self._addressed = _addressing([d.entry for d in self._documents])
         # what each operation's path takes ("/repos/{owner}/{repo}/hooks": owner, repo)
         self._takes = [
             frozenset(
@@ -253,6 +263,7 @@ class SearchIndex:
                 value[position] = value.get(position, 0.0) + importance * score
                 covered[position] = covered.get(position, 0.0) + importance * cover
                 said.setdefault(position, set()).update(parts)
+        given = _given_value(query)
         verbs = self._lead_verbs(read)
         # what the query's verb makes: "refund" a refund, "deploy" a deployment
         made = {read.lead, *self._kin(read.lead)}
@@ -272,7 +283,11 @@ class SearchIndex:
                 found, cover = found * total / cover, total
             score = found * cover / total * _intent_factor(each, read, verbs, made)
             score *= self._fit(position, read, subject, values)
-            scored.append((-score / self._unsaid(position, said[position]), position))
+            if given and self._addressed[position] == given:
+                score *= _ADDRESSED  # "the variable slack_channel": by its name, not its id
+            # a name given says "by name" (read_variable_by_name), an id "by id"
+            spoken = said[position] | ({stem(given)} if given else set())
+            scored.append((-score / self._unsaid(position, spoken), position))
         if len(self._examples):
             scored = self._as_examples_say(query, scored, permitted)
         scored.sort()
@@ -604,3 +619,53 @@ def _intent_factor(each: Document, read: Query, lead_verbs: set[str], made: set[
         return _CREATE_OR_UPDATE
     # asked to change something, offered another change (or a reading): unlikely
     return _INTENT_CONFLICT if asked & _CHANGES else _INTENT_OTHER
+
+
+def _addressing(entries: Sequence[Entry]) -> list[str]:
+    """Per operation, "id" or "name" when it is one of two with one method that reach the same
+    thing by its id or by its name (Prefect's ``GET /variables/{id}`` and ``GET
+    /variables/name/{name}``), else ""."""
+    groups: dict[tuple[str, str], dict[str, list[int]]] = {}
+    for position, entry in enumerate(entries):
+        kind, base = _addressed_by(entry.path)
+        if kind:
+            groups.setdefault((entry.method, base), {}).setdefault(kind, []).append(position)
+    found = [""] * len(entries)
+    for kinds in groups.values():
+        if len(kinds) == 2:
+            for kind, positions in kinds.items():
+                for position in positions:
+                    found[position] = kind
+    return found
+
+
+def _addressed_by(path: str) -> tuple[str, str]:
+    """How a path reaches its thing ("id", "name" or "") and the collection it is in:
+    ``/variables/name/{name}`` is ("name", "/variables"), ``/flows/{id}`` ("id", "/flows")."""
+    segments = [part for part in path.split("/") if part]
+    last = ""
+    while segments and segments[-1].startswith("{"):
+        last = last or segments[-1].strip("{}")
+        segments.pop()
+    said = words_of(last, shortest=2)
+    if not said:
+        return "", ""
+    if segments and segments[-1].lower() in ("name", "by-name", "by_name", "byname"):
+        return "name", "/".join(segments[:-1])
+    if said[-1] == "name":
+        return "name", "/".join(segments)
+    if said[-1] in ("id", "uuid"):
+        return "id", "/".join(segments)
+    return "", ""
+
+
+def _given_value(query: str) -> str:
+    """ "id" when the query gives only ids ("run 3f2a9c1e"), "name" when it gives only names
+    ("the variable slack_channel", '"prod"'), else ""."""
+    ids = _ID_VALUE.findall(query)
+    names = [n for n in _NAME_VALUE.findall(query) if not _ID_VALUE.fullmatch(n.strip("\"'"))]
+    if ids and not names:
+        return "id"
+    if names and not ids:
+        return "name"
+    return ""

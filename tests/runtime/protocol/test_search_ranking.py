@@ -520,3 +520,41 @@ def test_being_notified_is_subscribing_and_shorthand_is_words() -> None:
     # "w/o" is "without", not an owner's repository
     assert [w.stem for w in read_query("users w/o 2fa").words] == ["user"]
     assert read_query("find repos w/ billing in the name").filtered
+
+
+# Prefect's variables and flows: one thing reached by its id or by its name (FastAPI CRUD apps)
+BY_ID_OR_NAME = [
+    ("read_variable", "GET", "/variables/{id}", "Read Variable", "", "id"),
+    ("read_variable_by_name", "GET", "/variables/name/{name}", "Read Variable By Name", "", "name"),
+    ("update_variable", "PATCH", "/variables/{id}", "Update Variable", "", "id value"),
+    ("update_variable_by_name", "PATCH", "/variables/name/{name}", "Update Variable By Name", "", "name value"),
+    ("read_deployment", "GET", "/deployments/{id}", "Read Deployment", "", "id"),
+    ("read_deployment_by_name", "GET", "/deployments/name/{flow_name}/{deployment_name}", "Read Deployment By Name", "", "flow_name deployment_name"),
+    ("read_flows", "POST", "/flows/filter", "Read Flows", "", "limit"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("change the variable slack_channel to #data-alerts", "update_variable_by_name"),
+        ("change variable 3f2a9c1e-77b0-4c2d-9d1a-0b5e6f1c2a10 to 5", "update_variable"),
+        ("show me variable api_url", "read_variable_by_name"),
+        ("show me variable 8f3e11aa", "read_variable"),
+        ('pull up the deployment "prod" of flow "nightly-etl"', "read_deployment_by_name"),
+        ("pull up deployment 9e1f2a3b", "read_deployment"),
+    ],
+)
+def test_a_name_given_finds_the_thing_by_name_and_an_id_by_id(query: str, expected: str) -> None:
+    index = SearchIndex(
+        Entry(
+            name=name,
+            summary=summary,
+            method=method,
+            path=path,
+            tags=(),
+            params=tuple(params.split()),
+        )
+        for name, method, path, summary, _, params in BY_ID_OR_NAME
+    )
+    assert first(index, query) == expected
