@@ -196,3 +196,18 @@ def test_strict_fails_on_warnings(tmp_path: Path) -> None:
     code, output = invoke("generate", str(path), "-o", str(tmp_path / "out"), "--strict")
     assert code == 1
     assert "warning[base-url-missing]" in output
+
+
+def test_a_relative_server_url_says_where_the_base_url_goes(tmp_path: Path) -> None:
+    # FastAPI's root_path: the document's only server is a path on whatever host serves it
+    path = tmp_path / "rooted.yaml"
+    path.write_text(
+        SPEC.replace('servers: [{url: "https://tiny.example.com"}]', 'servers: [{url: "/api"}]')
+    )
+    code, output = invoke("generate", str(path), "-o", str(tmp_path / "out"))
+    assert code == 0
+    assert (
+        "warning[base-url-missing] at #/servers: no absolute server URL in the spec (only '/api', "
+        "relative to where the spec is served); set TINY_BASE_URL when running the server, "
+        "e.g. https://<host>/api"
+    ) in output

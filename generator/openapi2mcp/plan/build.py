@@ -105,10 +105,15 @@ def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
     base_url_env, timeout_env = f"{prefix}_BASE_URL", f"{prefix}_TIMEOUT"
     base_url = api.servers[0] if api.servers else ""
     if not base_url.startswith(("http://", "https://")):
+        # a relative one ("/api", as FastAPI's root_path writes it) is relative to where the
+        # document is served, which the generator does not know
+        relative = f" (only {base_url!r}, relative to where the spec is served)" if base_url else ""
+        example = f", e.g. https://<host>{base_url}" if base_url.startswith("/") else ""
         report.warn(
             "base-url-missing",
             "#/servers",
-            f"no absolute server URL in the spec; set {base_url_env} when running the server",
+            f"no absolute server URL in the spec{relative}; set {base_url_env} when running the "
+            f"server{example}",
         )
     exposure = _exposure(api, surface.tools, settings, report)
     env_vars = (
