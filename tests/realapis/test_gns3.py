@@ -11,13 +11,14 @@ no password. Every effect is checked with a direct request to GNS3.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, TextContent, TextResourceContents
 
 from tests.realapis.conftest import LiveApi, mcp_client, only_text, whole_result
 
@@ -142,3 +143,23 @@ async def test_a_wrong_password_says_so_and_shows_no_password(gns3: LiveApi) -> 
         f"{gns3.root_url}/v3/access/users/login: HTTP 401 (Authentication was unsuccessful.)"
     )
     assert wrong not in whole_result(refused)
+
+
+async def test_a_stream_of_notifications_is_what_arrived_not_a_timeout(gns3: LiveApi) -> None:
+    # GET /v3/notifications streams JSON lines for as long as the client listens
+    stdio = gns3.stdio(TOOL_MODE="full", TIMEOUT="2", **_signed_in(gns3, ADMIN, ADMIN_PASSWORD))
+    async with mcp_client(stdio, "auto") as client:
+        heard = await client.call_tool("controller_http_notifications", {})
+        read = await client.read_resource("gns3://v3/notifications")
+    assert not heard.is_error, heard
+    note, events = [block.text for block in heard.content if isinstance(block, TextContent)]
+    assert note.startswith(
+        "The call succeeded (HTTP 200 OK). The API was still sending its application/json after "
+        "2 s, as a stream does; this is what had arrived by then ("
+    )
+    # each event is one JSON line (GNS3 pings with the controller's load every few seconds)
+    lines = [json.loads(line) for line in events.splitlines()]
+    assert lines and all("action" in line for line in lines)
+    (contents,) = read.contents
+    assert isinstance(contents, TextResourceContents)
+    assert all("action" in json.loads(line) for line in contents.text.splitlines())

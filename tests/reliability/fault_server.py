@@ -249,6 +249,17 @@ def drip(x: Exchange) -> None:
         x.send(b"1\r\nz\r\n")
 
 
+def events(x: Exchange) -> None:
+    """A server-sent event stream: two events, then it stays open (as a watch or a log follow)."""
+    x.send(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
+    for n in (1, 2):
+        event = b'data: {"n": %d}\n\n' % n
+        x.send(b"%x\r\n%s\r\n" % (len(event), event))
+    x.hang()
+
+
 def content(body: bytes, content_type: str, code: int = 200) -> Behaviour:
     return lambda x: x.reply(code, body, content_type)
 

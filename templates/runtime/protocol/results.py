@@ -175,6 +175,8 @@ class _Success:
             )
             content = [_text(note), self._blob(), *self._unselected("it is not decoded")]
             return _without_data(response, self.output, content)
+        if response.cut_after is not None:
+            return self._stream()
         if not response.body:
             content = [_text(self._status_line()), *self._unselected("there is no body")]
             return _without_data(response, self.output, content)
@@ -196,6 +198,24 @@ class _Success:
         if kind == "multipart":
             return _complete([*_multipart_blocks(response, budget), *self._unselected()])
         return _complete([self._as_is(kind, budget), *self._unselected()])
+
+    def _stream(self) -> dict[str, Any]:
+        """A body still arriving when the time was up (a stream: events, a watch, a log being
+        followed): what had arrived by then, as text."""
+        response = self.response
+        arrived = f"{len(response.body)} bytes" if response.body else "nothing yet"
+        note = (
+            f"{self._succeeded()} The API was still sending its {self.media or 'response'} after "
+            f"{response.cut_after:g} s, as a stream does; this is what had arrived by then "
+            f"({arrived})."
+        )
+        content = [_text(note)]
+        if response.body:
+            kind = _kind(self.media, response.body)
+            shown = "text" if kind in ("json", "ndjson") else kind
+            content.append(self._as_is(shown, TextBudget(self.limits)))
+        unselected = self._unselected("the body was cut short")
+        return _without_data(response, self.output, [*content, *unselected])
 
     def _unselected(self, why: str = "") -> list[dict[str, Any]]:
         """The note that the call's selection was not applied to a body that is not JSON."""

@@ -52,7 +52,7 @@ from .credentials import (
     answer_hint,
     extra_headers,
 )
-from .decoding import TooLarge, accept_encoding, decode_body
+from .decoding import TooLarge, accept_encoding, decode_body, read_raw
 from .encoding import (
     ARRAY_MODES,
     INDEXED,
@@ -119,6 +119,8 @@ class UpstreamResponse:
     encoding: str = ""
     # what a 401/403 should tell about credentials (``upstream_credentials``)
     auth_hint: str = ""
+    # seconds after which a 2xx body still arriving (a stream) was cut; None: it ended
+    cut_after: float | None = None
 
 
 class _RefuseCookies(CookiePolicy):
@@ -577,8 +579,12 @@ class Upstream:
         return guard.may_retry(prepared.method, attempt, status) and circuit.state == "closed"
 
     async def _attempt(self, client: httpx.AsyncClient, prepared: Prepared) -> UpstreamResponse:
-        """One request and its whole body, within the timeout; transport failures are ``_Failed``."""
+        """One request and its whole body, within the timeout; transport failures are ``_Failed``.
+        A 2xx body still arriving when the time is up (a stream) is what arrived, not a failure."""
         origin = prepared.origin
+        chunks: list[bytes] = []
+        response: httpx.Response | None = None
+        cut_after = None
         try:
             async with asyncio.timeout(self._timeout):
                 request = client.build_request(
@@ -589,12 +595,17 @@ class Upstream:
                 )
                 response = await client.send(request, stream=True)
                 try:
-                    raw, coding = await self._read(response)
+                    raw, coding = await read_raw(response, chunks, MAX_RESPONSE_BYTES)
                 finally:
                     await response.aclose()
         except (TimeoutError, httpx.TimeoutException):
-            message = f"upstream timed out after {self._timeout:g} s"
-            raise _Failed(message, "timeout", retryable=True) from None
+            if response is None or not 200 <= response.status_code < 300:
+                message = f"upstream timed out after {self._timeout:g} s"
+                raise _Failed(message, "timeout", retryable=True) from None
+            raw, coding = b"".join(chunks), response.headers.get("content-encoding", "")
+            cut_after = self._timeout
+        except TooLarge:
+            raise UpstreamError(_too_large()) from None
         except httpx.ConnectError as exc:
             message = self._scrub(f"could not reach {origin}: {_reason(exc)}", prepared)
             raise _Failed(message, _reason(exc), retryable=True) from None
@@ -631,24 +642,8 @@ class Upstream:
             auth_hint=answer_hint(
                 prepared.auth_hint, prepared.sent_credentials, response.status_code
             ),
+            cut_after=cut_after,
         )
-
-    @staticmethod
-    async def _read(response: httpx.Response) -> tuple[bytes, str]:
-        """The body as it came over the wire and its content codings (decoded afterwards, with
-        their own bound); a response built in memory (a test transport) is already decoded."""
-        if response.is_stream_consumed:
-            if len(response.content) > MAX_RESPONSE_BYTES:
-                raise UpstreamError(_too_large())
-            return response.content, ""
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_raw():
-            size += len(chunk)
-            if size > MAX_RESPONSE_BYTES:
-                raise UpstreamError(_too_large())
-            chunks.append(chunk)
-        return b"".join(chunks), response.headers.get("content-encoding", "")
 
     def _scrub(self, message: str, prepared: Prepared) -> str:
         for secret in prepared.secrets:

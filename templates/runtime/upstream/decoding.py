@@ -16,11 +16,14 @@ import io
 import zlib
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import TooLarge
 
-__all__ = ["Decoded", "TooLarge", "accept_encoding", "decode_body"]
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["Decoded", "TooLarge", "accept_encoding", "decode_body", "read_raw"]
 
 # gzip, zlib or raw deflate, told apart by their headers (the +32 of wbits: gzip or zlib)
 _GZIP_WBITS = zlib.MAX_WBITS | 32
@@ -144,3 +147,21 @@ def _unzstd(zstandard: Any, data: bytes, limit: int) -> bytes:
         if len(out) > limit:
             raise TooLarge
     return bytes(out)
+
+
+async def read_raw(response: httpx.Response, chunks: list[bytes], limit: int) -> tuple[bytes, str]:
+    """A streamed response's body as it came over the wire, into ``chunks`` as it comes (what
+    arrived is there if the read is cut short), and its content codings, to decode afterwards
+    with their own bound; ``TooLarge`` past ``limit`` bytes. A response built in memory (a test
+    transport) is already decoded."""
+    if response.is_stream_consumed:
+        if len(response.content) > limit:
+            raise TooLarge
+        return response.content, ""
+    size = 0
+    async for chunk in response.aiter_raw():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks), response.headers.get("content-encoding", "")
