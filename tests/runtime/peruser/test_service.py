@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from templates.runtime.catalog.model import OperationSpec, UpstreamInfo
+from templates.runtime.peruser.sealing import Credential
 from templates.runtime.peruser.service import LINK_SECONDS, PerUser, SignIn
 from templates.runtime.peruser.store import open_store
 
@@ -91,3 +93,52 @@ async def test_the_server_environment_never_satisfies_a_caller(tmp_path: Path) -
     # with an anonymous alternative the call goes out without credentials, not with the server's
     assert await service.credentials(ALICE, anonymous_too) == {}
     await service.aclose()
+
+
+PASSWORD_INFO: UpstreamInfo = {
+    **INFO,
+    "securitySchemes": {
+        "signin": {
+            "type": "oauth2Password",
+            "tokenUrl": "token",
+            "usernameEnv": "P_SIGNIN_USERNAME",
+            "passwordEnv": "P_SIGNIN_PASSWORD",
+            "clientIdEnv": "P_SIGNIN_CLIENT_ID",
+            "clientSecretEnv": "P_SIGNIN_CLIENT_SECRET",
+            "env": "P_SIGNIN_TOKEN",
+        }
+    },
+}
+
+
+async def test_a_password_sign_in_scheme_takes_each_users_own_access_token(tmp_path: Path) -> None:
+    # FastAPI's OAuth2PasswordBearer: per user, the server never signs in as the operator's account
+    clock = FakeClock()
+    store = await open_store(
+        f"sqlite:///{(tmp_path / 't.db').as_posix().lstrip('/')}", KEY, clock=clock
+    )
+    service = PerUser(
+        PASSWORD_INFO,
+        store,
+        verify=_verify,
+        public_url="https://mcp.example.com/mcp",
+        api="Things",
+        environ={"P_SIGNIN_USERNAME": "operator", "P_SIGNIN_PASSWORD": "operators-password"},
+        clock=clock,
+    )
+    spec: OperationSpec = {**SPEC, "security": [["signin"]]}
+    link = await service.credentials(ALICE, spec)
+    assert isinstance(link, SignIn)
+    async with _browser(service) as browser:
+        page = await browser.get(link.url)
+    assert page.status_code == 200
+    assert 'name="token"' in page.text and 'name="password"' not in page.text
+    await store.put(_Owner(*ALICE), "signin", Credential("bearer", {"token": "alices-token"}))
+    assert await service.credentials(ALICE, spec) == {"P_SIGNIN_TOKEN": "alices-token"}
+    await service.aclose()
+
+
+@dataclass(frozen=True)
+class _Owner:
+    issuer: str
+    subject: str
