@@ -23,7 +23,7 @@ import pytest
 from templates.runtime.upstream import oauth as upstream_oauth
 from tests.e2e.helpers import generate_package, read_catalog
 from tests.reliability import fault_server as fs
-from tests.reliability.kit import META, call_tool, server, texts
+from tests.reliability.kit import META, call_tool, call_tools, server, texts
 
 CLIENT_ID = "robot@example"
 SECRET = "s3cret-Client:Value"
@@ -127,16 +127,6 @@ def _env(fake: fs.FaultServer, **extra: str) -> dict[str, str]:
     }
 
 
-async def _calls(
-    catalog: dict[str, Any], env: dict[str, str], *calls: tuple[str, dict[str, Any]]
-) -> list[dict[str, Any]]:
-    srv = server(catalog, env)  # type: ignore[arg-type]
-    try:
-        return [await call_tool(srv, name, args, i) for i, (name, args) in enumerate(calls)]
-    finally:
-        await srv.aclose()
-
-
 def _basic() -> str:
     # RFC 6749 §2.3.1: form-encoded, then joined ("@" and ":" encoded)
     return "Basic " + base64.b64encode(b"robot%40example:s3cret-Client%3AValue").decode()
@@ -161,7 +151,7 @@ def test_the_catalog_and_readme_describe_the_flow(package: Path, catalog: dict[s
 async def test_token_request_and_bearer_on_the_wire(
     catalog: dict[str, Any], upstream: fs.FaultServer
 ) -> None:
-    replies = await _calls(
+    replies = await call_tools(
         catalog, _env(upstream), ("read_secret", {"name": "db"}), ("read_secret", {"name": "db"})
     )
     assert [r["result"].get("isError", False) for r in replies] == [False, False]
@@ -181,7 +171,7 @@ async def test_each_scope_set_gets_its_own_token(
     catalog: dict[str, Any], upstream: fs.FaultServer
 ) -> None:
     upstream.script["/api/secrets/db"] = _accept(TOK1, TOK2)
-    await _calls(
+    await call_tools(
         catalog,
         _env(upstream),
         ("read_secret", {"name": "db"}),
@@ -202,7 +192,7 @@ async def test_each_scope_set_gets_its_own_token(
 async def test_a_pre_issued_token_wins(catalog: dict[str, Any], upstream: fs.FaultServer) -> None:
     upstream.script["/api/secrets/db"] = _accept("issued-by-hand-1234")
     env = _env(upstream, VAULT_OAUTH_TOKEN="issued-by-hand-1234")
-    (reply,) = await _calls(catalog, env, ("read_secret", {"name": "db"}))
+    (reply,) = await call_tools(catalog, env, ("read_secret", {"name": "db"}))
     assert reply["result"].get("isError", False) is False
     assert upstream.hits(TOKEN_PATH) == 0
     assert upstream.requests[0].headers["authorization"] == "Bearer issued-by-hand-1234"
@@ -233,7 +223,7 @@ async def test_a_401_fetches_a_new_token_once(
     catalog: dict[str, Any], upstream: fs.FaultServer
 ) -> None:
     upstream.script["/api/secrets/db"] = _accept(TOK2)  # the first token was revoked
-    (reply,) = await _calls(catalog, _env(upstream), ("read_secret", {"name": "db"}))
+    (reply,) = await call_tools(catalog, _env(upstream), ("read_secret", {"name": "db"}))
     assert json.loads(texts(reply)) == {"name": "db", "value": "hunter2"}
     assert [(r.path, r.headers.get("authorization")) for r in upstream.requests] == [
         (TOKEN_PATH, _basic()),
@@ -249,7 +239,7 @@ async def test_a_second_401_is_the_answer(
     catalog: dict[str, Any], upstream: fs.FaultServer
 ) -> None:
     upstream.script["/api/secrets/db"] = _accept()
-    (reply,) = await _calls(catalog, _env(upstream), ("read_secret", {"name": "db"}))
+    (reply,) = await call_tools(catalog, _env(upstream), ("read_secret", {"name": "db"}))
     assert reply["result"]["isError"] is True
     assert "401" in texts(reply)
     assert [r.path for r in upstream.requests] == [TOKEN_PATH, "/api/secrets/db"] * 2
@@ -285,7 +275,7 @@ async def test_a_failing_token_endpoint_is_a_tool_error(
         x.json(401, {"error": "invalid_client", "error_description": f"bad secret {SECRET}"})
 
     upstream.script[TOKEN_PATH] = refuse
-    replies = await _calls(
+    replies = await call_tools(
         catalog, _env(upstream), ("read_secret", {"name": "db"}), ("read_secret", {"name": "db"})
     )
     assert replies[0]["result"]["isError"] is True
@@ -301,7 +291,7 @@ async def test_an_unreachable_token_endpoint_is_a_tool_error(catalog: dict[str, 
     spec = json.loads(json.dumps(catalog))
     spec["upstream"]["securitySchemes"]["oauth"]["tokenUrl"] = "http://127.0.0.1:1/token"
     with fs.FaultServer() as fake:
-        (reply,) = await _calls(spec, _env(fake), ("read_secret", {"name": "db"}))
+        (reply,) = await call_tools(spec, _env(fake), ("read_secret", {"name": "db"}))
         assert fake.requests == []
     assert texts(reply) == (
         "could not get an access token for 'oauth' from the token endpoint "
@@ -313,7 +303,7 @@ async def test_a_token_answer_without_a_token_is_a_tool_error(
     catalog: dict[str, Any], upstream: fs.FaultServer
 ) -> None:
     upstream.script[TOKEN_PATH] = fs.content(b"<html>login</html>", "text/html")
-    (reply,) = await _calls(catalog, _env(upstream), ("read_secret", {"name": "db"}))
+    (reply,) = await call_tools(catalog, _env(upstream), ("read_secret", {"name": "db"}))
     assert texts(reply).endswith(
         f"{TOKEN_PATH}: the answer is not a JSON object with a bearer access_token"
     )
@@ -324,7 +314,7 @@ async def test_missing_credentials_send_the_call_without_them_and_a_401_names_ev
 ) -> None:
     upstream.script["/api/secrets/db"] = fs.status(401)
     env = {"VAULT_BASE_URL": upstream.url + "/api", "VAULT_OAUTH_CLIENT_ID": CLIENT_ID}
-    (reply,) = await _calls(catalog, env, ("read_secret", {"name": "db"}))
+    (reply,) = await call_tools(catalog, env, ("read_secret", {"name": "db"}))
     assert texts(reply) == (
         'Upstream returned 401 Unauthorized: {"error":"status 401"}\n'
         "It was sent without credentials; to send them, set the environment variable "
@@ -340,7 +330,7 @@ async def test_secret_and_tokens_stay_out_of_results_and_logs(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     upstream.script["/api/secrets/db"] = fs.echo_headers(401)  # echoes the bearer token
-    replies = await _calls(catalog, _env(upstream), ("read_secret", {"name": "db"}))
+    replies = await call_tools(catalog, _env(upstream), ("read_secret", {"name": "db"}))
     assert upstream.requests[1].headers["authorization"] == f"Bearer {TOK1}"
     everything = json.dumps(replies) + "\n".join(r.getMessage() for r in caplog.records)
     basic = _basic().removeprefix("Basic ")

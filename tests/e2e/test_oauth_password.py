@@ -20,7 +20,7 @@ import pytest
 
 from tests.e2e.helpers import generate_package, read_catalog
 from tests.reliability import fault_server as fs
-from tests.reliability.kit import call_tool, server, texts
+from tests.reliability.kit import call_tools, texts
 
 USER = "ada@example.com"
 PASSWORD = "p@ss word&=1"  # characters a form must encode
@@ -124,16 +124,6 @@ def _env(fake: fs.FaultServer, **extra: str) -> dict[str, str]:
     }
 
 
-async def _calls(
-    catalog: dict[str, Any], env: dict[str, str], *calls: tuple[str, dict[str, Any]]
-) -> list[dict[str, Any]]:
-    srv = server(catalog, env)  # type: ignore[arg-type]
-    try:
-        return [await call_tool(srv, name, args, i) for i, (name, args) in enumerate(calls)]
-    finally:
-        await srv.aclose()
-
-
 def test_the_catalog_and_readme_describe_the_sign_in(
     package: Path, catalog: dict[str, Any]
 ) -> None:
@@ -158,7 +148,7 @@ def test_the_catalog_and_readme_describe_the_sign_in(
 async def test_the_server_signs_in_at_the_relative_token_url_and_sends_the_token(
     catalog: dict[str, Any], upstream: fs.FaultServer
 ) -> None:
-    replies = await _calls(catalog, _env(upstream), ("read_me", {}), ("read_me", {}))
+    replies = await call_tools(catalog, _env(upstream), ("read_me", {}), ("read_me", {}))
     assert [json.loads(texts(r)) for r in replies] == [{"username": USER}] * 2
     sign_in, first, second = upstream.requests
     # "token" is relative to the base URL (…/api), as the document's servers are
@@ -181,7 +171,7 @@ async def test_a_client_id_authenticates_the_client_too(
         LAB_OAUTH2_PASSWORD_BEARER_CLIENT_ID="lab-cli",
         LAB_OAUTH2_PASSWORD_BEARER_CLIENT_SECRET="cli:secret",
     )
-    await _calls(catalog, env, ("read_me", {}))
+    await call_tools(catalog, env, ("read_me", {}))
     sign_in = upstream.requests[0]
     assert sign_in.body == FORM
     basic = base64.b64encode(b"lab-cli:cli%3Asecret").decode()
@@ -193,14 +183,14 @@ async def test_a_token_given_beforehand_wins(
 ) -> None:
     upstream.script["/api/users/me"] = _accept("from-the-login-page")
     env = _env(upstream, LAB_OAUTH2_PASSWORD_BEARER_TOKEN="from-the-login-page")
-    (reply,) = await _calls(catalog, env, ("read_me", {}))
+    (reply,) = await call_tools(catalog, env, ("read_me", {}))
     assert reply["result"].get("isError", False) is False
     assert upstream.hits(TOKEN_PATH) == 0
 
 
 async def test_a_401_signs_in_again_once(catalog: dict[str, Any], upstream: fs.FaultServer) -> None:
     upstream.script["/api/users/me"] = _accept(TOK2)  # the first token expired
-    (reply,) = await _calls(catalog, _env(upstream), ("read_me", {}))
+    (reply,) = await call_tools(catalog, _env(upstream), ("read_me", {}))
     assert json.loads(texts(reply)) == {"username": USER}
     assert [(r.path, r.headers.get("authorization")) for r in upstream.requests] == [
         (TOKEN_PATH, None),
@@ -220,7 +210,7 @@ async def test_a_refused_sign_in_says_why_and_never_shows_the_password(
         x.json(401, {"detail": f"Incorrect username or password: {PASSWORD}"})
 
     upstream.script[TOKEN_PATH] = refuse
-    replies = await _calls(catalog, _env(upstream), ("read_me", {}), ("read_me", {}))
+    replies = await call_tools(catalog, _env(upstream), ("read_me", {}), ("read_me", {}))
     assert replies[0]["result"]["isError"] is True
     assert texts(replies[0]) == (
         "could not get an access token for 'OAuth2PasswordBearer' from the token endpoint "
@@ -237,7 +227,7 @@ async def test_the_password_and_tokens_stay_out_of_results_and_logs(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     upstream.script["/api/users/me"] = fs.echo_headers(401)  # echoes the bearer token
-    replies = await _calls(catalog, _env(upstream), ("read_me", {}))
+    replies = await call_tools(catalog, _env(upstream), ("read_me", {}))
     assert upstream.requests[1].headers["authorization"] == f"Bearer {TOK1}"
     everything = json.dumps(replies) + "\n".join(r.getMessage() for r in caplog.records)
     for secret in (PASSWORD, TOK1, TOK2):
@@ -252,7 +242,7 @@ async def test_without_a_password_the_call_goes_out_without_credentials_and_says
         "LAB_BASE_URL": upstream.url + "/api",
         "LAB_OAUTH2_PASSWORD_BEARER_USERNAME": USER,
     }
-    (reply,) = await _calls(catalog, env, ("read_me", {}))
+    (reply,) = await call_tools(catalog, env, ("read_me", {}))
     assert texts(reply) == (
         'Upstream returned 401 Unauthorized: {"detail":"Could not validate credentials"}\n'
         "It was sent without credentials; to send them, set the environment variable "

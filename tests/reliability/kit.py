@@ -135,6 +135,17 @@ async def call_tool(
     return reply
 
 
+async def call_tools(
+    cat: Any, environ: dict[str, str], *calls: tuple[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each ``(name, arguments)`` called in turn on one server made for ``environ``; the replies."""
+    srv = server(cat, environ)
+    try:
+        return [await call_tool(srv, name, args, i) for i, (name, args) in enumerate(calls)]
+    finally:
+        await srv.aclose()
+
+
 def texts(reply: dict[str, Any]) -> str:
     """All text of a tool result, joined."""
     return "\n".join(block.get("text", "") for block in reply["result"]["content"])

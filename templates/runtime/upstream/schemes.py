@@ -174,25 +174,14 @@ class OAuth2ClientCredentials:
         return bool(read(self.scheme["clientIdEnv"]) and read(self.scheme["clientSecretEnv"]))
 
     def secrets(self, read: Read) -> list[str]:
-        found = [value for value in [read(self.scheme["env"])] if value]
-        client, secret = read(self.scheme["clientIdEnv"]), read(self.scheme["clientSecretEnv"])
-        if secret:
-            pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
-            found += [secret, base64.b64encode(pair.encode()).decode("ascii")]
-        return found
+        return _fetching_secrets(self.scheme, read)
 
     def hints(self) -> list[str]:
         token = f"(or an access token in {self.scheme['env']})"
         return [self.scheme["clientIdEnv"], f"{self.scheme['clientSecretEnv']} {token}"]
 
     def apply(self, source: Source, parts: RequestParts) -> None:
-        if source.get(self.scheme["env"]):
-            # a token issued beforehand wins over fetching one
-            token = source.secret(self.scheme["env"], parts)
-            parts.headers.append(("Authorization", f"Bearer {token}"))
-        else:
-            parts.oauth.append(self.name)
-        parts.credential_headers.add("authorization")
+        _apply_fetched(self.name, self.scheme, source, parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,26 +208,43 @@ class OAuth2Password:
         return bool(read(self.scheme["usernameEnv"]) and read(self.scheme["passwordEnv"]))
 
     def secrets(self, read: Read) -> list[str]:
-        found = [value for value in [read(self.scheme["env"])] if value]
-        found += [value for value in [read(self.scheme["passwordEnv"])] if value]
-        client, secret = read(self.scheme["clientIdEnv"]), read(self.scheme["clientSecretEnv"])
-        if secret:
-            pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
-            found += [secret, base64.b64encode(pair.encode()).decode("ascii")]
-        return found
+        password = read(self.scheme["passwordEnv"])
+        return _fetching_secrets(self.scheme, read) + ([password] if password else [])
 
     def hints(self) -> list[str]:
         token = f"(or an access token in {self.scheme['env']})"
         return [self.scheme["usernameEnv"], f"{self.scheme['passwordEnv']} {token}"]
 
     def apply(self, source: Source, parts: RequestParts) -> None:
-        if source.get(self.scheme["env"]):
-            # a token issued beforehand wins over signing in
-            token = source.secret(self.scheme["env"], parts)
-            parts.headers.append(("Authorization", f"Bearer {token}"))
-        else:
-            parts.oauth.append(self.name)
-        parts.credential_headers.add("authorization")
+        _apply_fetched(self.name, self.scheme, source, parts)
+
+
+def _fetching_secrets(
+    scheme: OAuth2ClientCredentialsScheme | OAuth2PasswordScheme, read: Read
+) -> list[str]:
+    """A scheme's ready token, client secret and the Basic pair made of its client id."""
+    found = [value for value in [read(scheme["env"])] if value]
+    client, secret = read(scheme["clientIdEnv"]), read(scheme["clientSecretEnv"])
+    if secret:
+        pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
+        found += [secret, base64.b64encode(pair.encode()).decode("ascii")]
+    return found
+
+
+def _apply_fetched(
+    name: str,
+    scheme: OAuth2ClientCredentialsScheme | OAuth2PasswordScheme,
+    source: Source,
+    parts: RequestParts,
+) -> None:
+    """A ready token as the bearer, else the scheme's name for the token to fetch."""
+    if source.get(scheme["env"]):
+        # a token issued beforehand wins over fetching one
+        token = source.secret(scheme["env"], parts)
+        parts.headers.append(("Authorization", f"Bearer {token}"))
+    else:
+        parts.oauth.append(name)
+    parts.credential_headers.add("authorization")
 
 
 Scheme = ApiKey | Bearer | Basic | OAuth2ClientCredentials | OAuth2Password
