@@ -85,8 +85,9 @@ def program_value(result: JsonObject) -> tuple[Any, list[str]]:
     a text response, other content blocks as they are (a list of them for several)."""
     blocks = [b for b in result.get("content") or [] if isinstance(b, dict)]
     notes: list[str] = []
-    if len(blocks) > 1 and _text_of(blocks[0]).startswith("The call succeeded ("):
-        notes.append(_text_of(blocks.pop(0)))  # a documented JSON body that was not JSON
+    if blocks and _text_of(blocks[0]).startswith("The call succeeded ("):
+        # a documented JSON body that was not JSON, a stream cut short (nothing came: no value)
+        notes.append(_text_of(blocks.pop(0)))
     if not blocks:
         return None, notes
     # (never the structured content: it is made to fit the schema, and stands in for no body)

@@ -53,6 +53,22 @@ def test_text_and_empty_responses_and_binary_ones() -> None:
     )
 
 
+def test_a_stream_cut_short_gives_what_arrived_and_its_note() -> None:
+    lines = b'{"action": "ping"}\n{"action": "node.updated"}\n'
+    cut = UpstreamResponse(200, "OK", "application/json", lines, "u", cut_after=2.0)
+    value, notes = program_value(tool_result(cut, None))
+    assert value == lines.decode()
+    assert notes == [
+        "The call succeeded (HTTP 200 OK). The API was still sending its application/json after "
+        "2 s, as a stream does; this is what had arrived by then (46 bytes)."
+    ]
+    # nothing came before the time was up: no value, and the note says so
+    silent = UpstreamResponse(200, "OK", "text/event-stream", b"", "u", cut_after=2.0)
+    value, notes = program_value(tool_result(silent, None))
+    assert value is None
+    assert notes[0].endswith("this is what had arrived by then (nothing yet).")
+
+
 def test_a_json_body_cut_to_the_budget_comes_with_its_note() -> None:
     body = json.dumps([{"id": n, "name": "x" * 30} for n in range(50)]).encode()
     result = tool_result(response(body, "application/json"), None, ResultLimits(500, "X_MAX"))
