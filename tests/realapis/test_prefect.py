@@ -2,7 +2,7 @@
 through a generated MCP server.
 
 The tools are named by FastAPI's route functions (``create_variable``, not FastAPI's operationId
-``create_variable_variables__post``), except where two routers' functions share a name. Each
+``create_variable_variables__post``); two routers' functions of one name by what their paths add. Each
 session first lists every page of tools, so that the official client checks every structured
 result against the output schema the server advertises (it checks only the tools it has listed).
 Variables, flows, flow runs and their states, logs and work pools are created, read, filtered,
@@ -71,12 +71,13 @@ async def test_tools_are_named_by_their_fastapi_functions(prefect: LiveApi) -> N
         "update_work_pool",
         "health_check",
     } <= set(tools)
-    # /work_queues/ and /work_pools/{name}/queues both have a create_work_queue: the path stays
-    assert {
-        "create_work_queue_work_queues_post",
-        "create_work_queue_work_pools_work_pool_name_queues_post",
-    } <= set(tools)
-    assert "create_work_queue" not in tools
+    # /work_queues/ and /work_pools/{name}/queues both have a create_work_queue: what the
+    # path adds tells them apart
+    assert {"create_work_queue", "create_work_queue_work_pools"} <= set(tools)
+    assert tools["create_work_queue_work_pools"].input_schema["required"] == [
+        "work_pool_name",
+        "name",
+    ]
     deleting = tools["delete_variable_by_name"].annotations
     assert deleting is not None and deleting.destructive_hint
     reading = tools["read_variables"].annotations  # a POST that filters: read-only

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +61,8 @@ _NOT_LIFTABLE = frozenset(
 )
 # RFC 9110 token characters; `x-mcp-header` values must be tokens (mcp-wire §3.2)
 _TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+# a path segment that is an API version ("v3", "v1beta1"), which tells no operation apart
+_VERSION_SEGMENT = re.compile(r"v\d+(?:(?:alpha|beta)\d*)?", re.I)
 _MIRRORED_TYPES = {"string", "integer", "boolean"}
 # completion values stored per argument: every enum value, then examples while there is room
 MAX_COMPLETIONS = 100
@@ -148,15 +149,45 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
 
 
 def _function_names(api: Api) -> dict[str, str]:
-    """Each operation whose operationId FastAPI made, by key: its function's name, where no other
-    operation's function has the same one (``read_work_queue`` of two routers keeps the path)."""
-    found = {
-        op.key: stem
-        for op in api.operations
-        if op.operation_id and (stem := naming.function_name(op.operation_id, op.path))
-    }
-    uses = Counter(naming.tool_name(stem) for stem in found.values())
-    return {key: stem for key, stem in found.items() if uses[naming.tool_name(stem)] == 1}
+    """Each operation whose operationId FastAPI made, by key: its function's name. Functions of
+    two routers with one name are told apart by the path's words the name does not say and the
+    other paths do not share (``create_work_queue`` at ``/work_queues/`` and
+    ``create_work_queue_work_pools`` at ``/work_pools/{name}/queues``); when that leaves two alike,
+    they keep their operationIds."""
+    groups: dict[str, list[tuple[Operation, str]]] = {}
+    for op in api.operations:
+        stem = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
+        if stem:
+            groups.setdefault(naming.tool_name(stem), []).append((op, stem))
+    found: dict[str, str] = {}
+    for members in groups.values():
+        if len(members) == 1:
+            ((op, stem),) = members
+            found[op.key] = stem
+            continue
+        extra = [_unsaid_segments(op.path, stem) for op, stem in members]
+        shared = set.intersection(*(set(words) for words in extra))
+        named = [
+            "_".join([stem, *(w for w in words if w not in shared)])
+            for (_, stem), words in zip(members, extra, strict=True)
+        ]
+        if len(set(map(naming.tool_name, named))) == len(named):
+            found.update((op.key, name) for (op, _), name in zip(members, named, strict=True))
+    return found
+
+
+def _unsaid_segments(path: str, stem: str) -> list[str]:
+    """The literal segments of ``path`` with a word ``stem`` does not say (a version says none):
+    ``/v3/projects/{id}/nodes/{node}/files`` for ``get_file``: projects, nodes."""
+    said = {word.rstrip("s") for word in naming.words(stem)}
+    return [
+        segment
+        for segment in path.split("/")
+        if segment
+        and not segment.startswith("{")
+        and not _VERSION_SEGMENT.fullmatch(segment)
+        and any(word.rstrip("s") not in said for word in naming.words(segment))
+    ]
 
 
 def _skipped(op: Operation, placement: Placement, settings: Settings, report: Report) -> str:
