@@ -30,7 +30,7 @@ from mcp.types import CallToolResult, TextContent
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
-from tests.realapis.servers import RealServer, free_port, venv_executable
+from tests.realapis.servers import LAUNCHES, RealServer, free_port, venv_executable
 
 JUPYTER_TOKEN = "realapi-jupyter-token-7f3a9c"
 
@@ -181,59 +181,25 @@ def jupyter(realapi_dir: Path, jupyter_root: Path) -> Iterator[LiveApi]:
         yield LiveApi(server, package, "jupyter_mcp", "JUPYTER", server.root_url, spec)
 
 
+def _launched(name: str, module: str, realapi_dir: Path) -> Iterator[LiveApi]:
+    """One of ``LAUNCHES`` started with its data under ``realapi_dir``, and its generated package."""
+    launch = LAUNCHES[name]
+    home = realapi_dir / f"{name}-home"
+    home.mkdir()
+    with launch.server(name, home, realapi_dir) as server:
+        package, spec = _generate_live(server, launch.document_path, {}, realapi_dir, name)
+        base_url = server.root_url + launch.api_path
+        yield LiveApi(server, package, module, name.upper(), base_url, spec)
+
+
 @pytest.fixture(scope="session")
 def prefect(realapi_dir: Path) -> Iterator[LiveApi]:
-    executable = venv_executable("prefect", "prefect")
-    home = realapi_dir / "prefect-home"
-    home.mkdir()
-    port = free_port()
-    command: list[str | Path] = [
-        *(executable, "server", "start", "--host", "127.0.0.1", "--port", str(port)),
-    ]
-    # its database and settings stay inside the test's directory; nothing is sent anywhere
-    env = {
-        "PREFECT_HOME": str(home),
-        "PREFECT_API_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{home / 'prefect.db'}",
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "PREFECT_UI_ENABLED": "false",
-    }
-    with RealServer(
-        "prefect",
-        command,
-        port=port,
-        ready_path="/api/health",
-        log_dir=realapi_dir,
-        cwd=home,
-        env=env,
-    ) as server:
-        package, spec = _generate_live(server, "/api/openapi.json", {}, realapi_dir, "prefect")
-        # the document's only server is "/api", relative: the base URL says where it is
-        yield LiveApi(server, package, "prefect_mcp", "PREFECT", server.root_url + "/api", spec)
+    yield from _launched("prefect", "prefect_mcp", realapi_dir)
 
 
 @pytest.fixture(scope="session")
 def gns3(realapi_dir: Path) -> Iterator[LiveApi]:
-    executable = venv_executable("gns3-server", "gns3server")
-    home = realapi_dir / "gns3-home"
-    home.mkdir()
-    port = free_port()
-    command: list[str | Path] = [
-        *(executable, "--local", "--host", "127.0.0.1", "--port", str(port)),
-    ]
-    # its settings, projects and database stay in the test's directory ($HOME/.config/GNS3, ...)
-    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
-    with RealServer(
-        "gns3-server",
-        command,
-        port=port,
-        ready_path="/v3/version",
-        log_dir=realapi_dir,
-        cwd=home,
-        env=env,
-    ) as server:
-        package, spec = _generate_live(server, "/openapi.json", {}, realapi_dir, "gns3")
-        # the document names no server: its paths start at /v3 below the root
-        yield LiveApi(server, package, "gns3_mcp", "GNS3", server.root_url, spec)
+    yield from _launched("gns3", "gns3_mcp", realapi_dir)
 
 
 @contextlib.asynccontextmanager

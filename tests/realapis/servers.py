@@ -16,6 +16,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
@@ -148,3 +149,61 @@ class RealServer:
         except OSError:
             return "(no log)"
         return "\n".join(text.splitlines()[-lines:])
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """How to run one installed real API server with its data in ``home``: its venv and command
+    (``{port}`` and ``{home}`` filled in), the path that answers once it is ready, where it serves
+    its OpenAPI document, and the base URL's path below its root."""
+
+    venv: str
+    command: tuple[str, ...]
+    ready_path: str
+    document_path: str
+    api_path: str = ""
+    env: Mapping[str, str] = field(default_factory=dict)
+
+    def server(self, name: str, home: Path, log_dir: Path) -> RealServer:
+        port = free_port()
+        fill = {"port": str(port), "home": str(home)}
+        executable = venv_executable(self.venv, self.command[0])
+        args = [part.format(**fill) for part in self.command[1:]]
+        env = {key: value.format(**fill) for key, value in self.env.items()}
+        return RealServer(
+            name,
+            [executable, *args],
+            port=port,
+            ready_path=self.ready_path,
+            log_dir=log_dir,
+            cwd=home,
+            env=env,
+        )
+
+
+# the FastAPI applications; their data (database, settings, projects) stays in ``home`` and
+# nothing is sent anywhere (Prefect's analytics off)
+LAUNCHES: dict[str, Launch] = {
+    "prefect": Launch(
+        "prefect",
+        ("prefect", "server", "start", "--host", "127.0.0.1", "--port", "{port}"),
+        ready_path="/api/health",
+        document_path="/api/openapi.json",
+        # the document's only server is "/api", relative: the base URL says where it is
+        api_path="/api",
+        env={
+            "PREFECT_HOME": "{home}",
+            "PREFECT_API_DATABASE_CONNECTION_URL": "sqlite+aiosqlite:///{home}/prefect.db",
+            "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+            "PREFECT_UI_ENABLED": "false",
+        },
+    ),
+    "gns3": Launch(
+        "gns3-server",
+        ("gns3server", "--local", "--host", "127.0.0.1", "--port", "{port}"),
+        ready_path="/v3/version",
+        document_path="/openapi.json",
+        # $HOME/.config/GNS3, $HOME/GNS3
+        env={"HOME": "{home}", "XDG_CONFIG_HOME": "{home}/.config"},
+    ),
+}
