@@ -97,6 +97,12 @@ def description_line(argument: str, sample: str, *, only: str = "") -> str:
     )
 
 
+def without_select(description: str, argument: str) -> str:
+    """A description :func:`with_select` wrote, without the line it added (the API's own text)."""
+    head, _, last = description.rpartition("\n\n")
+    return head if last.startswith(f"Optional `{argument}`") else description
+
+
 def with_select(tool: Mapping[str, Any], argument: str, output: Any) -> dict[str, Any]:
     """``tool`` (as ``tools/list`` shows it) taking ``argument``: its input schema lists it and its
     description ends with the line that says what it does, with an example fitted to ``output``

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from .projection import without_select
 from .search import SearchIndex, build_documents
 from .search_document import Entry, document_data, document_from_data
 
@@ -53,7 +54,7 @@ def catalog_entries(
         if select and select in params:
             # the selection argument and the line saying so are the server's, not the API's
             params = tuple(param for param in params if param != select)
-            text = text.rpartition("\n\n")[0]
+            text = without_select(text, select)
         entries.append(
             Entry(
                 name=name,
