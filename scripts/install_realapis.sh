@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install the real API servers the `realapi` tests drive (tests/realapis), one venv each under
-# .work/realapis/ so that their dependencies never clash with ours or with each other.
+# Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
+# each under .work/realapis/, so that their dependencies never clash with ours or with each other,
+# and PowerDNS from Debian.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
 set -euo pipefail
@@ -34,3 +35,12 @@ for entry in "${SERVERS[@]}"; do
     "$venv/bin/python" -m pip install -qq --disable-pip-version-check $pins
     printf '%s' "$pins" >"$stamp"
 done
+
+# PowerDNS Authoritative (Debian): a C++ server that serves its own Swagger 2.0 document, with the
+# SQLite backend; installing it starts nothing (the tests run it on free ports of 127.0.0.1)
+if ! command -v pdns_server >/dev/null ||
+    [[ ! -f /usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql ]]; then
+    echo "== real API server: PowerDNS (Debian)" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pdns-server pdns-backend-sqlite3 >/dev/null
+fi

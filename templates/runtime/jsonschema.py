@@ -119,7 +119,7 @@ class Validator:
         try:
             for error in self._compiled.iter_errors(instance):
                 location: Path = tuple(error.instance_path)
-                message = error.message.replace(_MASK, _show(error.instance))
+                message = self._message(error)
                 found.append(ValidationIssue(format_path(location), message, location))
                 if len(found) >= max(1, limit):
                     break
@@ -127,6 +127,16 @@ class Validator:
             # not JSON data at all (a set, an object, a structure nested beyond reason)
             return [ValidationIssue("", f"the value cannot be validated as JSON: {exc}")]
         return found
+
+    def _message(self, error: Any) -> str:
+        """The library's message; for a nullable value (an ``anyOf`` of one type and ``null``,
+        as portable schemas spell it) the types it admits, as a ``type`` list would say them."""
+        shown = _show(error.instance)
+        if error.message == f"{_MASK}{_ANY_OF_FAILED}":
+            kinds = _nullable_kinds(_node_at(self._root, tuple(error.schema_path)[:-1]))
+            if kinds and _json_type(error.instance) not in kinds:
+                return f"{shown} is not of types {', '.join(json.dumps(k) for k in kinds)}"
+        return str(error.message).replace(_MASK, shown)
 
     def is_valid(self, instance: Any) -> bool:
         try:
@@ -138,6 +148,45 @@ class Validator:
     def schema(self) -> Any:
         """The schema this validator checks against, as given."""
         return self._root
+
+
+_ANY_OF_FAILED = " is not valid under any of the schemas listed in the 'anyOf' keyword"
+
+
+def _node_at(schema: Any, path: Path) -> Any:
+    """The part of ``schema`` at ``path`` (``None`` when there is none)."""
+    node = schema
+    for step in path:
+        if isinstance(node, Mapping) and isinstance(step, str):
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        else:
+            return None
+    return node
+
+
+def _nullable_kinds(schema: Any) -> list[str]:
+    """``["null", "integer"]`` for a nullable schema spelled the portable way (``null`` first, as
+    the library's own messages list types); [] otherwise."""
+    kind = unwrap_nullable(schema).get("type") if isinstance(schema, dict) else None
+    if not isinstance(kind, list):
+        return []
+    return ["null", *(each for each in kind if each != "null")]
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
 
 
 def _compile(schema: Any, resources: Mapping[str, Any]) -> jsonschema_rs.Validator:

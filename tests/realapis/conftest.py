@@ -1,7 +1,8 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
-Each server (httpbin, kinto, jupyter-server, prefect, gns3-server) is installed by ``scripts/install_realapis.sh`` into
-its own venv under ``.work/realapis/`` and started once per session on a free port of 127.0.0.1.
+Each server (httpbin, kinto, jupyter-server, prefect, gns3-server; PowerDNS from Debian) is installed
+by ``scripts/install_realapis.sh`` (the Python ones into a venv each under ``.work/realapis/``) and
+started once per session on a free port of 127.0.0.1.
 Its OpenAPI document is fetched from the running server over HTTP, as a user of the generator would
 get it, and generated once per session (name given explicitly, tool mode ``full``). Tests open MCP
 sessions on the generated server over stdio with ``LiveApi.stdio``. A missing install fails the
@@ -13,6 +14,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -30,7 +33,13 @@ from mcp.types import CallToolResult, TextContent
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
-from tests.realapis.servers import LAUNCHES, RealServer, free_port, venv_executable
+from tests.realapis.servers import (
+    INSTALL_HINT,
+    LAUNCHES,
+    RealServer,
+    free_port,
+    venv_executable,
+)
 
 JUPYTER_TOKEN = "realapi-jupyter-token-7f3a9c"
 
@@ -80,7 +89,8 @@ def _generate_live(
     """The live document fetched from ``server`` and generated into ``where/<name>-mcp``."""
     answer = httpx.get(server.root_url + spec_path, headers=dict(headers), timeout=10)
     assert answer.status_code == 200, f"{server.name} {spec_path}: {answer.status_code}"
-    suffix = ".yaml" if "yaml" in answer.headers.get("content-type", "") else ".json"
+    # PowerDNS serves its YAML as text/plain: the body says which it is
+    suffix = ".json" if answer.content.lstrip()[:1] in (b"{", b"[") else ".yaml"
     document = where / f"{name}-openapi{suffix}"
     document.write_bytes(answer.content)
     generation = generate(str(document), GenerateOptions(name=name, tool_mode="full"))
@@ -179,6 +189,62 @@ def jupyter(realapi_dir: Path, jupyter_root: Path) -> Iterator[LiveApi]:
     ) as server:
         package, spec = _generate_live(server, "/api/spec.yaml", auth, realapi_dir, "jupyter")
         yield LiveApi(server, package, "jupyter_mcp", "JUPYTER", server.root_url, spec)
+
+
+# PowerDNS Authoritative (Debian's pdns-server, a C++ server): its API key and where Debian puts
+# the schema of its SQLite backend (pdns-backend-sqlite3)
+POWERDNS_API_KEY = "realapi-pdns-key-5b1e9d"
+POWERDNS_SQLITE_SCHEMA = Path("/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql")
+
+
+@pytest.fixture(scope="session")
+def powerdns(realapi_dir: Path) -> Iterator[LiveApi]:
+    """PowerDNS with its HTTP API on a free port, zones in SQLite with DNSSEC, and DNS itself on
+    another free port of 127.0.0.1; its Swagger 2.0 document is served at /api/docs."""
+    executable = shutil.which("pdns_server") or "/usr/sbin/pdns_server"
+    if not Path(executable).is_file() or not POWERDNS_SQLITE_SCHEMA.is_file():
+        pytest.fail(f"PowerDNS is not installed: {INSTALL_HINT}")
+    home = realapi_dir / "powerdns-home"
+    home.mkdir()
+    database = home / "pdns.sqlite3"
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        connection.executescript(POWERDNS_SQLITE_SCHEMA.read_text(encoding="utf-8"))
+    port = free_port()
+    settings = {
+        "launch": "gsqlite3",
+        "gsqlite3-database": database,
+        "gsqlite3-dnssec": "yes",
+        "local-address": "127.0.0.1",
+        "local-port": free_port(),
+        "api": "yes",
+        "api-key": POWERDNS_API_KEY,
+        "webserver": "yes",
+        "webserver-address": "127.0.0.1",
+        "webserver-port": port,
+        "webserver-allow-from": "127.0.0.0/8",
+        "socket-dir": home,
+        "guardian": "no",
+        "daemon": "no",
+        "disable-syslog": "yes",
+    }
+    config = "".join(f"{key}={value}\n" for key, value in settings.items())
+    (home / "pdns.conf").write_text(config, encoding="utf-8")
+    key = {"X-API-Key": POWERDNS_API_KEY}
+    command: list[str | Path] = [executable, f"--config-dir={home}"]
+    with RealServer(
+        "powerdns",
+        command,
+        port=port,
+        ready_path="/api/v1/servers",
+        ready_headers=key,
+        log_dir=realapi_dir,
+        cwd=home,
+    ) as server:
+        package, spec = _generate_live(server, "/api/docs", key, realapi_dir, "powerdns")
+        # the document's basePath (/api/v1) and no host: the base URL says where it is
+        yield LiveApi(
+            server, package, "powerdns_mcp", "POWERDNS", server.root_url + "/api/v1", spec
+        )
 
 
 def _launched(name: str, module: str, realapi_dir: Path) -> Iterator[LiveApi]:

@@ -46,6 +46,31 @@ def test_messages_are_the_validators_with_long_values_cut_short() -> None:
     assert len(message) < 100
 
 
+def test_a_nullable_value_spelled_portably_names_its_types_like_a_type_list() -> None:
+    """Portable schemas spell ``["integer", "null"]`` as an ``anyOf`` with a null branch; a value of
+    another type gets the message the type list would give, not "no schema in anyOf matched"."""
+    nullable = {"anyOf": [{"type": "integer"}, {"type": "null"}], "description": "Count."}
+    schema = {
+        "type": "object",
+        "properties": {"n": {"$ref": "#/$defs/N"}, "pet": {"anyOf": [PET, {"type": "null"}]}},
+        "$defs": {"N": nullable},
+    }
+    assert messages(schema, {"n": "3", "pet": 5}) == [
+        ("n", '"3" is not of types "null", "integer"'),
+        ("pet", '5 is not of types "null", "object"'),
+    ]
+    assert messages({"type": ["integer", "null"]}, "3") == messages(nullable, "3")
+    # an object that breaks the object branch inside: the anyOf's own message, not a wrong type
+    [(_, message)] = messages(schema, {"pet": {"name": 5}})
+    assert (
+        message
+        == "{\"name\":5} is not valid under any of the schemas listed in the 'anyOf' keyword"
+    )
+
+
+PET = {"type": "object", "properties": {"name": {"type": "string"}}}
+
+
 def test_pattern_dollar_does_not_match_before_a_trailing_newline() -> None:
     schema = {"pattern": "^[a-z0-9-]+$"}
     assert Validator(schema).is_valid("abc-1")

@@ -13,11 +13,12 @@ response that conforms to the full schema conforms to the compact one too: the r
 Real APIs drift from their descriptions: fields documented as required go missing, values come back
 ``null`` where the spec cannot say they may (Swagger 2.0 has no ``nullable``), enums grow. So the
 schema advertised by default is ``lenient_output`` of the documented one: no ``required`` lists,
-every value below the root may also be ``null``, no closed objects, no enum, const, format-free
-value bounds or conditionals, ``oneOf`` read as ``anyOf``. It keeps what a client needs to read the
-data (types, properties, items, descriptions) and is what real responses satisfy; the owner can opt
-into the documented schema (``strictOutput``). Where a response still breaks the lenient schema, the
-runtime sets what does not match to ``null``, which the lenient schema always admits.
+every value below the root (and a root of one value, such as a string) may also be ``null``, no
+closed objects, no enum, const, format-free value bounds or conditionals, ``oneOf`` read as
+``anyOf``. It keeps what a client needs to read the data (types, properties, items, descriptions)
+and is what real responses satisfy; the owner can opt into the documented schema (``strictOutput``).
+Where a response still breaks the lenient schema, the runtime sets what does not match to ``null``,
+which the lenient schema always admits.
 
 Every schema this module hands the catalog is spelled portably (``portable.py``: ``anyOf`` with a
 ``null`` branch for a nullable value, never a ``type`` list or a schema that constrains nothing),
@@ -40,6 +41,7 @@ from ..ir.schema_utils import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, resolve
 from ..plan.settings import OutputSchemas
 from .portable import portable
 
+_SCALARS = frozenset({"string", "number", "integer", "boolean"})
 # constraints real responses break: dropped from lenient output schemas (value checks, closed
 # objects, conditionals); `not` and `if` would only get stricter when their subschemas are relaxed
 _LENIENT_DROPPED = frozenset(
@@ -209,9 +211,15 @@ def implied_type(
 
 
 def lenient_output(schema: JsonSchema) -> JsonSchema:
-    """``schema`` as real responses satisfy it (see the module docstring), in portable spellings;
-    the root keeps its type."""
+    """``schema`` as real responses satisfy it (see the module docstring), in portable spellings.
+
+    An object or array root keeps its type: an empty one stands in for a body that has another.
+    A root of one value (a string, a number) admits ``null`` too, for a body that has none (a 204)
+    or none of its type (``{"result": "Rectified"}`` where a string is documented)."""
     relaxed = portable(_relax(schema, root=True))
+    kind = relaxed.get("type") if isinstance(relaxed, dict) else None
+    if isinstance(kind, str) and kind in _SCALARS:
+        relaxed = portable(_nullable(dict(relaxed)))
     assert isinstance(relaxed, Mapping)
     return relaxed
 

@@ -186,6 +186,14 @@ class _Success:
             if value is not MISSING:
                 return self._json(value)
             kind = "text" if _is_text(response.body) else "binary"
+        if self.output is not None and kind == "text":
+            text = _decode(response)
+            if self.output.is_valid(text) and 2 * len(text) <= self.limits.max_text_chars:
+                # a documented string that came as text (a zone file, a CSV, a bare word): the
+                # text is the value the schema describes, whatever its label
+                result = _complete([_text(text), *self._unselected()])
+                result["structuredContent"] = text
+                return result
         if self.output is not None:
             # the output schema promises JSON: deliver what came, say the call went through
             note = (
@@ -324,11 +332,11 @@ class _Success:
             "nulled": "sets what does not match to null",
             "emptied": "is left empty",
         }.get(conformed.how, "")
-        structured = (
-            f"the structured content {kept}"
-            if conformed.value is not MISSING
-            else "there is no structured content"
-        )
+        structured = f"the structured content {kept}"
+        if conformed.value is None:
+            structured = "the structured content is null"
+        elif conformed.value is MISSING:
+            structured = "there is no structured content"
         return "\n".join(
             [
                 f"{self._succeeded()} Its response does not match the documented schema:",

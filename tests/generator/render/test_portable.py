@@ -3,7 +3,8 @@
 Each spelling the module chooses, shown on small schemas. The rules of the MCP Inspector's
 schema-portability lint are restated here (``findings``: a ``type`` list, a schema that constrains
 nothing, a bare boolean where a schema object is expected, a reference to another document), and so
-is the relaxation of lenient output schemas as it was before portable spellings (``old_lenient``):
+is the relaxation of lenient output schemas as it was before portable spellings (``old_lenient``,
+with a root of one value admitting ``null`` since):
 ``test_portable_random.py`` and ``test_portable_corpus.py`` judge the rewritten schemas by both.
 """
 
@@ -114,7 +115,14 @@ def old_lenient(schema: Any, root: bool = True) -> Any:
             relaxed = value
         out["anyOf" if key == "oneOf" else key] = relaxed
     kind = out.get("type")
-    if not root and isinstance(kind, str) and kind != "null":
+    # since a root of one value admits null too (a 204, or an object where a string is documented)
+    scalars = ("string", "number", "integer", "boolean")
+    scalar_root = root and (
+        kind in scalars or (isinstance(kind, list) and kind in ([k] for k in scalars))
+    )
+    if scalar_root and isinstance(kind, list):
+        kind = out["type"] = kind[0]
+    if (not root or scalar_root) and isinstance(kind, str) and kind != "null":
         out["type"] = [kind, "null"]
     elif not root and isinstance(kind, list) and "null" not in kind:
         out["type"] = [*kind, "null"]

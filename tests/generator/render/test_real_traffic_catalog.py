@@ -95,6 +95,21 @@ def test_lenient_output_keeps_types_and_drops_what_real_responses_break() -> Non
     }
 
 
+@pytest.mark.parametrize("kind", ["string", "integer", "number", "boolean"])
+def test_a_lenient_root_of_one_value_admits_null(kind: str) -> None:
+    """A 204, or an object where a string is documented, then has structured content that
+    conforms (null); an object or array root keeps its type (an empty one stands in)."""
+    documented = {"type": kind, "description": "The answer.", "enum": ["x"]}
+    assert lenient_output(documented) == {
+        "anyOf": [{"type": kind}, NULL],
+        "description": "The answer.",
+    }
+    assert lenient_output({"type": "array", "items": {"type": kind}}) == {
+        "type": "array",
+        "items": {"anyOf": [{"type": kind}, NULL]},
+    }
+
+
 def test_tools_advertise_lenient_schemas_and_keep_the_documented_one_for_strict_mode(
     tmp_path: Path,
 ) -> None:

@@ -119,6 +119,48 @@ def test_a_write_whose_response_drifts_says_the_change_was_made() -> None:
     }
 
 
+NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+
+
+def test_a_text_body_where_a_string_is_documented_is_the_structured_value() -> None:
+    """PowerDNS documents its zone export as a JSON string and sends the zone file as text/plain."""
+    zone = "ex.org.\t3600\tIN\tNS\tns1.ex.org.\n"
+    plain = response(body=zone.encode("ascii"), content_type="text/plain; charset=us-ascii")
+    result = tool_result(plain, Validator(NULLABLE_STRING))
+    assert result == {
+        "resultType": "complete",
+        "content": [{"type": "text", "text": zone}],
+        "structuredContent": zone,
+    }
+    # a schema the text cannot meet: the text as it came, a stand-in that conforms, and why
+    number = tool_result(plain, Validator({"anyOf": [{"type": "integer"}, {"type": "null"}]}))
+    assert number["structuredContent"] is None
+    assert number["content"][1] == {"type": "text", "text": zone}
+
+
+def test_an_object_where_a_string_is_documented_is_a_success_with_null_structured_content() -> None:
+    """PowerDNS documents rectify's answer as a string and sends {"result": "Rectified"}: the
+    lenient schema of a root of one value admits null, so every client gets conforming content."""
+    answer = UpstreamResponse(
+        200, "OK", "application/json", b'{"result": "Rectified"}', URL, method="PUT"
+    )
+    result = tool_result(answer, Validator(NULLABLE_STRING))
+    assert result == {
+        "resultType": "complete",
+        "content": [
+            {"type": "text", "text": '{"result":"Rectified"}'},
+            {
+                "type": "text",
+                "text": "The call succeeded (HTTP 200 OK): the change was made, so do not repeat "
+                "it. Its response does not match the documented schema:\n"
+                '- (root): {"result":"Rectified"} is not of types "null", "string"\n'
+                "The text above is the response as received; the structured content is null.",
+            },
+        ],
+        "structuredContent": None,
+    }
+
+
 def test_an_object_where_an_array_is_documented_leaves_the_structured_content_empty() -> None:
     body = b'{"total_count": 1, "items": [{"id": 1}]}'
     result = tool_result(response(body=body), Validator({"type": "array", "items": {}}))
