@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
 # each under .work/realapis/, so that their dependencies never clash with ours or with each other,
-# and PowerDNS from Debian.
+# PowerDNS and Alertmanager from Debian, and LoopBack's todo example from npm.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
 set -euo pipefail
@@ -43,4 +43,26 @@ if ! command -v pdns_server >/dev/null ||
     echo "== real API server: PowerDNS (Debian)" >&2
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pdns-server pdns-backend-sqlite3 >/dev/null
+fi
+
+# Prometheus Alertmanager (Debian): a Go server built with go-swagger; its Swagger 2.0 document is
+# compiled in, and read from the generated source Debian ships in the -dev package
+if ! command -v prometheus-alertmanager >/dev/null ||
+    [[ ! -f /usr/share/gocode/src/github.com/prometheus/alertmanager/api/v2/restapi/embedded_spec.go ]]; then
+    echo "== real API server: Alertmanager (Debian)" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        prometheus-alertmanager golang-github-prometheus-alertmanager-dev >/dev/null
+fi
+
+# LoopBack 4's todo example (npm): a Node application whose OpenAPI 3.0 document takes its filters
+# as JSON in the query string (a parameter with `content`)
+loopback="$ROOT/loopback-todo"
+loopback_pin="@loopback/example-todo@6.0.0"
+if [[ ! -f "$loopback/.installed" || "$(cat "$loopback/.installed")" != "$loopback_pin" ]]; then
+    echo "== real API server: loopback-todo ($loopback_pin, npm)" >&2
+    rm -rf "$loopback"
+    mkdir -p "$loopback"
+    npm install --prefix "$loopback" --no-audit --no-fund --loglevel=error "$loopback_pin" >/dev/null
+    printf '%s' "$loopback_pin" >"$loopback/.installed"
 fi

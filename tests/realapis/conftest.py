@@ -1,12 +1,13 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
-Each server (httpbin, kinto, jupyter-server, prefect, gns3-server; PowerDNS from Debian) is installed
-by ``scripts/install_realapis.sh`` (the Python ones into a venv each under ``.work/realapis/``) and
-started once per session on a free port of 127.0.0.1.
-Its OpenAPI document is fetched from the running server over HTTP, as a user of the generator would
-get it, and generated once per session (name given explicitly, tool mode ``full``). Tests open MCP
-sessions on the generated server over stdio with ``LiveApi.stdio``. A missing install fails the
-fixture with the command to run; it never skips.
+Each server (httpbin, kinto, jupyter-server, prefect, gns3-server; PowerDNS and Alertmanager from
+Debian; LoopBack's todo example from npm) is installed by ``scripts/install_realapis.sh`` (the
+Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
+session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
+HTTP, as a user of the generator would get it (Alertmanager's, which it does not serve, from the
+source it is compiled from), and generated once per session (name given explicitly, tool mode
+``full``). Tests open MCP sessions on the generated server over stdio with ``LiveApi.stdio``. A
+missing install fails the fixture with the command to run; it never skips.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -36,6 +38,7 @@ from openapi2mcp.render.package import MARKER
 from tests.realapis.servers import (
     INSTALL_HINT,
     LAUNCHES,
+    VENVS,
     RealServer,
     free_port,
     venv_executable,
@@ -89,15 +92,20 @@ def _generate_live(
     """The live document fetched from ``server`` and generated into ``where/<name>-mcp``."""
     answer = httpx.get(server.root_url + spec_path, headers=dict(headers), timeout=10)
     assert answer.status_code == 200, f"{server.name} {spec_path}: {answer.status_code}"
+    return _generate_from(answer.content, where, name)
+
+
+def _generate_from(content: bytes, where: Path, name: str) -> tuple[Path, dict[str, Any]]:
+    """The document ``content`` generated into ``where/<name>-mcp``, and the document as data."""
     # PowerDNS serves its YAML as text/plain: the body says which it is
-    suffix = ".json" if answer.content.lstrip()[:1] in (b"{", b"[") else ".yaml"
+    suffix = ".json" if content.lstrip()[:1] in (b"{", b"[") else ".yaml"
     document = where / f"{name}-openapi{suffix}"
-    document.write_bytes(answer.content)
+    document.write_bytes(content)
     generation = generate(str(document), GenerateOptions(name=name, tool_mode="full"))
     assert generation.report.errors == [], [d.render() for d in generation.report.errors]
     out = where / f"{name}-mcp"
     write_tree(generation.files, out, force=False, marker=MARKER)
-    spec: dict[str, Any] = yaml.safe_load(answer.content)
+    spec: dict[str, Any] = yaml.safe_load(content)
     return out, spec
 
 
@@ -245,6 +253,71 @@ def powerdns(realapi_dir: Path) -> Iterator[LiveApi]:
         yield LiveApi(
             server, package, "powerdns_mcp", "POWERDNS", server.root_url + "/api/v1", spec
         )
+
+
+# Prometheus Alertmanager 0.25 (Debian's prometheus-alertmanager, a Go server built with
+# go-swagger): it does not serve its Swagger 2.0 document, but compiles it in from the generated
+# source Debian ships as golang-github-prometheus-alertmanager-dev; that is the document used
+ALERTMANAGER_SPEC_SOURCE = Path(
+    "/usr/share/gocode/src/github.com/prometheus/alertmanager/api/v2/restapi/embedded_spec.go"
+)
+_EMBEDDED_SPEC = re.compile(r"SwaggerJSON = json\.RawMessage\(\[\]byte\(`(.*?)`\)\)", re.S)
+
+
+@pytest.fixture(scope="session")
+def alertmanager(realapi_dir: Path) -> Iterator[LiveApi]:
+    """Alertmanager on a free port of 127.0.0.1, one receiver, no cluster, its data in the test's
+    directory; the package is generated from the document compiled into it."""
+    executable = shutil.which("prometheus-alertmanager") or "/usr/bin/prometheus-alertmanager"
+    if not Path(executable).is_file() or not ALERTMANAGER_SPEC_SOURCE.is_file():
+        pytest.fail(f"Alertmanager is not installed: {INSTALL_HINT}")
+    found = _EMBEDDED_SPEC.search(ALERTMANAGER_SPEC_SOURCE.read_text(encoding="utf-8"))
+    assert found is not None, f"no SwaggerJSON in {ALERTMANAGER_SPEC_SOURCE}"
+    home = realapi_dir / "alertmanager-home"
+    home.mkdir()
+    config = home / "alertmanager.yml"
+    config.write_text("route:\n  receiver: team\nreceivers:\n  - name: team\n", encoding="utf-8")
+    port = free_port()
+    command: list[str | Path] = [
+        executable,
+        f"--config.file={config}",
+        f"--storage.path={home / 'data'}",
+        f"--web.listen-address=127.0.0.1:{port}",
+        "--cluster.listen-address=",  # no gossip with peers
+    ]
+    with RealServer(
+        "alertmanager", command, port=port, ready_path="/-/ready", log_dir=realapi_dir, cwd=home
+    ) as server:
+        package, spec = _generate_from(found.group(1).encode("utf-8"), realapi_dir, "alertmanager")
+        base_url = server.root_url + "/api/v2"
+        yield LiveApi(server, package, "alertmanager_mcp", "ALERTMANAGER", base_url, spec)
+
+
+@pytest.fixture(scope="session")
+def loopback(realapi_dir: Path) -> Iterator[LiveApi]:
+    """LoopBack 4's todo example (npm) on a free port, its todos in memory, seeded from a copy of
+    the example's own data; its OpenAPI 3.0 document is served at /openapi.json."""
+    app = VENVS / "loopback-todo" / "node_modules" / "@loopback" / "example-todo"
+    node = shutil.which("node")
+    if node is None or not (app / "dist" / "index.js").is_file():
+        pytest.fail(
+            f"LoopBack's todo example is not installed (or node is missing): {INSTALL_HINT}"
+        )
+    home = realapi_dir / "loopback-home"
+    (home / "data").mkdir(parents=True)
+    shutil.copy(app / "data" / "db.json", home / "data" / "db.json")
+    port = free_port()
+    with RealServer(
+        "loopback",
+        [node, app / "dist" / "index.js"],
+        port=port,
+        ready_path="/openapi.json",
+        log_dir=realapi_dir,
+        cwd=home,
+        env={"PORT": str(port), "HOST": "127.0.0.1"},
+    ) as server:
+        package, spec = _generate_live(server, "/openapi.json", {}, realapi_dir, "loopback")
+        yield LiveApi(server, package, "loopback_mcp", "LOOPBACK", server.root_url, spec)
 
 
 def _launched(name: str, module: str, realapi_dir: Path) -> Iterator[LiveApi]:

@@ -157,3 +157,42 @@ def _as_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+# what an object part of an allOf may say and still merge into one object with the others
+_MERGEABLE = frozenset({"type", "properties", "required", "description", "title", "allOf"})
+
+
+def merged_all_of(
+    schema: JsonSchema, defs: Mapping[str, JsonSchema], *, depth: int = 8
+) -> JsonSchema:
+    """``schema`` (resolved) with an ``allOf`` of plain object parts merged into one object.
+
+    ``allOf: [{$ref: Silence}, {properties: {id: ...}}]`` (a model that extends another, as
+    go-swagger and many hand-written specs write it) is one object whose properties are all the
+    parts' and whose ``required`` is theirs together. Only parts that say nothing else merge (each a
+    ``type: object`` or untyped schema of properties, ``required``, descriptions, or more such
+    parts), and only when no property is described differently by two parts; otherwise ``schema``
+    comes back as resolved, its ``allOf`` kept.
+    """
+    resolved = resolve(schema, defs)
+    parts = resolved.get("allOf")
+    if depth <= 0 or not isinstance(parts, list) or not parts:
+        return resolved
+    properties: dict[str, Any] = dict(resolved.get("properties") or {})
+    required: list[str] = list(resolved.get("required") or [])
+    for part in parts:
+        merged = merged_all_of(part, defs, depth=depth - 1)
+        if not set(merged) <= _MERGEABLE - {"allOf"} or merged.get("type", "object") != "object":
+            return resolved
+        for name, sub in (merged.get("properties") or {}).items():
+            if properties.setdefault(name, sub) != sub:
+                return resolved
+        required += [name for name in merged.get("required") or () if name not in required]
+    if resolved.get("type", "object") != "object":
+        return resolved
+    out = {key: value for key, value in resolved.items() if key != "allOf"}
+    out.update(type="object", properties=properties)
+    if required:
+        out["required"] = required
+    return out

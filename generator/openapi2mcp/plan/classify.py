@@ -24,7 +24,14 @@ from urllib.parse import quote
 from ..config import AnnotationOverride
 from ..diagnostics import Report
 from ..ir.model import Api, JsonSchema, Operation, Parameter
-from ..ir.schema_utils import defs_closure, enum_values, is_scalar, json_type, resolve
+from ..ir.schema_utils import (
+    defs_closure,
+    enum_values,
+    is_scalar,
+    json_type,
+    merged_all_of,
+    resolve,
+)
 from ..render.examples import conforms
 from ..render.runtime_schema import compilable
 from ..shipped import runtime_module
@@ -326,7 +333,7 @@ def _body_arguments(
 ) -> list[Argument]:
     body = op.body
     assert body is not None
-    resolved = resolve(body.schema, api.input_schemas)
+    resolved = merged_all_of(body.schema, api.input_schemas)
     properties = resolved.get("properties")
     constraints = _body_constraints(resolved)
     flattenable = (
@@ -408,7 +415,7 @@ def _mentions(value: Any, keys: frozenset[str]) -> bool:
 def _lifted(api: Api, op: Operation, arguments: tuple[Argument, ...]) -> dict[str, Any]:
     if op.body is None or not any(a.source == "body_property" for a in arguments):
         return {}
-    lifted = dict(_body_constraints(resolve(op.body.schema, api.input_schemas)) or {})
+    lifted = dict(_body_constraints(merged_all_of(op.body.schema, api.input_schemas)) or {})
     needs = optional_body_requires(api, op, arguments)
     if needs:
         # an optional body is either left out or sent whole: giving any of its fields requires
@@ -432,7 +439,7 @@ def optional_body_requires(
     flattened = [a.wire_name for a in arguments if a.source == "body_property"]
     if not flattened:
         return ()
-    required = resolve(op.body.schema, api.input_schemas).get("required")
+    required = merged_all_of(op.body.schema, api.input_schemas).get("required")
     if not isinstance(required, list):
         return ()
     return tuple(name for name in required if name in flattened)

@@ -36,6 +36,9 @@ _JAVA_QUALIFIED = re.compile(
     r"(?:com|org|net|io|edu|gov|de|uk|fr|nl|ch)\.(?:[a-z][a-z0-9_]*\.)+[A-Z][A-Za-z0-9_$]*\."
     r"([A-Za-z][A-Za-z0-9_]*?)(?:_(?:get|put|post|delete|patch|head|options|trace))?"
 )
+# LoopBack's `TodoController.findById` and NestJS's `TodoController_findAll`: class, then method;
+# "controller" says nothing about the operation
+_CONTROLLER = re.compile(r"^([A-Za-z][A-Za-z0-9]*?)Controller[._](?=[A-Za-z])")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 # FastAPI's generate_unique_id: the route's function name, its path with every non-word character
 # an underscore, and a method ("read_variable" + "/variables/{id}" + "get")
@@ -139,7 +142,8 @@ def bounded(name: str, max_length: int, *, seed: str) -> str:
 def tool_name(text: str, *, max_length: int = 64) -> str:
     """A valid MCP tool name from an operationId (or any text)."""
     qualified = _JAVA_QUALIFIED.fullmatch(text.strip())
-    base = snake(qualified[1] if qualified else text) or "operation"
+    source = qualified[1] if qualified else _CONTROLLER.sub(r"\1_", text.strip(), count=1)
+    base = snake(source) or "operation"
     return bounded(base, max_length, seed=text)
 
 

@@ -151,6 +151,63 @@ def test_object_body_is_flattened_and_schema_is_self_contained() -> None:
     assert tool.output_schema["$defs"]["Pet"]["properties"]["id"] == {"type": "integer"}
 
 
+SILENCE = {
+    "type": "object",
+    "required": ["matchers", "endsAt"],
+    "properties": {
+        "matchers": {"type": "array", "items": {"type": "string"}},
+        "endsAt": {"type": "string", "format": "date-time"},
+    },
+}
+
+
+def _body_tool(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
+    body = RequestBody("application/json", True, schema)
+    surface = classify_operations(
+        api(op("POST", "/silences", "postSilences", body=body), input_schemas=defs),
+        Settings(),
+        "am",
+        Report(),
+    )
+    (tool,) = surface.tools
+    return tool
+
+
+def test_a_body_that_extends_a_model_with_all_of_is_flattened() -> None:
+    """Alertmanager's postableSilence: allOf [{$ref: silence}, {properties: {id}}] (go-swagger)."""
+    postable = {
+        "allOf": [{"$ref": "#/$defs/silence"}, {"type": "object", "properties": {"id": {}}}],
+        "description": "A silence to create or update.",
+    }
+    tool = _body_tool(
+        {"$ref": "#/$defs/postableSilence"}, {"silence": SILENCE, "postableSilence": postable}
+    )
+    assert [(a.name, a.source, a.required) for a in tool.arguments] == [
+        ("matchers", "body_property", True),
+        ("endsAt", "body_property", True),
+        ("id", "body_property", False),
+    ]
+    assert tool.input_schema["required"] == ["matchers", "endsAt"]
+    assert "allOf" not in tool.input_schema
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        # a part that says more than properties: what it says would be lost
+        {"type": "object", "properties": {"id": {}}, "additionalProperties": False},
+        {"type": "object", "minProperties": 2},
+        # a property two parts describe differently
+        {"properties": {"endsAt": {"type": "integer"}}},
+        # a part that is no object
+        {"type": "string"},
+    ],
+)
+def test_an_all_of_that_does_not_merge_plainly_stays_one_body(other: dict[str, Any]) -> None:
+    tool = _body_tool({"allOf": [{"$ref": "#/$defs/silence"}, other]}, {"silence": SILENCE})
+    assert [(a.name, a.source) for a in tool.arguments] == [("body", "body")]
+
+
 def test_a_body_property_named_as_a_parameter_is_renamed_and_the_rest_flattened() -> None:
     # FastAPI's update models repeat the path's id: {"petId": ..., "name": ...} at PUT /pets/{petId}
     properties = {"petId": {"type": "string"}, "name": {"type": "string", "description": "Name"}}

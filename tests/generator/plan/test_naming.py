@@ -23,6 +23,11 @@ VALID_TOOL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
         ("Café.Crème", "cafe_creme"),
         ("get /pets/{petId}", "get_pets_pet_id"),
         ("!!!", "operation"),
+        # LoopBack's and NestJS's class-and-method ids: "Controller" says nothing
+        ("TodoController.findById", "todo_find_by_id"),
+        ("TodoController_findAll", "todo_find_all"),
+        ("getController", "get_controller"),
+        ("UserControllerV2.create", "user_controller_v2_create"),
     ],
 )
 def test_tool_names_are_readable_snake_case(operation_id: str, expected: str) -> None:
