@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
 # each under .work/realapis/, so that their dependencies never clash with ours or with each other,
-# PowerDNS and Alertmanager from Debian, and LoopBack's todo example from npm.
+# PowerDNS and Alertmanager from Debian, and LoopBack's examples from npm.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
 set -euo pipefail
@@ -55,14 +55,15 @@ if ! command -v prometheus-alertmanager >/dev/null ||
         prometheus-alertmanager golang-github-prometheus-alertmanager-dev >/dev/null
 fi
 
-# LoopBack 4's todo example (npm): a Node application whose OpenAPI 3.0 document takes its filters
-# as JSON in the query string (a parameter with `content`)
-loopback="$ROOT/loopback-todo"
-loopback_pin="@loopback/example-todo@6.0.0"
-if [[ ! -f "$loopback/.installed" || "$(cat "$loopback/.installed")" != "$loopback_pin" ]]; then
-    echo "== real API server: loopback-todo ($loopback_pin, npm)" >&2
+# LoopBack 4's examples (npm): Node applications whose OpenAPI 3.0 documents take filters as JSON
+# in the query string (a parameter with `content`) and files as multipart uploads
+loopback="$ROOT/loopback"
+loopback_pins="@loopback/example-todo@6.0.0 @loopback/example-file-transfer@1.7.0"
+if [[ ! -f "$loopback/.installed" || "$(cat "$loopback/.installed")" != "$loopback_pins" ]]; then
+    echo "== real API servers: LoopBack's examples ($loopback_pins, npm)" >&2
     rm -rf "$loopback"
     mkdir -p "$loopback"
-    npm install --prefix "$loopback" --no-audit --no-fund --loglevel=error "$loopback_pin" >/dev/null
-    printf '%s' "$loopback_pin" >"$loopback/.installed"
+    # shellcheck disable=SC2086  # the pins are meant to split into arguments
+    npm install --prefix "$loopback" --no-audit --no-fund --loglevel=error $loopback_pins >/dev/null
+    printf '%s' "$loopback_pins" >"$loopback/.installed"
 fi

@@ -183,12 +183,15 @@ def _mime_parts(seen: fs.Seen) -> list[tuple[str | None, str | None, str, bytes]
     return found
 
 
+FILE_NOTE = "File content, base64-encoded or as a data URL (data:<type>;name=<file name>;base64,…)."
+
+
 def test_file_properties_are_described_as_base64_or_text(catalog: dict[str, Any]) -> None:
     tools = {tool["name"]: tool for tool in catalog["tools"]}
     properties = tools["upload_avatar"]["inputSchema"]["properties"]
     assert properties["image"] == {
         "type": "string",
-        "description": "The picture. File content, base64-encoded.",
+        "description": "The picture. " + FILE_NOTE,
         "contentMediaType": "image/png",
         "contentEncoding": "base64",
     }
@@ -201,7 +204,7 @@ def test_file_properties_are_described_as_base64_or_text(catalog: dict[str, Any]
         "type": "string",
         "contentMediaType": "application/octet-stream",
         "contentEncoding": "base64",
-        "description": "File content, base64-encoded.",
+        "description": FILE_NOTE,
     }
     assert properties["caption"] == {"type": "string"}
     bundle = tools["upload_bundle"]["inputSchema"]["properties"]["body"]
@@ -219,7 +222,12 @@ async def test_files_fields_and_json_parts_on_the_wire(
 ) -> None:
     arguments = {
         "caption": "me, at the beach",
-        "attachments": [_b64(b"\x00\x01"), "data:application/pdf;base64," + _b64(PDF)],
+        "attachments": [
+            _b64(b"\x00\x01"),
+            "data:application/pdf;base64," + _b64(PDF),
+            # a data URL may name the file (percent-encoded; a folder in front is dropped)
+            "data:application/pdf;name=..%2FQ3%20report%20%22final%22.pdf;base64," + _b64(PDF),
+        ],
         "image": _b64(PNG),
         "notes": CSV,
         "meta": {"alt": "a portrait"},
@@ -243,6 +251,11 @@ async def test_files_fields_and_json_parts_on_the_wire(
         ),
         # a data: URL says what an octet-stream part really holds
         ('; name="attachments"; filename="attachments.pdf"\r\nContent-Type: application/pdf', PDF),
+        (
+            '; name="attachments"; filename="Q3 report %22final%22.pdf"\r\n'
+            "Content-Type: application/pdf",
+            PDF,
+        ),
     )
     assert int(seen.headers["content-length"]) == len(seen.body)
     assert _mime_parts(seen) == [
@@ -252,6 +265,7 @@ async def test_files_fields_and_json_parts_on_the_wire(
         ("caption", None, "text/plain", b"me, at the beach"),
         ("attachments", "attachments", "application/octet-stream", b"\x00\x01"),
         ("attachments", "attachments.pdf", "application/pdf", PDF),
+        ("attachments", "Q3 report %22final%22.pdf", "application/pdf", PDF),
     ]
 
 

@@ -1,7 +1,7 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server; PowerDNS and Alertmanager from
-Debian; LoopBack's todo example from npm) is installed by ``scripts/install_realapis.sh`` (the
+Debian; LoopBack's examples from npm) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
 HTTP, as a user of the generator would get it (Alertmanager's, which it does not serve, from the
@@ -293,22 +293,20 @@ def alertmanager(realapi_dir: Path) -> Iterator[LiveApi]:
         yield LiveApi(server, package, "alertmanager_mcp", "ALERTMANAGER", base_url, spec)
 
 
-@pytest.fixture(scope="session")
-def loopback(realapi_dir: Path) -> Iterator[LiveApi]:
-    """LoopBack 4's todo example (npm) on a free port, its todos in memory, seeded from a copy of
-    the example's own data; its OpenAPI 3.0 document is served at /openapi.json."""
-    app = VENVS / "loopback-todo" / "node_modules" / "@loopback" / "example-todo"
+def _loopback(example: str, realapi_dir: Path, module: str) -> Iterator[LiveApi]:
+    """One of LoopBack 4's examples (npm) on a free port, its data in ``realapi_dir`` (the todo
+    example's seeded from a copy of its own); its OpenAPI 3.0 document is served at /openapi.json."""
+    app = VENVS / "loopback" / "node_modules" / "@loopback" / f"example-{example}"
     node = shutil.which("node")
     if node is None or not (app / "dist" / "index.js").is_file():
-        pytest.fail(
-            f"LoopBack's todo example is not installed (or node is missing): {INSTALL_HINT}"
-        )
-    home = realapi_dir / "loopback-home"
+        pytest.fail(f"LoopBack's {example} example (or node) is missing: {INSTALL_HINT}")
+    home = realapi_dir / f"loopback-{example}"
     (home / "data").mkdir(parents=True)
-    shutil.copy(app / "data" / "db.json", home / "data" / "db.json")
+    if (app / "data" / "db.json").is_file():
+        shutil.copy(app / "data" / "db.json", home / "data" / "db.json")
     port = free_port()
     with RealServer(
-        "loopback",
+        f"loopback-{example}",
         [node, app / "dist" / "index.js"],
         port=port,
         ready_path="/openapi.json",
@@ -316,8 +314,18 @@ def loopback(realapi_dir: Path) -> Iterator[LiveApi]:
         cwd=home,
         env={"PORT": str(port), "HOST": "127.0.0.1"},
     ) as server:
-        package, spec = _generate_live(server, "/openapi.json", {}, realapi_dir, "loopback")
-        yield LiveApi(server, package, "loopback_mcp", "LOOPBACK", server.root_url, spec)
+        package, spec = _generate_live(server, "/openapi.json", {}, realapi_dir, module)
+        yield LiveApi(server, package, f"{module}_mcp", module.upper(), server.root_url, spec)
+
+
+@pytest.fixture(scope="session")
+def loopback(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from _loopback("todo", realapi_dir, "loopback")
+
+
+@pytest.fixture(scope="session")
+def loopback_files(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from _loopback("file-transfer", realapi_dir, "files")
 
 
 def _launched(name: str, module: str, realapi_dir: Path) -> Iterator[LiveApi]:

@@ -317,6 +317,10 @@ def _file_schema(
         out["contentEncoding"] = "base64"
     what = "The request body" if whole else "File content"
     note = f"{what}, base64-encoded." if base64 else f"{what}, as text."
+    if base64 and not whole:
+        note = (
+            "File content, base64-encoded or as a data URL (data:<type>;name=<file name>;base64,…)."
+        )
     description = text(schema.get("description")).strip()
     if description and description[-1] not in ".!?":
         description += "."

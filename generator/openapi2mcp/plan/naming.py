@@ -142,9 +142,21 @@ def bounded(name: str, max_length: int, *, seed: str) -> str:
 def tool_name(text: str, *, max_length: int = 64) -> str:
     """A valid MCP tool name from an operationId (or any text)."""
     qualified = _JAVA_QUALIFIED.fullmatch(text.strip())
-    source = qualified[1] if qualified else _CONTROLLER.sub(r"\1_", text.strip(), count=1)
+    source = qualified[1] if qualified else _without_controller(text.strip())
     base = snake(source) or "operation"
     return bounded(base, max_length, seed=text)
+
+
+def _without_controller(text: str) -> str:
+    """``TodoController.findById`` as ``Todo_findById``; ``FileUploadController.fileUpload`` as
+    ``fileUpload``, a method that already says its class's words."""
+    controller = _CONTROLLER.match(text)
+    if controller is None:
+        return text
+    method = text[controller.end() :]
+    return (
+        method if set(words(controller[1])) <= set(words(method)) else f"{controller[1]}_{method}"
+    )
 
 
 def function_name(operation_id: str, path: str) -> str:

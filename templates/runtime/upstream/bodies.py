@@ -1,17 +1,17 @@
 """Request bodies as the API's media type wants them: JSON, form, multipart, text or bytes.
 
 Pure functions, no I/O. The catalog's content type is always concrete (the generator resolves media
-ranges). JSON bodies keep every ``null`` the arguments hold. Form bodies
-(``application/x-www-form-urlencoded``) follow each field's Encoding Object: its ``style``,
-``explode`` and ``allowReserved`` (OpenAPI's defaults when absent: form style, exploded, so an
-array repeats its name and an object spreads its keys), or its ``contentType`` (a JSON field is sent
-as JSON text); deepObject fields nest (``metadata[order]=42``, arrays as ``upstream.deepObjectArrays``
-says); spaces are written ``+``. A form or multipart field set to ``null`` is left out: forms
-cannot say null. Multipart bodies: file parts (``filename`` from the property name, base64 or text,
-one part per item of a list), parts with their own ``Content-Type`` (JSON for objects) and fixed part
-headers. Text bodies are sent as UTF-8; any other (binary) body is the base64 the tool schema asks
-for, decoded, and when the spec declared a range such as ``image/*`` its type is sniffed from its
-first bytes (``application/octet-stream`` when unknown). Refusals raise ``EncodingRefused``.
+ranges). JSON bodies keep every ``null`` the arguments hold. Form bodies (``application/x-www-form-
+urlencoded``) follow each field's Encoding Object: its ``style``, ``explode`` and ``allowReserved``
+(OpenAPI's defaults when absent: form style, exploded, so an array repeats its name and an object
+spreads its keys), or its ``contentType`` (a JSON field is sent as JSON text); deepObject fields
+nest (``metadata[order]=42``, arrays as ``upstream.deepObjectArrays`` says); spaces are written
+``+``. A form or multipart field set to ``null`` is left out: forms cannot say null. Multipart
+bodies: file parts (``filename`` from a data URL's ``name=`` or the property name, base64 or text,
+one part per item of a list), parts with their own ``Content-Type`` (JSON for objects) and fixed
+part headers. Text bodies are sent as UTF-8; any other (binary) body is the base64 the tool schema
+asks for, decoded, and when the spec declared a range such as ``image/*`` its type is sniffed from
+its first bytes (``application/octet-stream`` when unknown). Refusals raise ``EncodingRefused``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from ..catalog.model import BodyPart
 from .encoding import (
@@ -62,7 +62,9 @@ _SIGNATURES = (
     (b"PK\x03\x04", "application/zip"), (b"ID3", "audio/mpeg"), (b"OggS", "audio/ogg"),
     (b"fLaC", "audio/flac"), (b"\x1f\x8b", "application/gzip"),
 )  # fmt: skip
-_DATA_URL_TYPE = re.compile(r"data:([\w.+-]+/[\w.+-]+)[;,]", re.ASCII)
+# a data URL's media type and parameters (RFC 2397; `name=` gives a file's name, as form libraries
+# such as react-jsonschema-form write it): data:application/pdf;name=report.pdf;base64,...
+_DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+-]+)?((?:;[^;,]*)*),", re.ASCII)
 
 
 def encode_body(
@@ -148,12 +150,26 @@ def _file_part(key: str, member: Any, part: BodyPart) -> tuple[str, bytes]:
     if not part["base64"]:
         data = scalar(member).encode("utf-8")
     else:
-        declared = _DATA_URL_TYPE.match(member) if isinstance(member, str) else None
-        if declared and content_type == _OCTETS:
+        declared = _DATA_URL.match(member) if isinstance(member, str) else None
+        if declared and declared.group(1) and content_type == _OCTETS:
             content_type = declared.group(1)  # the spec allows anything; the data URL says what
+        named = _data_url_name(declared.group(2)) if declared else ""
         data = _decode_base64(member, key)
+        if named:
+            return f'; filename="{_quoted(named)}"' + _part_headers(part, content_type), data
     filename = key + _EXTENSIONS.get(media_type(content_type), "")
     return f'; filename="{_quoted(filename)}"' + _part_headers(part, content_type), data
+
+
+def _data_url_name(parameters: str) -> str:
+    """The file name a data URL's ``;name=`` parameter gives (percent-decoded, without any folder
+    in front of it); ``""`` when it gives none."""
+    for parameter in parameters.split(";"):
+        key, _, value = parameter.partition("=")
+        if key.strip().lower() == "name" and value:
+            name = unquote(value.strip()).replace("\\", "/").rsplit("/", 1)[-1]
+            return "" if name in ("", ".", "..") else name
+    return ""
 
 
 def _multipart_parts(value: Any, parts: Mapping[str, BodyPart]) -> list[tuple[str, bytes]]:

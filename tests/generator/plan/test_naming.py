@@ -26,6 +26,8 @@ VALID_TOOL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
         # LoopBack's and NestJS's class-and-method ids: "Controller" says nothing
         ("TodoController.findById", "todo_find_by_id"),
         ("TodoController_findAll", "todo_find_all"),
+        ("FileDownloadController.downloadFile", "download_file"),
+        ("FileDownloadController.listFiles", "file_download_list_files"),
         ("getController", "get_controller"),
         ("UserControllerV2.create", "user_controller_v2_create"),
     ],
