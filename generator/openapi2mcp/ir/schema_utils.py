@@ -159,8 +159,9 @@ def _as_text(value: Any) -> str:
     return str(value)
 
 
-# what an object part of an allOf may say and still merge into one object with the others
-_MERGEABLE = frozenset({"type", "properties", "required", "description", "title", "allOf"})
+# what an object part of an allOf may say (once its own allOf is merged) and still merge into one
+# object with the others
+_MERGEABLE = frozenset({"type", "properties", "required", "description", "title"})
 
 
 def merged_all_of(
@@ -183,7 +184,7 @@ def merged_all_of(
     required: list[str] = list(resolved.get("required") or [])
     for part in parts:
         merged = merged_all_of(part, defs, depth=depth - 1)
-        if not set(merged) <= _MERGEABLE - {"allOf"} or merged.get("type", "object") != "object":
+        if not set(merged) <= _MERGEABLE or merged.get("type", "object") != "object":
             return resolved
         for name, sub in (merged.get("properties") or {}).items():
             if properties.setdefault(name, sub) != sub:
