@@ -164,6 +164,8 @@ class ApiKeyScheme:
     location: Literal["header", "query", "cookie"]
     parameter: str
     description: str = ""
+    # the word an Authorization header wants before the key ("Token" for Django REST framework)
+    prefix: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -269,6 +269,25 @@ def _security_schemes(resolver: Resolver) -> _Schemes:
     return _Schemes(supported, frozenset(unsupported))
 
 
+# how a scheme's description says the word before the key: drf-spectacular's 'required prefix
+# "Token"', or an example header, "Authorization: Token [your-token]", "Authorization: SSWS ${key}"
+_REQUIRED_PREFIX = re.compile(r'required prefix\s+["\'`]?([A-Za-z][A-Za-z-]{0,19})\b')
+_EXAMPLE_HEADER = re.compile(
+    r"Authorization:\s*([A-Za-z][A-Za-z-]{0,19})\s+(?:[\[<{$\"'`]|[A-Za-z0-9._~+/-]{16,})"
+)
+
+
+def authorization_prefix(scheme: dict[str, Any]) -> str:
+    """The word an ``apiKey`` scheme in the Authorization header wants before the key, when the
+    scheme says one: Fern's ``x-fern-header.prefix`` or its description; ``""`` otherwise."""
+    fern = scheme.get("x-fern-header")
+    if isinstance(fern, dict) and isinstance(fern.get("prefix"), str) and fern["prefix"].strip():
+        return str(fern["prefix"]).strip()
+    description = text(scheme.get("description"))
+    found = _REQUIRED_PREFIX.search(description) or _EXAMPLE_HEADER.search(description)
+    return found[1] if found else ""
+
+
 def _security_scheme(
     resolver: Resolver, name: str, value: Any, at: Location
 ) -> SecurityScheme | None:
@@ -279,6 +298,9 @@ def _security_scheme(
     if kind == "apiKey":
         where, parameter = value.get("in"), value.get("name")
         if where in ("header", "query", "cookie") and isinstance(parameter, str) and parameter:
+            prefix = authorization_prefix(value) if where == "header" else ""
+            if prefix and parameter.lower() == "authorization":
+                return ApiKeyScheme(name, where, parameter, description, prefix)
             return ApiKeyScheme(name, where, parameter, description)
         problem = "needs 'name' and 'in' (header, query or cookie)"
     elif kind == "http":

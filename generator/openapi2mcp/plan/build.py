@@ -388,13 +388,17 @@ def _security(api: Api, prefix: str) -> tuple[dict[str, rt.SecurityScheme], tupl
         match scheme:
             case ApiKeyScheme():
                 env = stem if stem.endswith("KEY") else f"{stem}_KEY"
-                entries[name] = {
+                key: rt.ApiKeyScheme = {
                     "type": "apiKey",
                     "location": scheme.location,
                     "name": scheme.parameter,
                     "env": env,
                 }
                 what = f"{scheme.location} {scheme.parameter!r}"
+                if scheme.prefix:
+                    key["prefix"] = scheme.prefix
+                    what += f", as '{scheme.prefix} <key>'"
+                entries[name] = key
                 env_vars.append(EnvVar(env, f"API key for {name!r} (sent as {what})", secret=True))
             case HttpBearerScheme():
                 env = stem if stem.endswith("TOKEN") else f"{stem}_TOKEN"

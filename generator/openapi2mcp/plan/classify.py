@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -96,7 +97,7 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
     decisions: list[Decision] = []
     completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
     all_tools: list[Tool] = []
-    stems = _function_names(api)
+    stems = {**_without_path_prefix(api), **_function_names(api)}
     for op in api.operations:
         chosen = settings.for_operation(op)
         placement = chosen.placement
@@ -181,6 +182,32 @@ def _function_names(api: Api) -> dict[str, str]:
         if len(set(map(naming.tool_name, named))) == len(named):
             found.update((op.key, name) for (op, _), name in zip(members, named, strict=True))
     return found
+
+
+def _without_path_prefix(api: Api) -> dict[str, str]:
+    """The operationIds without the words of the first path segment that (nearly) every path and
+    its operationId begin with: drf-spectacular names ``/api/projects/`` ``api_projects_list``, and
+    "api" then says nothing about any operation (``projects_list``). Nine in ten operations must
+    share it; ``{}`` when they do not."""
+    firsts = Counter(_first_segment(op.path) for op in api.operations)
+    first, count = firsts.most_common(1)[0] if firsts else ("", 0)
+    prefix = naming.words(first) if first and not first.startswith("{") else []
+    if not prefix or count < max(2, 0.9 * len(api.operations)):
+        return {}
+    stripped: dict[str, str] = {}
+    for op in api.operations:
+        said = naming.words(op.operation_id or "")
+        if (
+            _first_segment(op.path) == first
+            and said[: len(prefix)] == prefix
+            and said[len(prefix) :]
+        ):
+            stripped[op.key] = "_".join(said[len(prefix) :])
+    return stripped if len(stripped) >= 0.9 * len(api.operations) else {}
+
+
+def _first_segment(path: str) -> str:
+    return path.strip("/").split("/", 1)[0]
 
 
 def _unsaid_segments(path: str, stem: str) -> list[str]:

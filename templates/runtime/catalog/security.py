@@ -16,6 +16,8 @@ class ApiKeyScheme(TypedDict):
     location: Literal["header", "query", "cookie"]
     name: str
     env: str
+    # the word before the key in an Authorization header ("Token"), unless the value has one
+    prefix: NotRequired[str]
 
 
 class AuthorizationCodeSpec(TypedDict):

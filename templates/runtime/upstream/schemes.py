@@ -79,6 +79,10 @@ class ApiKey:
         key = source.secret(self.scheme["env"], parts)
         where, wire = self.scheme["location"], self.scheme["name"]
         if where == "header":
+            prefix = self.scheme.get("prefix", "")
+            # a value that already says a scheme word ("Token abc", "Bearer ...") is sent as it is
+            if prefix and " " not in key.strip():
+                key = f"{prefix} {key.strip()}"
             parts.headers.append((wire, key))
             parts.credential_headers.add(wire.lower())
         elif where == "query":
@@ -88,8 +92,11 @@ class ApiKey:
             parts.cookies.append(f"{wire}={key}")
 
     def sent_as(self) -> str:
-        """Where the key goes, for people: ``header 'X-Api-Key'``."""
-        return f"{self.scheme['location']} {self.scheme['name']!r}"
+        """Where the key goes, for people: ``header 'X-Api-Key'``, ``header 'Authorization', as
+        'Token <key>'``."""
+        where = f"{self.scheme['location']} {self.scheme['name']!r}"
+        prefix = self.scheme.get("prefix")
+        return f"{where}, as '{prefix} <key>'" if prefix else where
 
 
 @dataclass(frozen=True, slots=True)

@@ -713,6 +713,41 @@ def test_security_schemes(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("scheme", "prefix"),
+    [
+        # drf-spectacular's TokenAuthentication
+        ('description: Token-based authentication with required prefix "Token"', "Token"),
+        # Label Studio's: an example request, and Fern's extension
+        (
+            "description: 'Example: curl https://ls.example/api -H \"Authorization: Token "
+            "[your-token]\"'",
+            "Token",
+        ),
+        ("x-fern-header: {name: api_key, prefix: 'Token '}", "Token"),
+        ("description: 'Send it as Authorization: SSWS ${api_token}'", "SSWS"),
+        ("description: 'Authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b'", "Token"),
+        # no word before the key, or a word that is the key itself
+        ("description: 'Authorization: <your key>'", ""),
+        ("description: 'Put the key in Authorization: abc123 works too'", ""),
+        ("description: 'The key.'", ""),
+    ],
+)
+def test_an_authorization_api_key_keeps_the_word_its_scheme_says(
+    tmp_path: Path, scheme: str, prefix: str
+) -> None:
+    schemes = (
+        "components:\n  securitySchemes:\n"
+        f"    auth: {{type: apiKey, in: header, name: Authorization, {scheme}}}\n"
+        # only the Authorization header takes a word before the key
+        f"    other: {{type: apiKey, in: header, name: X-Key, {scheme}}}\n"
+    )
+    api, _ = parse(tmp_path, spec("paths: {}\n") + schemes)
+    found = api.security_schemes
+    assert isinstance(found["auth"], ApiKeyScheme) and isinstance(found["other"], ApiKeyScheme)
+    assert (found["auth"].prefix, found["other"].prefix) == (prefix, "")
+
+
 def test_security_requirements(tmp_path: Path) -> None:
     api, report = parse(
         tmp_path,

@@ -208,6 +208,47 @@ def test_an_all_of_that_does_not_merge_plainly_stays_one_body(other: dict[str, A
     assert [(a.name, a.source) for a in tool.arguments] == [("body", "body")]
 
 
+DRF_OPS = [
+    ("/api/labels/", "api_labels_list"),
+    ("/api/projects/", "api_projects_list"),
+    ("/api/projects/{id}/", "api_projects_retrieve"),
+    *((f"/api/t{i}/", f"api_t{i}_list") for i in range(7)),
+]
+DRF_NAMES = ["labels_list", "projects_list", "projects_retrieve", *(f"t{i}_list" for i in range(7))]
+
+
+@pytest.mark.parametrize(
+    ("extra", "names"),
+    [
+        # drf-spectacular: every path under /api/ and every id "api_..."; "api" says nothing
+        ((), DRF_NAMES),
+        # one in eleven elsewhere (Label Studio's /data/upload/...): still nine in ten
+        ((("/data/files", "data_files_list"),), ["data_files_list", *DRF_NAMES]),
+        # two in twelve: the ids stay as they are
+        (
+            (("/data/files", "data_files_list"), ("/data/dirs", "data_dirs_list")),
+            ["data_dirs_list", "data_files_list", *(f"api_{name}" for name in DRF_NAMES)],
+        ),
+    ],
+)
+def test_the_word_every_path_and_operation_id_begin_with_is_left_out(
+    extra: tuple[tuple[str, str], ...], names: list[str]
+) -> None:
+    ops = [*DRF_OPS, *extra]
+    surface = classify_operations(
+        api(*(op("GET", path, key) for path, key in ops)), Settings(), "ls", Report()
+    )
+    assert sorted(tool.name for tool in surface.tools) == sorted(names)
+
+
+def test_ids_that_do_not_begin_with_the_shared_segment_keep_their_words() -> None:
+    ops = [("/api/v2/collections", "list_collections"), ("/api/v2/version", "version")]
+    surface = classify_operations(
+        api(*(op("GET", path, key) for path, key in ops)), Settings(), "c", Report()
+    )
+    assert sorted(tool.name for tool in surface.tools) == ["list_collections", "version"]
+
+
 def test_a_body_property_named_as_a_parameter_is_renamed_and_the_rest_flattened() -> None:
     # FastAPI's update models repeat the path's id: {"petId": ..., "name": ...} at PUT /pets/{petId}
     properties = {"petId": {"type": "string"}, "name": {"type": "string", "description": "Name"}}

@@ -16,6 +16,14 @@ from tests.runtime.upstream_kit import INFO
 SCHEMES: dict[str, Any] = {
     "key": {"type": "apiKey", "location": "query", "name": "api_key", "env": "P_KEY"},
     "token": {"type": "bearer", "env": "P_TOKEN"},
+    # Django REST framework's TokenAuthentication: "Authorization: Token <key>"
+    "drf": {
+        "type": "apiKey",
+        "location": "header",
+        "name": "Authorization",
+        "env": "P_DRF_KEY",
+        "prefix": "Token",
+    },
     "login": {"type": "basic", "usernameEnv": "P_USER", "passwordEnv": "P_PASSWORD"},
     "machine": {
         "type": "oauth2ClientCredentials",
@@ -44,6 +52,10 @@ def test_each_kind_names_its_variables_and_how_it_is_sent() -> None:
     assert found == {
         "key": ([Setting("P_KEY", "API key")], "sent as query 'api_key'"),
         "token": ([Setting("P_TOKEN", "Bearer token")], "sent as Authorization: Bearer"),
+        "drf": (
+            [Setting("P_DRF_KEY", "API key")],
+            "sent as header 'Authorization', as 'Token <key>'",
+        ),
         "login": (
             [Setting("P_USER", "User name"), Setting("P_PASSWORD", "Password")],
             "sent as Authorization: Basic",
@@ -86,6 +98,10 @@ class _Env:
     [
         ("key", {"P_KEY": "k"}, {"secret_query": ["api_key=k"]}),
         ("token", {"P_TOKEN": "t"}, {"headers": [("Authorization", "Bearer t")]}),
+        ("drf", {"P_DRF_KEY": "9944b0"}, {"headers": [("Authorization", "Token 9944b0")]}),
+        # a value that already says its scheme word is sent as it is
+        ("drf", {"P_DRF_KEY": "Token 9944b0"}, {"headers": [("Authorization", "Token 9944b0")]}),
+        ("drf", {"P_DRF_KEY": "Bearer e.y.j"}, {"headers": [("Authorization", "Bearer e.y.j")]}),
         (
             "login",
             {"P_USER": "u", "P_PASSWORD": "p"},
