@@ -82,7 +82,8 @@ MATRIX: list[tuple[str, fs.Behaviour | None, str, bool, bool, int, str]] = [
     ("invalid JSON labelled JSON", fs.content(b'{"a": ', "application/json"), "GET", False, False, 1,
      '{"a":'),
     ("invalid JSON, schema promised", fs.content(b"nope", "application/json"), "GET", True, False,
-     1, "The API answered with application/json where it documents JSON"),
+     1, "The API answered with a body that is not the JSON its Content-Type (application/json) "
+        "says where it documents JSON; the body follows as it came."),
 ]  # fmt: skip
 
 

@@ -196,9 +196,12 @@ class _Success:
                 return result
         if self.output is not None:
             # the output schema promises JSON: deliver what came, say the call went through
+            what = self.media or "an unlabelled body"
+            if self.media and _kind(self.media, b"") in ("json", "ndjson"):
+                what = f"a body that is not the JSON its Content-Type ({self.media}) says"
             note = (
-                f"{self._succeeded()} The API answered with {self.media or 'an unlabelled body'} "
-                "where it documents JSON; the body follows as it came."
+                f"{self._succeeded()} The API answered with {what} where it documents JSON; the "
+                "body follows as it came."
             )
             content = [_text(note), self._as_is(kind, TextBudget(self.limits))]
             return _without_data(response, self.output, [*content, *self._unselected()])
