@@ -168,3 +168,17 @@ async def test_refusals_come_back_as_powerdns_words_them(powerdns: LiveApi, zone
             f'Upstream returned 422 Unprocessable Entity: {{"error":"DNS Name \'{name}\' is not '
             'canonical"}'
         )
+
+
+async def test_statistics_of_three_kinds_come_back_as_they_are(powerdns: LiveApi) -> None:
+    """The document lists the kinds of its statistics as `items: [A, B, C]`: items of any of them."""
+    async with mcp_client(powerdns.stdio(**KEY)) as client:
+        stats = await client.call_tool("get_stats", {**SERVER, "includerings": False})
+    (body,) = texts(stats)  # no note: the answer matches the document
+    assert not stats.is_error
+    items = json.loads(body)
+    assert {"name": "uptime", "type": "StatisticItem"}.items() <= next(
+        each for each in items if each["name"] == "uptime"
+    ).items()
+    assert {each["type"] for each in items} >= {"StatisticItem", "MapStatisticItem"}
+    assert stats.structured_content == items

@@ -1,28 +1,30 @@
 """Schema normalisation: OpenAPI 3.0/3.1 Schema Objects → JSON Schema 2020-12, per direction.
 
-This module owns :class:`SchemaNormaliser`. It rewrites one schema for the ``input`` direction (what a
-client sends: ``readOnly`` properties removed) or the ``output`` direction (what the API returns:
-``writeOnly`` properties removed), turns 3.0 idioms into 2020-12 (``nullable``, boolean exclusive bounds,
-``example``), keeps only JSON Schema keywords, and never makes a schema stricter, with one exception:
-a schema without ``type`` that uses object keywords (``properties``, ``additionalProperties``,
-``patternProperties``, ``required``) is read as ``type: object``, and one with ``items`` or
-``prefixItems`` as ``type: array``, which is what Swagger 2.0 definitions and hand-written specs mean
-(``required`` alone, the usual fragment inside ``anyOf`` or ``not``, counts only outside such
-applicators; a schema with ``anyOf`` or ``oneOf`` beside them, whose branches may have other types,
-keeps no type). Boolean subschemas (legal anywhere in 3.1) become their object forms (``true`` → ``{}``,
-``false`` → ``{"not": {}}``; a ``true`` member of ``allOf`` is dropped) except where a boolean is the
-idiom (``additionalProperties``, ``unevaluatedProperties``, ``unevaluatedItems``), so that nothing
-downstream meets a bare boolean; a property whose schema is ``false`` may never be present and is
-dropped with a diagnostic. References to
-component schemas, and to schemas in other files, stay references to ``#/$defs/<Name>``; the referenced
-schemas are collected (deterministically named) and normalised once per direction by
-:meth:`SchemaNormaliser.definitions`, which also breaks reference cycles that would make a validator
-loop forever (``A`` is ``allOf: [B]`` and ``B`` is ``allOf: [A]``). Other local references are inlined.
-``$schema`` and ``$id`` are dropped everywhere (a spec's dialect URI, e.g. draft-04 or the OAS 3.1
-dialect, would be wrong inside a tool's 2020-12 schema). A component's own ``$anchor`` is kept on its
-``$defs`` entry, which appears once per tool schema; an anchor name two components claim stays with
-the first, and anchors anywhere else are dropped, since inlined copies would repeat them. A same-document
-``$ref`` to such an anchor (``#addressDef``) is a reference to that component.
+This module owns :class:`SchemaNormaliser`. It rewrites one schema for the ``input`` direction (what
+a client sends: ``readOnly`` properties removed) or the ``output`` direction (what the API returns:
+``writeOnly`` properties removed), turns 3.0 idioms into 2020-12 (``nullable``, boolean exclusive
+bounds, ``example``), keeps only JSON Schema keywords, and never makes a schema stricter, with one
+exception: a schema without ``type`` that uses object keywords (``properties``,
+``additionalProperties``, ``patternProperties``, ``required``) is read as ``type: object``, and one
+with ``items`` or ``prefixItems`` as ``type: array``, which is what Swagger 2.0 definitions and
+hand-written specs mean (``required`` alone, the usual fragment inside ``anyOf`` or ``not``, counts
+only outside such applicators; a schema with ``anyOf`` or ``oneOf`` beside them, whose branches may
+have other types, keeps no type). Boolean subschemas (legal anywhere in 3.1) become their object
+forms (``true`` → ``{}``, ``false`` → ``{"not": {}}``; a ``true`` member of ``allOf`` is dropped)
+except where a boolean is the idiom (``additionalProperties``, ``unevaluatedProperties``,
+``unevaluatedItems``), so that nothing downstream meets a bare boolean; a property whose schema is
+``false`` may never be present and is dropped with a diagnostic. A list under ``items`` (draft-04's
+tuple form, which no OpenAPI version allows) is read, with a warning, as items of any of its
+schemas, which is what such writers mean. References to component schemas, and to schemas in other
+files, stay references to ``#/$defs/<Name>``; the referenced schemas are collected
+(deterministically named) and normalised once per direction by :meth:`SchemaNormaliser.definitions`,
+which also breaks reference cycles that would make a validator loop forever (``A`` is ``allOf: [B]``
+and ``B`` is ``allOf: [A]``). Other local references are inlined. ``$schema`` and ``$id`` are
+dropped everywhere (a spec's dialect URI, e.g. draft-04 or the OAS 3.1 dialect, would be wrong
+inside a tool's 2020-12 schema). A component's own ``$anchor`` is kept on its ``$defs`` entry, which
+appears once per tool schema; an anchor name two components claim stays with the first, and anchors
+anywhere else are dropped, since inlined copies would repeat them. A same-document ``$ref`` to such
+an anchor (``#addressDef``) is a reference to that component.
 """
 
 from __future__ import annotations
@@ -279,6 +281,21 @@ class SchemaNormaliser:
                 f"enum values {shown} are not of type {kind}; read as {kind} values",
             )
 
+    def _items_list(self, out: JsonObject, members: list[Any], at: Location) -> None:
+        """``items: [A, B]``, which no OpenAPI version allows (it was draft-04's tuple): the items
+        are any of those kinds, as the writer means ("a list of statistic items" of three kinds,
+        PowerDNS), not the first an A and the second a B."""
+        self._resolver.warn(
+            "schema-items-list",
+            at.child("items"),
+            "'items' is a list of schemas, which OpenAPI does not allow; read as items of any of "
+            "those schemas (anyOf)",
+        )
+        if len(members) == 1:
+            out["items"] = members[0]
+        elif members:
+            out["items"] = {"anyOf": members}
+
     def _keyword(
         self,
         out: JsonObject,
@@ -294,15 +311,15 @@ class SchemaNormaliser:
             self._schema_map(out, key, item, at, direction, stack, hidden)
         elif key in _SCHEMA_LISTS or (key == "items" and isinstance(item, list)):
             if isinstance(item, list):
-                # draft-04 style tuple `items` is 2020-12's prefixItems
-                target = "prefixItems" if key == "items" else key
                 members = [
                     self._subschema(key, sub, at.child(key, i), direction, stack)
                     for i, sub in enumerate(item)
                     if not (key == "allOf" and sub is True)  # true adds nothing to allOf
                 ]
-                if members or key != "allOf":
-                    out[target] = members
+                if key == "items":
+                    self._items_list(out, members, at)
+                elif members or key != "allOf":
+                    out[key] = members
             else:
                 self._resolver.warn("schema-invalid", at.child(key), f"'{key}' must be a list")
         elif key in _SCHEMA_SINGLE:

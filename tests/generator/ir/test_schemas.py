@@ -229,9 +229,16 @@ def test_composition_and_array_keywords_are_normalised_recursively() -> None:
     }
 
 
-def test_tuple_items_become_prefix_items() -> None:
-    result, _ = normalise({"type": "array", "items": [{"type": "string"}, {"type": "integer"}]})
-    assert result == {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}
+def test_a_list_of_item_schemas_is_items_of_any_of_them_with_a_warning() -> None:
+    """PowerDNS's statistics: ``items: [StatisticItem, MapStatisticItem, RingStatisticItem]``."""
+    kinds = [{"type": "string"}, {"type": "integer"}]
+    result, diagnostics = normalise({"type": "array", "items": kinds})
+    assert result == {"type": "array", "items": {"anyOf": kinds}}
+    assert diagnostics == [("schema-items-list", "#/schema/items")]
+    assert normalise({"items": [{"type": "string"}]})[0] == {
+        "type": "array",
+        "items": {"type": "string"},
+    }
 
 
 def test_type_arrays_of_openapi_31_are_kept() -> None:
