@@ -20,6 +20,7 @@ import importlib
 import math
 import operator
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -270,7 +271,11 @@ def _is_type(value: Any, kind: str) -> bool:
 @lru_cache(maxsize=1024)
 def _compiled(pattern: str) -> re.Pattern[str] | None:
     try:
-        return re.compile(pattern)
+        # a spec's pattern is ECMA-262: what Python would read another way some day ("[[" as a
+        # nested set) it warns about on stderr, which is not the user's to see
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            return re.compile(pattern)
     except (re.error, RecursionError, OverflowError):
         return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any
 
 import jsonschema
@@ -252,3 +253,13 @@ def test_recursive_schema_keeps_optional_recursion_out() -> None:
     assert example_instance({"$ref": "#/$defs/Pet"}, DEFS) == {"id": 1, "name": "string"}
     tree_list = {"type": "array", "items": {"$ref": "#/$defs/Tree"}}
     assert example_instance(tree_list, DEFS) == [{"value": 0, "children": []}]
+
+
+def test_a_pattern_python_would_read_otherwise_is_checked_without_a_warning() -> None:
+    """ECMA-262's "[[" is a set holding "["; Python warns (FutureWarning) that it may one day read
+    it as a nested set: the generator's user must not see that on stderr."""
+    from openapi2mcp.render.examples import conforms
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert conforms({"type": "string", "pattern": "^[[a]+$"}, "[a", {})
