@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from openapi2mcp.render.examples import NoExample, example_instance
+from openapi2mcp.render.examples import NoExample, conforms, example_instance
 
 DEFS: dict[str, Any] = {
     "Pet": {
@@ -258,8 +258,6 @@ def test_recursive_schema_keeps_optional_recursion_out() -> None:
 def test_a_pattern_python_would_read_otherwise_is_checked_without_a_warning() -> None:
     """ECMA-262's "[[" is a set holding "["; Python warns (FutureWarning) that it may one day read
     it as a nested set: the generator's user must not see that on stderr."""
-    from openapi2mcp.render.examples import conforms
-
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert conforms({"type": "string", "pattern": "^[[a]+$"}, "[a", {})
