@@ -261,3 +261,14 @@ def test_a_pattern_python_would_read_otherwise_is_checked_without_a_warning() ->
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert conforms({"type": "string", "pattern": "^[[a]+$"}, "[a", {})
+
+
+def test_patterns_are_matched_as_the_generated_server_matches_them() -> None:
+    """ECMA-262 in linear time, by the server's own validator: BeezUP's URL pattern backtracks for
+    ever in Python's re on a value it does not match (the generator hung on that spec), and "$" does
+    not match before a trailing line break as Python's does."""
+    beezup = r"^(https?:\/\/)?([\da-z\.-]+)\.([a-z\.]{2,6})([\/\w \.-]*)*\/?$"
+    url = "https://www.gravatar.com/avatar/205e460b479e2e5b48aec07710c08d50?d=mm"
+    assert not conforms({"type": "string", "pattern": beezup}, url, {})
+    assert conforms({"type": "string", "pattern": beezup}, "https://example.com/a/b", {})
+    assert not conforms({"type": "string", "pattern": "^a$"}, "a\n", {})
