@@ -128,7 +128,11 @@ def _version(resolver: Resolver, info: dict[str, Any]) -> str:
             f"info.version is the number {version}; quote it in YAML to keep it exactly as written",
         )
         return str(version)
-    resolver.warn("version-missing", ROOT.child("info"), "info.version is missing; using 0.0.0")
+    if isinstance(version, str):  # Label Studio's document says version: ''
+        pointer = ROOT.child("info", "version")
+        resolver.warn("version-missing", pointer, "info.version is empty; using 0.0.0")
+    else:
+        resolver.warn("version-missing", ROOT.child("info"), "info.version is missing; using 0.0.0")
     return "0.0.0"
 
 

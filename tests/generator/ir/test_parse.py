@@ -136,6 +136,17 @@ def test_missing_title_and_version(tmp_path: Path) -> None:
     ]
 
 
+def test_an_empty_version_is_said_to_be_empty(tmp_path: Path) -> None:
+    api, report = parse(tmp_path, "openapi: 3.0.3\ninfo: {title: t, version: ''}\npaths: {}\n")
+    assert api.version == "0.0.0"
+    assert messages(report)[0] == (
+        "warning",
+        "version-missing",
+        "#/info/version",
+        "info.version is empty; using 0.0.0",
+    )
+
+
 def test_a_numeric_version_is_kept_as_text_with_a_warning(tmp_path: Path) -> None:
     api, report = parse(
         tmp_path,
