@@ -22,6 +22,9 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from openapi2mcp.diagnostics import GenerationError
+from openapi2mcp.generate import GenerateOptions, generate
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
@@ -41,16 +44,13 @@ class Outcome:
 
 
 def _one(path: Path) -> Outcome:
-    from openapi2mcp.diagnostics import GenerationError
-    from openapi2mcp.generate import GenerateOptions, generate
-
     name = str(path.relative_to(DIRECTORY))
     started = time.process_time()
     try:
         generation = generate(str(path), GenerateOptions())
     except GenerationError as exc:
         return Outcome(name, "refused", exc.diagnostic.code, time.process_time() - started)
-    except Exception as exc:  # noqa: BLE001 - every other exception is what this sweep looks for
+    except Exception as exc:  # every other exception is what this sweep looks for
         frame = traceback.extract_tb(exc.__traceback__)[-1]
         where = f"{Path(frame.filename).name}:{frame.lineno} {frame.name}"
         detail = f"{type(exc).__name__}: {str(exc)[:200]} ({where})"
