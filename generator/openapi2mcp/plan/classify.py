@@ -191,7 +191,8 @@ def _without_path_prefix(api: Api) -> dict[str, str]:
     share it; ``{}`` when they do not."""
     firsts = Counter(_first_segment(op.path) for op in api.operations)
     first, count = firsts.most_common(1)[0] if firsts else ("", 0)
-    prefix = naming.words(first) if first and not first.startswith("{") else []
+    # only a segment that names no resource: /todos/ with todos_list and todos_create must keep it
+    prefix = naming.words(first) if _MOUNT_SEGMENT.fullmatch(first) else []
     if not prefix or count < max(2, 0.9 * len(api.operations)):
         return {}
     stripped: dict[str, str] = {}
@@ -204,6 +205,9 @@ def _without_path_prefix(api: Api) -> dict[str, str]:
         ):
             stripped[op.key] = "_".join(said[len(prefix) :])
     return stripped if len(stripped) >= 0.9 * len(api.operations) else {}
+
+
+_MOUNT_SEGMENT = re.compile(r"(?:api|apis|rest|webapi|ws|public|services?|v\d+)", re.IGNORECASE)
 
 
 def _first_segment(path: str) -> str:

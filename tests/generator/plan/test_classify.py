@@ -241,6 +241,22 @@ def test_the_word_every_path_and_operation_id_begin_with_is_left_out(
     assert sorted(tool.name for tool in surface.tools) == sorted(names)
 
 
+def test_a_shared_segment_that_names_a_resource_stays_in_the_names() -> None:
+    ops = [("/todos/", "todos_list"), ("/todos/", "todos_create"), ("/todos/{id}", "todos_get")]
+    methods = ["GET", "POST", "GET"]
+    surface = classify_operations(
+        api(*(op(m, path, key) for m, (path, key) in zip(methods, ops, strict=True))),
+        Settings(),
+        "t",
+        Report(),
+    )
+    assert sorted(tool.name for tool in surface.tools) == [
+        "todos_create",
+        "todos_get",
+        "todos_list",
+    ]
+
+
 def test_ids_that_do_not_begin_with_the_shared_segment_keep_their_words() -> None:
     ops = [("/api/v2/collections", "list_collections"), ("/api/v2/version", "version")]
     surface = classify_operations(
