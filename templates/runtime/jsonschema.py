@@ -26,7 +26,7 @@ from .errors import SchemaError as SchemaError  # noqa: PLC0414 - re-exported
 if TYPE_CHECKING:
     import jsonschema_rs
 
-__all__ = ["SchemaError", "ValidationIssue", "Validator", "format_path"]
+__all__ = ["SchemaError", "ValidationIssue", "Validator", "format_path", "json_type"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # stands for the failing value in the library's messages; replaced by a short rendering of it
@@ -134,7 +134,7 @@ class Validator:
         shown = _show(error.instance)
         if error.message == f"{_MASK}{_ANY_OF_FAILED}":
             kinds = _nullable_kinds(_node_at(self._root, tuple(error.schema_path)[:-1]))
-            if kinds and _json_type(error.instance) not in kinds:
+            if kinds and json_type(error.instance) not in kinds:
                 return f"{shown} is not of types {', '.join(json.dumps(k) for k in kinds)}"
         return str(error.message).replace(_MASK, shown)
 
@@ -175,7 +175,8 @@ def _nullable_kinds(schema: Any) -> list[str]:
     return ["null", *(each for each in kind if each != "null")]
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON Schema type of a JSON value."""
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -388,6 +388,16 @@ def result_json(result: CallToolResult) -> Any:
     return json.loads(body)
 
 
+def structured(result: CallToolResult, mode: str = "auto") -> Any:
+    """A successful result's structured content; in the 2025 revisions (``mode="legacy"``) a value
+    that is no object comes wrapped as ``{"result": ...}``, and is unwrapped here."""
+    assert not result.is_error, result
+    content = result.structured_content
+    if mode == "legacy" and isinstance(content, dict) and set(content) == {"result"}:
+        return content["result"]
+    return content
+
+
 def whole_result(result: CallToolResult) -> str:
     """Everything the model sees of a result, as one string (to look for leaked values)."""
     return result.model_dump_json(by_alias=True)

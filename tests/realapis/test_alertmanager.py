@@ -13,24 +13,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import httpx
 import pytest
-from mcp.types import CallToolResult
 
-from tests.realapis.conftest import LiveApi, mcp_client, only_text
+from tests.realapis.conftest import LiveApi, mcp_client, only_text, structured
 
 pytestmark = pytest.mark.realapi
-
-
-def _structured(result: CallToolResult, mode: str) -> Any:
-    """The structured content, unwrapped where the 2025 revisions wrap a value that is no object."""
-    assert not result.is_error, result
-    content = result.structured_content
-    if mode == "legacy" and isinstance(content, dict) and set(content) == {"result"}:
-        return content["result"]
-    return content
 
 
 def _at(delta: timedelta = timedelta()) -> str:
@@ -75,7 +64,7 @@ async def test_alerts_are_raised_filtered_silenced_and_unsilenced(
 
         # two matchers, sent as filter=...&filter=...: only what both match
         both = {"filter": [f"run={run}", "severity=critical"]}
-        critical = _structured(await client.call_tool("get_alerts", both), mode)
+        critical = structured(await client.call_tool("get_alerts", both), mode)
         assert [each["labels"]["alertname"] for each in critical] == ["DiskFull"]
 
         # postableSilence extends silence with allOf: its fields are the tool's arguments
@@ -89,19 +78,19 @@ async def test_alerts_are_raised_filtered_silenced_and_unsilenced(
             "createdBy": "on-call",
             "comment": f"disk replaced ({mode})",
         }
-        made = _structured(await client.call_tool("post_silences", silence), mode)
+        made = structured(await client.call_tool("post_silences", silence), mode)
         kept = direct.get(f"/silence/{made['silenceID']}").json()
         assert (kept["status"]["state"], kept["comment"]) == ("active", silence["comment"])
         assert kept["matchers"] == [{**each, "isEqual": True} for each in silence["matchers"]]
 
         loud = {"filter": [f"run={run}"], "silenced": False}
-        unsilenced = _structured(await client.call_tool("get_alerts", loud), mode)
+        unsilenced = structured(await client.call_tool("get_alerts", loud), mode)
         assert [each["labels"]["alertname"] for each in unsilenced] == ["HighLoad"]
 
         lifted = await client.call_tool("delete_silence", {"silenceID": made["silenceID"]})
         assert (lifted.is_error, only_text(lifted)) == (False, "HTTP 200 OK")
         assert direct.get(f"/silence/{made['silenceID']}").json()["status"]["state"] == "expired"
-        again = _structured(await client.call_tool("get_alerts", loud), mode)
+        again = structured(await client.call_tool("get_alerts", loud), mode)
         assert sorted(each["labels"]["alertname"] for each in again) == ["DiskFull", "HighLoad"]
 
 

@@ -12,24 +12,13 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
-from mcp.types import CallToolResult
 
-from tests.realapis.conftest import LiveApi, mcp_client, only_text
+from tests.realapis.conftest import LiveApi, mcp_client, only_text, structured
 
 pytestmark = pytest.mark.realapi
-
-
-def _structured(result: CallToolResult, mode: str) -> Any:
-    """The structured content, unwrapped where the 2025 revisions wrap a value that is no object."""
-    assert not result.is_error, result
-    content = result.structured_content
-    if mode == "legacy" and isinstance(content, dict) and set(content) == {"result"}:
-        return content["result"]
-    return content
 
 
 @pytest.fixture
@@ -70,23 +59,23 @@ async def test_todos_are_made_filtered_counted_changed_and_removed(
 ) -> None:
     tag = uuid.uuid4().hex[:8]
     async with mcp_client(loopback.stdio(), mode) as client:
-        milk = _structured(
+        milk = structured(
             await client.call_tool(
                 "todo_create", {"title": f"buy milk {tag}", "desc": "2 litres", "tag": tag}
             ),
             mode,
         )
-        dog = _structured(
+        dog = structured(
             await client.call_tool("todo_create", {"title": f"walk dog {tag}", "tag": tag}), mode
         )
         assert direct.get(f"/todos/{milk['id']}").json()["desc"] == "2 litres"
 
         # the filter goes as JSON in the query string: LoopBack applies where, order and fields
         mine = {"where": {"tag": tag}, "order": ["title DESC"], "fields": {"title": True}}
-        found = _structured(await client.call_tool("todo_find", {"filter": mine}), mode)
+        found = structured(await client.call_tool("todo_find", {"filter": mine}), mode)
         assert found == [{"title": f"walk dog {tag}"}, {"title": f"buy milk {tag}"}]
         like = {"where": {"title": {"like": f"^buy milk {tag}$"}}}
-        counted = _structured(await client.call_tool("todo_count", like), mode)
+        counted = structured(await client.call_tool("todo_count", like), mode)
         assert counted == {"count": 1}
 
         done = await client.call_tool("todo_update_by_id", {"id": milk["id"], "isComplete": True})
@@ -94,7 +83,7 @@ async def test_todos_are_made_filtered_counted_changed_and_removed(
         assert direct.get(f"/todos/{milk['id']}").json()["isComplete"] is True
         # the where of a bulk change is a query parameter beside the body's fields
         bulk = {"where": {"tag": tag, "isComplete": {"neq": True}}, "desc": "later"}
-        changed = _structured(await client.call_tool("todo_update_all", bulk), mode)
+        changed = structured(await client.call_tool("todo_update_all", bulk), mode)
         assert changed == {"count": 1}
         assert direct.get(f"/todos/{dog['id']}").json()["desc"] == "later"
 

@@ -14,27 +14,23 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
-from mcp.types import CallToolResult
 
-from tests.realapis.conftest import POWERDNS_API_KEY, LiveApi, mcp_client, only_text, texts
+from tests.realapis.conftest import (
+    POWERDNS_API_KEY,
+    LiveApi,
+    mcp_client,
+    only_text,
+    structured,
+    texts,
+)
 
 pytestmark = pytest.mark.realapi
 
 SERVER = {"server_id": "localhost"}
 KEY = {"API_KEY_HEADER_KEY": POWERDNS_API_KEY}
-
-
-def _structured(result: CallToolResult, mode: str) -> Any:
-    """The structured content, unwrapped where the 2025 revisions wrap a value that is no object."""
-    assert not result.is_error, result
-    content = result.structured_content
-    if mode == "legacy" and isinstance(content, dict) and set(content) == {"result"}:
-        return content["result"]
-    return content
 
 
 @pytest.fixture
@@ -71,7 +67,7 @@ async def test_a_zone_is_made_given_a_record_exported_and_removed(
             "create_zone",
             {**SERVER, "name": zone, "kind": "Native", "nameservers": [f"ns1.{zone}"]},
         )
-        assert _structured(made, mode)["id"] == zone
+        assert structured(made, mode)["id"] == zone
         assert direct.get(f"/zones/{zone}").json()["kind"] == "Native"
 
         record = {"content": "192.0.2.7", "disabled": False}
@@ -86,7 +82,7 @@ async def test_a_zone_is_made_given_a_record_exported_and_removed(
         # PowerDNS searches names without their last dot
         query = {**SERVER, "q": f"www.{zone.rstrip('.')}", "max": 5}
         found = await client.call_tool("search_data", query)
-        assert [(hit["name"], hit["content"]) for hit in _structured(found, mode)] == [
+        assert [(hit["name"], hit["content"]) for hit in structured(found, mode)] == [
             (f"www.{zone}", "192.0.2.7")
         ]
 
@@ -96,7 +92,7 @@ async def test_a_zone_is_made_given_a_record_exported_and_removed(
         assert f"www.{zone}\t300\tIN\tA\t192.0.2.7\n" in json.loads(body)["zone"]
         assert note.startswith("The call succeeded (HTTP 200 OK). Its response does not match")
         assert note.endswith("the structured content is null.")
-        assert _structured(exported, mode) is None
+        assert structured(exported, mode) is None
 
         removed = await client.call_tool("delete_zone", {**SERVER, "zone_id": zone})
         assert (removed.is_error, only_text(removed)) == (False, "HTTP 204 No Content")
@@ -116,7 +112,7 @@ async def test_a_zone_is_signed_and_rectified(
         signed = await client.call_tool(
             "create_cryptokey", {**SERVER, "zone_id": zone, "keytype": "csk", "active": True}
         )
-        key = _structured(signed, mode)
+        key = structured(signed, mode)
         assert (key["keytype"], key["active"], key["dnskey"][:8]) == ("csk", True, "257 3 13")
         assert direct.get(f"/zones/{zone}").json()["dnssec"] is True
 
@@ -131,7 +127,7 @@ async def test_a_zone_is_signed_and_rectified(
             '- (root): {"result":"Rectified"} is not of types "null", "string"\n'
             "The text above is the response as received; the structured content is null."
         )
-        assert _structured(rectified, mode) is None
+        assert structured(rectified, mode) is None
 
 
 async def test_a_tsig_key_is_made_listed_and_removed(
@@ -142,7 +138,7 @@ async def test_a_tsig_key_is_made_listed_and_removed(
         made = await client.call_tool(
             "create_tsig_key", {**SERVER, "name": name, "algorithm": "hmac-sha256"}
         )
-        key = _structured(made, "auto")
+        key = structured(made, "auto")
         assert (key["id"], key["algorithm"]) == (f"{name}.", "hmac-sha256")
         assert direct.get(f"/tsigkeys/{name}.").json()["key"] == key["key"]
         removed = await client.call_tool("delete_tsig_key", {**SERVER, "tsigkey_id": f"{name}."})

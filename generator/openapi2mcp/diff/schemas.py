@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..shipped import runtime_module
+
 Severity = Literal["breaking", "compatible"]
 Direction = Literal["input", "output"]
 Types = frozenset[str] | None  # None: any type
@@ -357,17 +359,9 @@ def _ref(schema: Any) -> str:
 
 
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+    """The JSON type of a value, as the generated servers' validator names it."""
+    json_type: str = runtime_module("jsonschema").json_type(value)
+    return json_type
 
 
 def _covers(wide: Types, narrow: Types) -> bool:
