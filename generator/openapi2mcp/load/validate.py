@@ -1,7 +1,8 @@
 """The document-level shape check, with openapi-pydantic, reported as warnings with JSON pointers.
 
 This module owns :func:`check_document`: it validates the root document against the OpenAPI 3.0 or 3.1
-model of openapi-pydantic and turns each validation error into a ``spec-invalid`` warning. Parsing
+model of openapi-pydantic and turns each validation error into a ``spec-invalid`` warning, said in the
+document's words ("should be an object, not an array", not the model's class names). Parsing
 carries on regardless (``parse.py`` is tolerant and skips only what it cannot understand), so these
 warnings tell the user what is wrong without stopping them. Pydantic reports a failed union once per
 alternative (``Reference``/``Schema``, ...); those branch names are removed from the error location and
@@ -12,6 +13,7 @@ complaints are dropped too.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
 import pydantic
@@ -82,6 +84,33 @@ def _boolean_schema(data: Any, tokens: tuple[str, ...]) -> bool:
     return tokens[-1] in _SCHEMA_KEYWORDS or (len(tokens) > 1 and tokens[-2] in _SCHEMA_CONTAINERS)
 
 
+def _kind(value: Any) -> str:
+    """``value``'s JSON type, with its article: "an array", "the number 3", "a string"."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def _plain(error: Any) -> str:
+    """Pydantic's message in the document's words: "should be an object, not an array" rather than
+    "Input should be a valid dictionary or instance of Reference" (the model's class names)."""
+    kind, value = error["type"], error.get("input")
+    shown = _kind(value)
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return f"should be an object, not {shown}"
+    if kind in ("list_type", "tuple_type"):
+        return f"should be a list, not {shown}"
+    if kind == "string_type":
+        return f"should be a string, not {shown}"
+    if kind == "too_short" and value in ([], {}, ""):
+        return "should not be empty"
+    return str(error["msg"])
+
+
 def _issues(
     errors: list[Any], data: Any, boolean_schemas: bool
 ) -> list[tuple[tuple[str, ...], str]]:
@@ -91,7 +120,7 @@ def _issues(
         tokens, field = _location(data, tuple(error["loc"]), missing)
         if (tokens, field) in _HANDLED_ELSEWHERE:
             continue
-        message = f"required field '{field}' is missing" if field else str(error["msg"])
+        message = f"required field '{field}' is missing" if field else _plain(error)
         if boolean_schemas and not field and _boolean_schema(data, tokens):
             message = ""  # valid after all; it still explains the Reference branch's complaint
         found.append((tokens, message, field == "$ref"))

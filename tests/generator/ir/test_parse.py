@@ -957,6 +957,48 @@ def test_operation_servers_are_kept(tmp_path: Path) -> None:
 # -- tolerance ----------------------------------------------------------------------------------
 
 
+def test_shape_problems_are_said_in_the_documents_words(tmp_path: Path) -> None:
+    """PowerDNS's `items: [A, B]` and Label Studio's empty `required` (OpenAPI 3.0 forbids both):
+    said as what the document should hold, not as the model's class names."""
+    _, report = parse(
+        tmp_path,
+        spec(
+            f"""\
+            paths:
+              /stats:
+                get:
+                  operationId: stats
+                  summary: Stats
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {{type: array, items: [{{type: string}}]}}
+                post:
+                  operationId: store
+                  requestBody:
+                    content: {{application/json: {{schema: {{type: object, required: []}}}}}}
+                  responses: {NO_CONTENT}
+            """
+        ),
+    )
+    shape = [
+        (where, text) for level, code, where, text in messages(report) if code == "spec-invalid"
+    ]
+    op = "#/paths/~1stats"
+    assert shape == [
+        (
+            f"{op}/get/responses/200/content/application~1json/schema/items",
+            "should be an object, not an array",
+        ),
+        (
+            f"{op}/post/requestBody/content/application~1json/schema/required",
+            "should not be empty",
+        ),
+    ]
+
+
 def test_invalid_parts_skip_only_their_operation(tmp_path: Path) -> None:
     api, report = parse(
         tmp_path,
@@ -990,19 +1032,19 @@ def test_invalid_parts_skip_only_their_operation(tmp_path: Path) -> None:
             "warning",
             "spec-invalid",
             "#/paths/~1text/get",
-            "Input should be a valid dictionary or instance of Operation",
+            "should be an object, not a string",
         ),
         (
             "warning",
             "spec-invalid",
             "#/paths/~1params/get/parameters",
-            "Input should be a valid list",
+            "should be a list, not the number 3",
         ),
         (
             "warning",
             "spec-invalid",
             "#/paths/~1item",
-            "Input should be a valid dictionary or instance of PathItem",
+            "should be an object, not the number 42",
         ),
         (
             "warning",
