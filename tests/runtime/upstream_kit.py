@@ -11,13 +11,29 @@ from typing import Any
 import httpx
 import pytest
 
-from templates.runtime.catalog.model import OperationSpec, ParameterSpec, UpstreamInfo
+from templates.runtime.catalog.model import (
+    OAuth2PasswordScheme,
+    OperationSpec,
+    ParameterSpec,
+    UpstreamInfo,
+)
 from templates.runtime.upstream.client import Upstream, UpstreamResponse
 from tests.kit.upstream import JSON, RecordingUpstream, Reply, Request
 
 API_KEY = "k3y-S3CRET"
 TOKEN = "t0ken-S3CRET"
 USER, PASSWORD = "alice", "pa:ss-S3CRET"
+
+# FastAPI's OAuth2PasswordBearer as the catalog describes it (the scheme tests and per-user mode's)
+PASSWORD_SCHEME: OAuth2PasswordScheme = {
+    "type": "oauth2Password",
+    "tokenUrl": "token",
+    "usernameEnv": "P_SIGNIN_USERNAME",
+    "passwordEnv": "P_SIGNIN_PASSWORD",
+    "clientIdEnv": "P_SIGNIN_CLIENT_ID",
+    "clientSecretEnv": "P_SIGNIN_CLIENT_SECRET",
+    "env": "P_SIGNIN_TOKEN",
+}
 
 INFO: UpstreamInfo = {
     "baseUrl": "https://api.example.com",

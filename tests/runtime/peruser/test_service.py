@@ -12,6 +12,7 @@ from templates.runtime.catalog.model import OperationSpec, UpstreamInfo
 from templates.runtime.peruser.sealing import Credential
 from templates.runtime.peruser.service import LINK_SECONDS, PerUser, SignIn
 from templates.runtime.peruser.store import open_store
+from tests.runtime.upstream_kit import PASSWORD_SCHEME
 
 from .conftest import KEY, FakeClock
 
@@ -97,17 +98,7 @@ async def test_the_server_environment_never_satisfies_a_caller(tmp_path: Path) -
 
 PASSWORD_INFO: UpstreamInfo = {
     **INFO,
-    "securitySchemes": {
-        "signin": {
-            "type": "oauth2Password",
-            "tokenUrl": "token",
-            "usernameEnv": "P_SIGNIN_USERNAME",
-            "passwordEnv": "P_SIGNIN_PASSWORD",
-            "clientIdEnv": "P_SIGNIN_CLIENT_ID",
-            "clientSecretEnv": "P_SIGNIN_CLIENT_SECRET",
-            "env": "P_SIGNIN_TOKEN",
-        }
-    },
+    "securitySchemes": {"signin": PASSWORD_SCHEME},
 }
 
 

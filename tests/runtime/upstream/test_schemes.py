@@ -11,7 +11,7 @@ from templates.runtime.errors import CatalogError
 from templates.runtime.upstream.client import Upstream
 from templates.runtime.upstream.credentials import RequestParts
 from templates.runtime.upstream.schemes import Setting, describe, strategies
-from tests.runtime.upstream_kit import INFO
+from tests.runtime.upstream_kit import INFO, PASSWORD_SCHEME
 
 SCHEMES: dict[str, Any] = {
     "key": {"type": "apiKey", "location": "query", "name": "api_key", "env": "P_KEY"},
@@ -32,15 +32,7 @@ SCHEMES: dict[str, Any] = {
         "clientSecretEnv": "P_CLIENT_SECRET",
         "env": "P_ACCESS_TOKEN",
     },
-    "signin": {
-        "type": "oauth2Password",
-        "tokenUrl": "token",
-        "usernameEnv": "P_SIGNIN_USERNAME",
-        "passwordEnv": "P_SIGNIN_PASSWORD",
-        "clientIdEnv": "P_SIGNIN_CLIENT_ID",
-        "clientSecretEnv": "P_SIGNIN_CLIENT_SECRET",
-        "env": "P_SIGNIN_TOKEN",
-    },
+    "signin": PASSWORD_SCHEME,
 }
 
 
