@@ -133,9 +133,13 @@ class Validator:
         as portable schemas spell it) the types it admits, as a ``type`` list would say them."""
         shown = _show(error.instance)
         if error.message == f"{_MASK}{_ANY_OF_FAILED}":
-            kinds = _nullable_kinds(_node_at(self._root, tuple(error.schema_path)[:-1]))
+            node = _node_at(self._root, tuple(error.schema_path)[:-1])
+            kinds = _nullable_kinds(node)
             if kinds and json_type(error.instance) not in kinds:
                 return f"{shown} is not of types {', '.join(json.dumps(k) for k in kinds)}"
+            names = _each_requires_one(node)
+            if names:
+                return f"at least one of {', '.join(json.dumps(n) for n in names)} is required"
         return str(error.message).replace(_MASK, shown)
 
     def is_valid(self, instance: Any) -> bool:
@@ -164,6 +168,21 @@ def _node_at(schema: Any, path: Path) -> Any:
         else:
             return None
     return node
+
+
+def _each_requires_one(schema: Any) -> list[str]:
+    """``["name", "status"]`` for ``anyOf: [{required: [name]}, {required: [status]}]`` (a body that
+    needs one field at least, or one of two ways to name a thing); [] for any other schema."""
+    branches = schema.get("anyOf") if isinstance(schema, dict) else None
+    if not isinstance(branches, list) or not branches:
+        return []
+    names = []
+    for branch in branches:
+        required = branch.get("required") if isinstance(branch, dict) else None
+        if set(branch) != {"required"} or not isinstance(required, list) or len(required) != 1:
+            return []
+        names.append(str(required[0]))
+    return names
 
 
 def _nullable_kinds(schema: Any) -> list[str]:

@@ -198,6 +198,22 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        "/tags/{id}": {
+            "patch": {
+                "operationId": "patchTag",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+                ],
+                "requestBody": _json(
+                    {
+                        "type": "object",
+                        "minProperties": 1,
+                        "properties": {"label": {"type": "string"}, "color": {"type": "string"}},
+                    }
+                ),
+                "responses": OK,
+            }
+        },
         "/pets/{id}": {
             "patch": {
                 "operationId": "patchPet",
@@ -481,6 +497,24 @@ async def test_explicit_nulls_reach_json_bodies(probe: Probe) -> None:
     await probe.call("patch_pet", {"id": 7, "notes": None})
     [request] = probe.api.requests
     assert (request.target, request.body) == ("/pets/7", b'{"notes":null}')
+
+
+async def test_a_body_that_needs_a_field_is_not_sent_empty(probe: Probe) -> None:
+    """``minProperties: 1`` beside a path id: the id alone is refused here, not sent as ``{}``. The
+    rule is checked but not advertised as a root ``anyOf`` (Anthropic's API refuses those); the
+    description says it."""
+    listed = probe.tools["patch_tag"]
+    assert "anyOf" not in listed["inputSchema"]
+    assert listed["description"].endswith("Give at least one of: label, color.")
+    refused = await probe.call("patch_tag", {"id": 7})
+    assert refused["isError"] is True and probe.api.requests == []
+    assert refused["content"][0]["text"] == (
+        "Invalid arguments for tool 'patch_tag':\n"
+        '- (arguments): at least one of "label", "color" is required'
+    )
+    await probe.call("patch_tag", {"id": 7, "color": "red"})
+    [request] = probe.api.requests
+    assert (request.target, request.body) == ("/tags/7", b'{"color":"red"}')
 
 
 async def test_label_and_matrix_paths(probe: Probe) -> None:

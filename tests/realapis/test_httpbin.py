@@ -97,15 +97,6 @@ async def test_get_redirects_are_followed_to_the_final_json(httpbin: LiveApi, to
             "/redirect/1",
             id="PUT-307",
         ),
-        # httpbin's /redirect-to reads url and status_code from the query string only, whatever
-        # its document says (formData for POST/PUT): it answers 302 to the literal "None"
-        pytest.param(
-            "post_redirect_to",
-            {"url": "/uuid", "status_code": 307},
-            "302 FOUND",
-            "/None",
-            id="POST-redirect-to",
-        ),
     ],
 )
 async def test_a_non_get_redirect_is_reported_not_followed(
@@ -119,6 +110,20 @@ async def test_a_non_get_redirect_is_reported_not_followed(
     assert texts(result) == [
         f"Upstream answered {answer}, redirecting to {httpbin.root_url}{location}; it was not "
         f"followed: only GET and HEAD requests follow redirects; the {method} was not resent."
+    ]
+
+
+async def test_a_redirect_the_operation_documents_is_its_result(httpbin: LiveApi) -> None:
+    """``/redirect-to`` documents its 302 ("A redirection"): not followed for a POST, it is the
+    call's answer, not a failure. httpbin reads url and status_code from the query string only,
+    whatever its document says (formData for POST/PUT), so it points to the literal "None"."""
+    async with mcp_client(httpbin.stdio()) as client:
+        result = await client.call_tool("post_redirect_to", {"url": "/uuid", "status_code": 307})
+    assert not result.is_error
+    assert texts(result) == [
+        f"The call succeeded (HTTP 302 FOUND): the API redirected to {httpbin.root_url}/None, as "
+        "this operation documents; it was not followed: only GET and HEAD requests follow "
+        "redirects; the POST was not resent. The change was made: do not repeat it."
     ]
 
 

@@ -71,6 +71,23 @@ def test_a_nullable_value_spelled_portably_names_its_types_like_a_type_list() ->
 PET = {"type": "object", "properties": {"name": {"type": "string"}}}
 
 
+def test_one_of_several_required_names_them_all() -> None:
+    """A body that needs one field at least, flattened beside a path argument (``minProperties:
+    1`` of a PATCH), says which arguments would do, not "no schema in anyOf matched"."""
+    schema = {
+        "type": "object",
+        "properties": {"petId": {}, "name": {}, "tag": {}},
+        "anyOf": [{"required": ["name"]}, {"required": ["tag"]}],
+    }
+    assert messages(schema, {"petId": 1}) == [("", 'at least one of "name", "tag" is required')]
+    assert messages(schema, {"petId": 1, "tag": "x"}) == []
+    # branches that say more than one name keep the library's message
+    other = {"anyOf": [{"required": ["a", "b"]}, {"required": ["c"]}]}
+    assert messages(other, {}) == [
+        ("", "{} is not valid under any of the schemas listed in the 'anyOf' keyword")
+    ]
+
+
 def test_pattern_dollar_does_not_match_before_a_trailing_newline() -> None:
     schema = {"pattern": "^[a-z0-9-]+$"}
     assert Validator(schema).is_valid("abc-1")

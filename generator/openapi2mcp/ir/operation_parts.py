@@ -239,6 +239,19 @@ def success_status(responses: dict[str, Any]) -> str | None:
     return "default" if "default" in responses else None
 
 
+def documented_redirects(responses: Any) -> tuple[str, ...]:
+    """The redirects among the documented responses (``302``, ``3XX``), 304 aside (it is no
+    redirect: the cached copy is current)."""
+    if not isinstance(responses, dict):
+        return ()
+    return tuple(
+        code
+        for code in map(str, responses)
+        if (code.upper() == "3XX" or (len(code) == 3 and code.startswith("3") and code.isdigit()))
+        and code != "304"
+    )
+
+
 def response(ctx: Context, responses: Any, at: Location) -> Response | None:
     """The success response, its media type (JSON preferred) and output schema."""
     if not isinstance(responses, dict):

@@ -38,7 +38,14 @@ from .model import (
     ServerVariable,
     Tag,
 )
-from .operation_parts import Context, SkipOperation, parameters, response, text
+from .operation_parts import (
+    Context,
+    SkipOperation,
+    documented_redirects,
+    parameters,
+    response,
+    text,
+)
 from .schemas import SchemaNormaliser
 from .x_mcp import XMcpLevel, merge, read_level
 
@@ -537,6 +544,7 @@ def _operation(
         ),
         body=body,
         response=response(ctx, raw.get("responses"), at.child("responses")),
+        redirects=documented_redirects(raw.get("responses")),
         security=security,
         x_mcp=x_mcp,
         x_mcp_origins=x_mcp_origins,

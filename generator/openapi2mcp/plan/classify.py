@@ -373,6 +373,7 @@ def _body_arguments(
         and properties
         and constraints is not None
         and (body.required or not constraints)
+        and not (taken and _counts_beyond_one(constraints))
         and resolved.get("additionalProperties") in (None, False)
     )
     renamed = _renamed_body_properties(resolved, taken, body.required, constraints)
@@ -435,6 +436,14 @@ def _body_constraints(resolved: Mapping[str, Any]) -> dict[str, Any] | None:
     return None if _mentions(lifted, _NOT_LIFTABLE) else lifted
 
 
+def _counts_beyond_one(constraints: Mapping[str, Any]) -> bool:
+    """Whether the body's root counts its properties in a way the tool's arguments cannot say
+    once other arguments (path, query...) stand beside them: a maximum, or a minimum above one (a
+    minimum of one becomes "one of these arguments at least", see ``_lifted``)."""
+    least = constraints.get("minProperties", 0)
+    return "maxProperties" in constraints or not isinstance(least, int) or least > 1
+
+
 def _mentions(value: Any, keys: frozenset[str]) -> bool:
     if isinstance(value, Mapping):
         return any(k in keys or _mentions(v, keys) for k, v in value.items())
@@ -447,6 +456,16 @@ def _lifted(api: Api, op: Operation, arguments: tuple[Argument, ...]) -> dict[st
     if op.body is None or not any(a.source == "body_property" for a in arguments):
         return {}
     lifted = dict(_body_constraints(merged_all_of(op.body.schema, api.input_schemas)) or {})
+    if lifted.get("minProperties") == 1 and any(a.source != "body_property" for a in arguments):
+        # "at least one field" of a body is at least one of its arguments, not of all the
+        # tool's (a PATCH with the path's id and nothing else would send {})
+        del lifted["minProperties"]
+        fields = [a.name for a in arguments if a.source == "body_property"]
+        some = [{"required": [name]} for name in fields]
+        if "anyOf" in lifted or "allOf" in lifted:
+            lifted["allOf"] = [*lifted.get("allOf", ()), {"anyOf": some}]
+        else:
+            lifted["anyOf"] = some
     needs = optional_body_requires(api, op, arguments)
     if needs:
         # an optional body is either left out or sent whole: giving any of its fields requires

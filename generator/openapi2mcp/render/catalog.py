@@ -185,6 +185,9 @@ def _upstream(plan: ServerPlan) -> rt.UpstreamInfo:
 
 def _tool_binding(plan: ServerPlan, tool: Tool) -> rt.ToolBinding:
     binding: rt.ToolBinding = {"operation": tool.operation.key}
+    _, checks = root_checks(compact_input(tool.input_schema, plan.exposure.description_limit))
+    if checks:
+        binding["inputChecks"] = checks
     other = _other_output_schema(tool, plan.exposure)
     if other is not None:
         binding["outputSchemas"] = dict([other])
@@ -192,6 +195,60 @@ def _tool_binding(plan: ServerPlan, tool: Tool) -> rt.ToolBinding:
     if interaction:
         binding["interaction"] = interaction
     return binding
+
+
+# what Anthropic's API refuses at the root of a tool's input schema ("input_schema does not support
+# oneOf, allOf, or anyOf at the top level"): one such tool fails every request that lists it
+_ROOT_APPLICATORS = ("allOf", "anyOf", "oneOf")
+
+
+def root_checks(schema: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``schema`` without its root ``allOf``/``anyOf``/``oneOf`` (a flattened body's "one of these
+    fields at least"), and those keywords: the tool advertises the first, the runtime checks both
+    (the binding's ``inputChecks`` go back into the root before arguments are validated)."""
+    checks = {key: schema[key] for key in _ROOT_APPLICATORS if key in schema}
+    if not checks:
+        return dict(schema), {}
+    return {k: v for k, v in schema.items() if k not in checks}, checks
+
+
+def checks_sentence(checks: Mapping[str, Any]) -> str:
+    """What the root checks ask, in a sentence the tool's description ends with: "Give at least
+    one of: state, assignees." or "Give exactly one of: id; owner, repo and number."."""
+    if not checks:
+        return ""
+    said: list[str] = []
+    for key, how in (("anyOf", "at least"), ("oneOf", "exactly")):
+        if key not in checks:
+            continue
+        groups = _required_groups(checks[key])
+        if groups is None:
+            said = []
+            break
+        several = any(len(group) > 1 for group in groups)
+        named = [_and(group) for group in groups]
+        said.append(f"Give {how} one of: {('; ' if several else ', ').join(named)}.")
+    if said and set(checks) <= {"anyOf", "oneOf"}:
+        return " ".join(said)
+    return "The arguments must also fit together as the API says; the server checks it when called."
+
+
+def _required_groups(branches: Any) -> list[list[str]] | None:
+    """``[["id"], ["owner", "repo"]]`` of ``[{required: [id]}, {required: [owner, repo]}]``;
+    ``None`` when a branch says more than which arguments it needs."""
+    if not isinstance(branches, list) or not branches:
+        return None
+    groups = []
+    for branch in branches:
+        required = branch.get("required") if isinstance(branch, Mapping) else None
+        if set(branch) != {"required"} or not isinstance(required, list) or not required:
+            return None
+        groups.append([str(name) for name in required])
+    return groups
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _toolset(toolset: Toolset) -> rt.Toolset:
@@ -218,7 +275,13 @@ def tool_object(tool: Tool, exposure: ToolExposure | None = None) -> dict[str, A
         obj["inputSchema"] = tool.input_schema
         output = tool.output_schema
     else:
-        obj["inputSchema"] = compact_input(tool.input_schema, exposure.description_limit)
+        advertised, checks = root_checks(
+            compact_input(tool.input_schema, exposure.description_limit)
+        )
+        obj["inputSchema"] = advertised
+        said = checks_sentence(checks)
+        if said:
+            obj["description"] = f"{tool.description}\n\n{said}" if tool.description else said
         output = _output_schemas(tool, exposure)[tool.name in exposure.strict_output]
     if output is not None:
         obj["outputSchema"] = output
@@ -405,6 +468,8 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> rt.OperationSpec
         spec["scopes"] = scopes
     if op.server is not None:
         spec["server"] = _server(op.server, plan.env_prefix)
+    if op.redirects:
+        spec["redirects"] = list(op.redirects)
     if op.body is not None:
         spec["body"] = _body(tool)
     return spec

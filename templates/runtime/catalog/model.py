@@ -195,6 +195,9 @@ class OperationSpec(TypedDict):
     # the operation's own server (OpenAPI path-item or operation ``servers``); a relative URL is
     # resolved against the effective base URL
     server: NotRequired[ServerSpec]
+    # the redirects the operation documents as its answers ("302", "3XX"): one of them that is not
+    # followed is the operation's result, not a failure
+    redirects: NotRequired[list[str]]
 
 
 class AskSpec(TypedDict):
@@ -239,6 +242,9 @@ class ToolBinding(TypedDict):
     # the output schema in the form the tool does not advertise ("strict": as documented,
     # "lenient": as real responses satisfy it), for <PREFIX>_OUTPUT_SCHEMAS; absent when equal
     outputSchemas: NotRequired[dict[str, Any]]
+    # the input schema's root allOf / anyOf / oneOf, which the tool does not advertise (Anthropic's
+    # API refuses them at the root) and the runtime puts back before it validates arguments
+    inputChecks: NotRequired[dict[str, Any]]
 
 
 class ResourceBinding(TypedDict):

@@ -402,7 +402,7 @@ class Calls:
         log: RequestLog = NO_LOG,
         interaction: Interaction = NO_INTERACTION,
     ) -> JsonObject:
-        validator = self._validator(self._inputs, name, tool.get("inputSchema"), "input")
+        validator = self._validator(self._inputs, name, self._input_schema(name, tool), "input")
         if isinstance(validator, SchemaError):
             # never pass arguments upstream unchecked: a tool we cannot check is a tool we refuse
             await log.log("error", f"Tool {name}: unusable input schema, nothing was called")
@@ -466,7 +466,10 @@ class Calls:
         await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
         parameters = spec["parameters"] if spec is not None else []
         paging = pagination_arguments((p["name"], p["location"], p["argument"]) for p in parameters)
-        result = tool_result(response, output, self._limits, paging=paging, select=select)
+        redirects = spec.get("redirects", []) if spec is not None else []
+        result = tool_result(
+            response, output, self._limits, paging=paging, select=select, redirects=redirects
+        )
         await progress.report(2, total=2, message="Done")
         returned = "an error result" if result.get("isError") else "a result"
         await log.log("info", f"Tool {name}: returning {returned}")
@@ -551,6 +554,16 @@ class Calls:
             )
             self._targets[name] = target
         return target
+
+    def _input_schema(self, name: str, tool: JsonObject) -> Any:
+        """The schema arguments of tool ``name`` are checked against: the one it advertises, with
+        the root's allOf / anyOf / oneOf put back (the binding's ``inputChecks``)."""
+        schema = tool.get("inputSchema")
+        binding = self._tables.tool_bindings.get(name)
+        checks = binding.get("inputChecks") if binding is not None else None
+        if checks and isinstance(schema, dict):
+            return {**schema, **checks}
+        return schema
 
     @staticmethod
     def _validator(

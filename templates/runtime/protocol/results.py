@@ -35,7 +35,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
@@ -126,12 +126,15 @@ def tool_result(
     *,
     paging: tuple[str, ...] = (),
     select: Selection | None = None,
+    redirects: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Map one upstream response to a modern ``CallToolResult``.
 
     ``output`` checks the documented output schema (``None``: the tool advertises none); ``paging``
     names the operation's pagination arguments, for the note on a result cut to the budget;
-    ``select`` is the call's selection, applied to a JSON body.
+    ``select`` is the call's selection, applied to a JSON body; ``redirects`` are the redirects the
+    operation documents as its answers (``"302"``, ``"3XX"``): one that was not followed is the
+    result, not a failure.
     """
     status = response.status
     limits = limits or DEFAULT_LIMITS
@@ -141,6 +144,8 @@ def tool_result(
             "version the request named (its ETag or date); the copy you have is current."
         )
         return _without_data(response, output, [_text(text)])
+    if _is_documented_answer(status, redirects):
+        return _without_data(response, output, [_text(_documented_redirect(response))])
     if response.status in range(300, 400) and response.location:
         return tool_error(_redirect_message(response))
     if not 200 <= status < 300:
@@ -401,6 +406,27 @@ def _is_text(body: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def _is_documented_answer(status: int, redirects: Sequence[str]) -> bool:
+    """Whether a redirect that was not followed is the operation's answer: one it documents,
+    other than 307 and 308, which ask for the same request elsewhere (it was not carried out)."""
+    if status not in range(300, 400) or status in (NOT_MODIFIED, 307, 308):
+        return False
+    return bool({str(status), "3XX"} & {code.upper() for code in redirects})
+
+
+def _documented_redirect(response: UpstreamResponse) -> str:
+    """A redirect the operation documents as its answer (a download link, a short URL, the page
+    a form posts to), as the result it is."""
+    line = f"HTTP {response.status} {response.reason}".rstrip()
+    where = f" to {response.location}" if response.location else ", without a Location"
+    why = f"; it was not followed: {response.not_followed}" if response.not_followed else ""
+    done = "" if response.method.upper() in _READS else " The change was made: do not repeat it."
+    return (
+        f"The call succeeded ({line}): the API redirected{where}, as this operation documents"
+        f"{why}.{done}"
+    )
 
 
 def _redirect_message(response: UpstreamResponse) -> str:

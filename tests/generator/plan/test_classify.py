@@ -191,6 +191,45 @@ def test_a_body_that_extends_a_model_with_all_of_is_flattened() -> None:
     assert "allOf" not in tool.input_schema
 
 
+PATCH = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "tag": {"type": "string"}},
+}
+
+
+def _patch_tool(body: dict[str, Any]) -> Any:
+    patch = op(
+        "PATCH",
+        "/pets/{petId}",
+        "patchPet",
+        parameters=(path_param("petId"),),
+        body=RequestBody("application/json", True, body),
+    )
+    (tool,) = classify_operations(api(patch), Settings(), "pets", Report()).tools
+    return tool
+
+
+def test_a_body_that_needs_one_field_needs_one_of_its_arguments() -> None:
+    """``minProperties: 1`` of a PATCH body is said of the body's arguments: the path's id alone
+    (which the whole argument object would count) must not send ``{}``, which APIs refuse."""
+    tool = _patch_tool({**PATCH, "minProperties": 1})
+    assert [(a.name, a.source) for a in tool.arguments] == [
+        ("petId", "path"),
+        ("name", "body_property"),
+        ("tag", "body_property"),
+    ]
+    assert "minProperties" not in tool.input_schema
+    assert tool.input_schema["anyOf"] == [{"required": ["name"]}, {"required": ["tag"]}]
+
+
+@pytest.mark.parametrize("count", [{"minProperties": 2}, {"maxProperties": 1}])
+def test_a_body_counted_otherwise_beside_other_arguments_stays_one_argument(
+    count: dict[str, int],
+) -> None:
+    tool = _patch_tool({**PATCH, **count})
+    assert [(a.name, a.source) for a in tool.arguments] == [("petId", "path"), ("body", "body")]
+
+
 @pytest.mark.parametrize(
     "other",
     [

@@ -167,6 +167,70 @@ def test_accept_lists_the_documented_success_media_types_preferred_first(tmp_pat
     assert "accept" not in operations["deletePet"]
 
 
+def test_the_redirects_an_operation_documents_go_into_the_catalog(tmp_path: Path) -> None:
+    """A redirect documented as an answer (GitHub's downloads: 302 with a Location) is the
+    operation's result when it is not followed; 304 is no redirect."""
+    document = spec()
+    document["paths"]["/pets/{id}"]["delete"]["responses"] = {
+        "302": {"description": "the archive", "headers": {"Location": {"schema": {}}}},
+        "3XX": {"description": "elsewhere"},
+        "304": {"description": "not modified"},
+        "404": {"description": "gone"},
+    }
+    operations = catalog(tmp_path, document)["operations"]
+    assert operations["deletePet"]["redirects"] == ["302", "3XX"]
+    assert "redirects" not in operations["getPet"]
+
+
+@pytest.mark.parametrize(
+    ("checks", "sentence"),
+    [
+        # GitHub's code_scanning_update_alert and projects_add_item_for_org
+        (
+            {"anyOf": [{"required": ["state"]}, {"required": ["assignees"]}]},
+            "Give at least one of: state, assignees.",
+        ),
+        (
+            {"oneOf": [{"required": ["id"]}, {"required": ["owner", "repo", "number"]}]},
+            "Give exactly one of: id; owner, repo and number.",
+        ),
+        (
+            {"allOf": [{"if": {"required": ["a"]}, "then": {"required": ["b"]}}]},
+            "The arguments must also fit together as the API says; the server checks it when "
+            "called.",
+        ),
+    ],
+)
+def test_root_applicators_are_checked_not_advertised(
+    tmp_path: Path, checks: dict[str, Any], sentence: str
+) -> None:
+    """Anthropic's API refuses a tool with allOf / anyOf / oneOf at its input schema's root (and
+    with it every request listing the tool): they move to the binding, and the description says
+    what they ask."""
+    document = spec()
+    put = document["paths"]["/pets/{id}"]["put"]
+    put["requestBody"] = {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        k: {"type": "string"}
+                        for k in ("a", "b", "state", "assignees", "owner", "repo", "number")
+                    },
+                    **checks,
+                }
+            }
+        },
+    }
+    found = catalog(tmp_path, document)
+    (tool,) = (t for t in found["tools"] if t["name"] == "put_pet")
+    assert not {"allOf", "anyOf", "oneOf"} & set(tool["inputSchema"])
+    assert tool["description"].endswith(sentence)
+    assert found["toolBindings"]["put_pet"]["inputChecks"] == checks
+
+
 def test_config_headers_go_into_the_catalog(tmp_path: Path) -> None:
     config = '[upstream.headers]\n"X-Api-Version" = "2024-01-01"\n'
     assert catalog(tmp_path, spec(), config)["upstream"]["headers"] == {

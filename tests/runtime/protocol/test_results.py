@@ -251,6 +251,46 @@ def test_a_redirect_that_was_not_followed_names_its_location() -> None:
     )
 
 
+def test_a_redirect_the_operation_documents_is_its_answer() -> None:
+    """httpbin's ``PUT /redirect-to`` and GitHub's downloads document a 302 as what they answer:
+    not followed (a PUT is not resent; a loopback target is refused), it is the call's result,
+    not a failure; a 307 or 308 asks for the same request elsewhere, so it stays a failure."""
+    found = UpstreamResponse(
+        302,
+        "Found",
+        "",
+        b"",
+        URL,
+        method="PUT",
+        location="https://files.example.com/report.zip",
+        not_followed="only GET and HEAD requests follow redirects; the PUT was not resent",
+    )
+    assert tool_result(found, None, redirects=["302"]) == {
+        "resultType": "complete",
+        "content": [
+            {
+                "type": "text",
+                "text": "The call succeeded (HTTP 302 Found): the API redirected to "
+                "https://files.example.com/report.zip, as this operation documents; it was not "
+                "followed: only GET and HEAD requests follow redirects; the PUT was not resent. "
+                "The change was made: do not repeat it.",
+            }
+        ],
+    }
+    bare = response(302, b"", content_type="", reason="Found")
+    assert tool_result(bare, None, redirects=["3XX"])["content"] == [
+        {
+            "type": "text",
+            "text": "The call succeeded (HTTP 302 Found): the API redirected, without a Location, "
+            "as this operation documents.",
+        }
+    ]
+    # undocumented, or a 307 / 308 even when documented: the request was not carried out
+    assert tool_result(found, None)["isError"] is True
+    moved = UpstreamResponse(307, "Temporary Redirect", "", b"", URL, method="POST", location=URL)
+    assert tool_result(moved, None, redirects=["307", "3XX"])["isError"] is True
+
+
 def test_a_201_without_a_body_names_the_new_location() -> None:
     created = UpstreamResponse(201, "Created", "", b"", URL, method="POST", location=f"{URL}/9")
     assert tool_result(created, None)["content"] == [
