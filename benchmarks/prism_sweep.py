@@ -79,6 +79,8 @@ class Exchange:
     status: int
     violations: list[dict[str, Any]]
     body: bytes
+    sent: bytes = b""
+    sent_type: str = ""
 
 
 class Recorder:
@@ -104,7 +106,15 @@ class Recorder:
                 payload = response.read()
                 violations = _violations(response.getheader("sl-violations") or "[]")
                 recorder.exchanges.append(
-                    Exchange(self.command, self.path, response.status, violations, payload)
+                    Exchange(
+                        self.command,
+                        self.path,
+                        response.status,
+                        violations,
+                        payload,
+                        body,
+                        self.headers.get("Content-Type") or "",
+                    )
                 )
                 self.send_response(response.status)
                 for name, value in response.getheaders():
@@ -290,10 +300,13 @@ def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, st
             f"{'.'.join(str(p) for p in v.get('location', [])[1:])}: {v.get('message')}"
             for v in request_errors
         )
-        return "rejected", f"{line} -> {said}"
+        sent = f" [{last.sent_type}: {last.sent[:300]!r}]" if last.sent or last.sent_type else ""
+        return "rejected", f"{line}{sent} -> {said}"
     if b"NO_PATH_MATCHED" in last.body or b"NO_METHOD_MATCHED" in last.body:
         return "no route", line
     upstream_ok = 200 <= last.status < 300
+    if 300 <= last.status < 400 and not failed and "as this operation documents" in text:
+        return "ok", ""  # a redirect the operation documents as its answer
     if upstream_ok == failed:
         return "inverted", f"{line} -> {last.status}, isError={failed}: {text[:400]}"
     if not upstream_ok:

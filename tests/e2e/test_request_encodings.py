@@ -198,6 +198,24 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        "/oauth2/revoke": {
+            "post": {
+                "operationId": "revokeToken",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"token": {"type": "string"}},
+                                "required": ["grant_type"],
+                            }
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
         "/tags/{id}": {
             "patch": {
                 "operationId": "patchTag",
@@ -497,6 +515,15 @@ async def test_explicit_nulls_reach_json_bodies(probe: Probe) -> None:
     await probe.call("patch_pet", {"id": 7, "notes": None})
     [request] = probe.api.requests
     assert (request.target, request.body) == ("/pets/7", b'{"notes":null}')
+
+
+async def test_what_a_body_requires_without_defining_it_is_sent(probe: Probe) -> None:
+    """Box's token revocation requires ``grant_type``, which its properties leave out: the tool
+    takes it and the form carries it."""
+    assert probe.tools["revoke_token"]["inputSchema"]["required"] == ["grant_type"]
+    await probe.call("revoke_token", {"token": "t1", "grant_type": "refresh_token"})
+    [request] = probe.api.requests
+    assert request.body == b"token=t1&grant_type=refresh_token"
 
 
 async def test_a_body_that_needs_a_field_is_not_sent_empty(probe: Probe) -> None:

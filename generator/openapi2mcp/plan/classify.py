@@ -330,7 +330,7 @@ def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
             schema["x-mcp-header"] = param.name
         result.append(Argument(name, py, param.location, param.name, param.required, schema))
     if op.body is not None:
-        result.extend(_body_arguments(api, op, taken, py_names))
+        result.extend(_body_arguments(api, op, taken, py_names, report))
     return tuple(result)
 
 
@@ -360,7 +360,7 @@ def _param_schema(param: Parameter) -> dict[str, Any]:
 
 
 def _body_arguments(
-    api: Api, op: Operation, taken: set[str], py_names: naming.Namer
+    api: Api, op: Operation, taken: set[str], py_names: naming.Namer, report: Report
 ) -> list[Argument]:
     body = op.body
     assert body is not None
@@ -385,13 +385,61 @@ def _body_arguments(
             py = py_names.claim(naming.python_identifier(called), seed=prop)
             shown = _as_body_field(schema, prop) if prop in renamed else schema
             arguments.append(Argument(called, py, "body_property", prop, prop in required, shown))
-        return arguments
+        return arguments + _undefined_required(op, resolved, taken, py_names, report)
     name = "body" if "body" not in taken else "request_body"
     schema = dict(body.schema)
     if body.description and "description" not in schema:
         schema["description"] = body.description
     py = py_names.claim(naming.python_identifier(name), seed=name)
     return [Argument(name, py, "body", "", body.required, schema)]
+
+
+def _undefined_required(
+    op: Operation,
+    resolved: Mapping[str, Any],
+    taken: set[str],
+    py_names: naming.Namer,
+    report: Report,
+) -> list[Argument]:
+    """Arguments for what a flattened body requires without defining it (Box's token revocation
+    requires ``grant_type``, which its properties leave out): the API asks for it, so the tool
+    takes it, of any value. Where the body admits no other property (Jira's security-level
+    members), no request can satisfy it; the requirement is left out, with a warning."""
+    properties = resolved.get("properties") or {}
+    required = resolved.get("required")
+    if op.body is None or not isinstance(required, list):
+        return []
+    undefined = [n for n in dict.fromkeys(required) if isinstance(n, str) and n not in properties]
+    if not undefined:
+        return []
+    at = f"{op.pointer}/requestBody"
+    shown = ", ".join(repr(name) for name in undefined)
+    if resolved.get("additionalProperties") is False or any(n in taken for n in undefined):
+        report.warn(
+            "body-required-undefined",
+            at,
+            f"the request body requires {shown}, which its properties do not define and it cannot "
+            "carry: no request satisfies the document; the requirement is left out",
+        )
+        return []
+    report.warn(
+        "body-required-undefined",
+        at,
+        f"the request body requires {shown}, which its properties do not define: the tool takes "
+        f"{'each' if len(undefined) > 1 else 'it'} as an argument of any value",
+    )
+    said = {"description": "Required by the API; its description says nothing more about it."}
+    return [
+        Argument(
+            name,
+            py_names.claim(naming.python_identifier(name), seed=name),
+            "body_property",
+            name,
+            op.body.required,  # an optional body needs it once any of its fields is given
+            dict(said),
+        )
+        for name in undefined
+    ]
 
 
 def _renamed_body_properties(

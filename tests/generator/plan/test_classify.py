@@ -191,6 +191,48 @@ def test_a_body_that_extends_a_model_with_all_of_is_flattened() -> None:
     assert "allOf" not in tool.input_schema
 
 
+def test_what_a_body_requires_without_defining_it_is_an_argument() -> None:
+    """Box's token revocation requires ``grant_type``, which its properties leave out: the API asks
+    for it, so the tool takes it (of any value), with a warning naming the body."""
+    report = Report()
+    body = RequestBody(
+        "application/x-www-form-urlencoded",
+        True,
+        {"type": "object", "properties": {"token": {"type": "string"}}, "required": ["grant_type"]},
+    )
+    revoke = op("POST", "/oauth2/revoke", "revoke", body=body)
+    (tool,) = classify_operations(api(revoke), Settings(), "box", report).tools
+    assert [(a.name, a.source, a.required) for a in tool.arguments] == [
+        ("token", "body_property", False),
+        ("grant_type", "body_property", True),
+    ]
+    assert tool.input_schema["required"] == ["grant_type"]
+    [warning] = [d for d in report.warnings if d.code == "body-required-undefined"]
+    assert warning.pointer == "#/paths/~1oauth2~1revoke/post/requestBody"
+    assert warning.message == (
+        "the request body requires 'grant_type', which its properties do not define: the tool "
+        "takes it as an argument of any value"
+    )
+
+
+def test_a_body_that_requires_what_it_cannot_carry_is_sent_as_the_api_decides() -> None:
+    """Jira's security-level members: ``required: [securitySchemeLevelMembers]``, properties
+    ``members`` only and ``additionalProperties: false``: no body satisfies it; the tool leaves
+    the requirement out and says so."""
+    report = Report()
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"members": {"type": "array"}},
+        "required": ["securitySchemeLevelMembers"],
+    }
+    put = op("PUT", "/members", "addMembers", body=RequestBody("application/json", True, schema))
+    (tool,) = classify_operations(api(put), Settings(), "jira", report).tools
+    assert [(a.name, a.required) for a in tool.arguments] == [("members", False)]
+    [warning] = [d for d in report.warnings if d.code == "body-required-undefined"]
+    assert "no request satisfies the document" in warning.message
+
+
 PATCH = {
     "type": "object",
     "properties": {"name": {"type": "string"}, "tag": {"type": "string"}},
