@@ -161,13 +161,17 @@ def install_prism() -> Path:
     return binary
 
 
-def start_prism(binary: Path, spec: Path) -> tuple[subprocess.Popen[bytes], int] | str:
-    """Prism mocking ``spec`` on a free port of 127.0.0.1, or why it did not start."""
+def start_prism(
+    binary: Path, spec: Path, dynamic: bool = False
+) -> tuple[subprocess.Popen[bytes], int] | str:
+    """Prism mocking ``spec`` on a free port of 127.0.0.1, or why it did not start; ``dynamic``:
+    answers made from the response schemas (json-schema-faker) instead of their examples."""
     for _ in range(5):
         with socket_free_port() as port:
             pass
         process = subprocess.Popen(
-            [str(binary), "mock", "-h", "127.0.0.1", "-p", str(port), str(spec)],
+            [str(binary), "mock", "-h", "127.0.0.1", "-p", str(port), str(spec)]
+            + (["--dynamic"] if dynamic else []),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
@@ -317,14 +321,16 @@ def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, st
     return "ok", ""
 
 
-def sweep(label: str, spec: Path, prism: Path, use_all: bool, limit: int) -> Report:
+def sweep(
+    label: str, spec: Path, prism: Path, use_all: bool, limit: int, dynamic: bool = False
+) -> Report:
     report = Report(label)
     try:
         generation = generate(str(spec), GenerateOptions())
     except GenerationError as exc:
         report.problem = f"refused: {exc.diagnostic.code}"
         return report
-    started = start_prism(prism, spec)
+    started = start_prism(prism, spec, dynamic)
     if isinstance(started, str):
         report.problem = started
         return report
@@ -395,6 +401,12 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated labels")
     parser.add_argument("--all", action="store_true", help="also call with every argument")
     parser.add_argument("--limit", type=int, default=0, help="at most this many calls per spec")
+    parser.add_argument(
+        "--dynamic",
+        action="store_true",
+        help="Prism answers from the response schemas, not their examples: every drift is then "
+        "a disagreement between two readings of one schema",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print every finding")
     args = parser.parse_args()
     prism = install_prism()
@@ -409,7 +421,7 @@ def main() -> None:
             if only and label not in only:
                 continue
             path = realworld.spec_file(realworld.CACHE, str(where), Path(tmp))
-            report = sweep(label, path, prism, args.all, args.limit)
+            report = sweep(label, path, prism, args.all, args.limit, args.dynamic)
             totals += report.kinds
             counts = ", ".join(f"{k} {report.kinds[k]}" for k in KINDS if report.kinds[k])
             print(f"{label}: {report.problem or counts}", flush=True)
