@@ -101,9 +101,19 @@ class Recorder:
                 body = self.rfile.read(length) if length else b""
                 headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
                 connection = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=60)
-                connection.request(self.command, self.path, body=body, headers=headers)
-                response = connection.getresponse()
-                payload = response.read()
+                try:
+                    connection.request(self.command, self.path, body=body, headers=headers)
+                    response = connection.getresponse()
+                    payload = response.read()
+                except (OSError, http.client.HTTPException) as exc:
+                    # Prism itself failed (it dies on some documents): the proxy says so
+                    said = f"prism unreachable: {exc}".encode()
+                    recorder.exchanges.append(Exchange(self.command, self.path, 0, [], said))
+                    self.send_response(502)
+                    self.send_header("Content-Length", str(len(said)))
+                    self.end_headers()
+                    self.wfile.write(said)
+                    return
                 violations = _violations(response.getheader("sl-violations") or "[]")
                 recorder.exchanges.append(
                     Exchange(
@@ -297,6 +307,8 @@ def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, st
         return ("refused", text[:400]) if failed else ("other", "success without a request")
     last = exchanges[-1]
     line = f"{last.method} {last.target[:300]}"
+    if last.status == 0:
+        return "other", f"{line} -> {last.body.decode()}"
     errors = [v for v in last.violations + _problem(last) if v.get("severity") == "Error"]
     request_errors = [v for v in errors if (v.get("location") or [""])[0] == "request"]
     if request_errors:

@@ -318,6 +318,37 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        "/filter/{id}/columns": {
+            "put": {
+                "operationId": "setColumns",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+                ],
+                "requestBody": {
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {"type": "array", "items": {"type": "string"}}
+                        }
+                    }
+                },
+                "responses": OK,
+            }
+        },
+        "/issue/{key}/attachments": {
+            "post": {
+                "operationId": "addAttachment",
+                "parameters": [
+                    {"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "multipart/form-data": {"schema": {"type": "string", "format": "binary"}}
+                    },
+                },
+                "responses": OK,
+            }
+        },
         "/documents": {
             "post": {
                 "operationId": "postDocument",
@@ -547,6 +578,32 @@ async def test_a_body_that_needs_a_field_is_not_sent_empty(probe: Probe) -> None
 async def test_label_and_matrix_paths(probe: Probe) -> None:
     await probe.call("paint_colors", {"label": ["blue", "black"], "matrix": {"r": 1, "g": 2}})
     assert probe.api.requests[0].target == "/colors/.blue.black/;matrix=r,1,g,2"
+
+
+def _parts(request: Any) -> list[bytes]:
+    """The parts of a multipart request, each with its headers, boundaries taken away."""
+    content_type = request.header("Content-Type") or ""
+    boundary = content_type.removeprefix("multipart/form-data; boundary=").encode()
+    assert request.body.endswith(b"--" + boundary + b"--\r\n")
+    return [p.strip(b"\r\n") for p in request.body.split(b"--" + boundary)[1:-1]]
+
+
+async def test_an_unnamed_multipart_body_is_sent_as_one_named_field(probe: Probe) -> None:
+    """Jira's multipart bodies that are a list (``PUT /filter/{id}/columns``: "specify each field
+    as columns=id") or a file (attachments) name no field: the list goes as repeated fields named
+    after the path's last word, the file as the part ``file``; a field with no name ("") is what
+    they had been sent as."""
+    await probe.call("set_columns", {"id": 3, "columns": ["summary", "status"]})
+    await probe.call("add_attachment", {"key": "ABC-1", "file": base64.b64encode(PNG).decode()})
+    columns, attachment = probe.api.requests
+    assert _parts(columns) == [
+        b'Content-Disposition: form-data; name="columns"\r\n\r\nsummary',
+        b'Content-Disposition: form-data; name="columns"\r\n\r\nstatus',
+    ]
+    assert _parts(attachment) == [
+        b'Content-Disposition: form-data; name="file"; filename="file"\r\n'
+        b"Content-Type: application/octet-stream\r\n\r\n" + PNG
+    ]
 
 
 async def test_multipart_parts_carry_their_encoding(probe: Probe) -> None:

@@ -50,7 +50,7 @@ _MAX_HOPS: Final = 16
 _COMPOSITION: Final = ("properties", "items", "allOf", "anyOf", "oneOf", "additionalProperties")
 
 
-def request_body(ctx: Context, raw: Any, at: Location) -> RequestBody | None:
+def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> RequestBody | None:
     resolved = ctx.resolver.deref(raw, at)
     if resolved is None:
         raise SkipOperation(f"request body {at.pointer} cannot be resolved")
@@ -79,6 +79,10 @@ def request_body(ctx: Context, raw: Any, at: Location) -> RequestBody | None:
         )
     parts: tuple[BodyPart, ...] = ()
     base = base_media_type(sent)
+    if base in (_MULTIPART, _FORM) and _unnamed(raw_schema, base) and isinstance(media, dict):
+        schema = _named_field(ctx, schema, raw_schema, base, path, at_media)
+        raw_schema = dict(schema)
+        media = {k: v for k, v in media.items() if k != "schema"} | {"schema": schema}
     if base == _MULTIPART and isinstance(media, dict):
         schema, parts = _multipart(ctx, media, at_media, schema)
     elif base == _FORM and isinstance(media, dict):
@@ -124,6 +128,37 @@ def _shape(schema: dict[str, Any]) -> str:
     if kinds and all(k == "string" for k in kinds if k != "null"):
         return "text"
     return "json" if kinds else "any"
+
+
+_A: Final = {"array": "a list", "string": "a string", "integer": "a number", "number": "a number"}
+
+
+def _unnamed(schema: dict[str, Any], base: str) -> bool:
+    """A multipart body that is no object (a file, a list, a string), or a form body that is a
+    file or a list: the document gives its field no name. (A form body that is a string is the
+    form itself, already encoded.)"""
+    kind = schema.get("type")
+    scalars = ("string", "integer", "number") if base == _MULTIPART else ()
+    return _binary(schema) is not None or kind == "array" or kind in scalars
+
+
+def _named_field(
+    ctx: Context, schema: JsonSchema, raw: dict[str, Any], base: str, path: str, at: Location
+) -> JsonSchema:
+    """An unnamed form or multipart body as the object of one field: ``file`` for a file (Jira's
+    attachments), else the path's last word (Jira's ``PUT /filter/{id}/columns`` takes its list as
+    ``columns=a&columns=b``, as its description says)."""
+    words = [s for s in path.split("/") if s and not s.startswith("{")]
+    name = "file" if _binary(raw) is not None else (words[-1] if words else "body")
+    what = "a file" if name == "file" else _A.get(str(raw.get("type")), "a value")
+    ctx.resolver.warn(
+        "body-field-unnamed",
+        at.child("schema"),
+        f"the {base} body is {what}, for which the document names no field: it is sent as the "
+        f"field {name!r}",
+    )
+    described = {k: schema[k] for k in ("description",) if k in schema}
+    return {"type": "object", "properties": {name: schema}, "required": [name], **described}
 
 
 def _concrete_type(chosen: str, schema: dict[str, Any]) -> str:

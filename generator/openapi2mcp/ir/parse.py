@@ -519,7 +519,7 @@ def _operation(
         operation_id = str(operation_id)
     body = None
     if "requestBody" in raw:
-        body = request_body(ctx, raw["requestBody"], at.child("requestBody"))
+        body = request_body(ctx, raw["requestBody"], at.child("requestBody"), path)
     security, schemes = security_context
     if "security" in raw:
         security = _requirements(ctx.resolver, raw["security"], at.child("security"), schemes)

@@ -524,7 +524,8 @@ def _lifted(api: Api, op: Operation, arguments: tuple[Argument, ...]) -> dict[st
                 others = [name for name in needs if name != argument.name]
                 if others:
                     depends[argument.name] = [*depends.get(argument.name, []), *others]
-        lifted["dependentRequired"] = depends
+        if depends:
+            lifted["dependentRequired"] = depends
     return lifted
 
 

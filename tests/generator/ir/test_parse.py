@@ -501,8 +501,11 @@ def test_request_body_media_type_choice(
         },
     }
     api, report = parse_json(tmp_path, document)
+    multipart = chosen == "multipart/form-data"
+    # a multipart body that is a string has no field name: it is sent as the path's last word
+    field = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
     assert api.operations[0].body == RequestBody(
-        content_type=chosen, required=False, schema={"type": "string"}
+        content_type=chosen, required=False, schema=field if multipart else {"type": "string"}
     )
     others = [media_type for media_type in media_types if media_type != chosen]
     expected = (
@@ -517,6 +520,16 @@ def test_request_body_media_type_choice(
         if others
         else []
     )
+    if multipart:
+        expected.append(
+            (
+                "warning",
+                "body-field-unnamed",
+                "#/paths/~1a/post/requestBody/content/multipart~1form-data/schema",
+                "the multipart/form-data body is a string, for which the document names no field: "
+                "it is sent as the field 'a'",
+            )
+        )
     assert messages(report) == expected
 
 
