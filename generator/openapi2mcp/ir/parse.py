@@ -33,6 +33,7 @@ from .model import (
     OAuth2ClientCredentialsScheme,
     OAuth2PasswordScheme,
     Operation,
+    Parameter,
     SecurityScheme,
     Server,
     ServerVariable,
@@ -529,6 +530,8 @@ def _operation(
     own_x_mcp = read_level(raw, at.child("x-mcp"), "an operation", ctx.resolver.warn)
     x_mcp, x_mcp_origins = merge((*inherited, own_x_mcp))
     tags = raw.get("tags")
+    params = parameters(ctx, path_params, (raw.get("parameters"), at.child("parameters")), path, at)
+    params, security = _credential_parameters(ctx, params, security, schemes, at)
     return Operation(
         key="",
         operation_id=operation_id if isinstance(operation_id, str) and operation_id else None,
@@ -539,9 +542,7 @@ def _operation(
         description=text(raw.get("description")),
         tags=tuple(str(t) for t in tags if isinstance(t, str)) if isinstance(tags, list) else (),
         deprecated=raw.get("deprecated") is True,
-        parameters=parameters(
-            ctx, path_params, (raw.get("parameters"), at.child("parameters")), path, at
-        ),
+        parameters=params,
         body=body,
         response=response(ctx, raw.get("responses"), at.child("responses")),
         redirects=documented_redirects(raw.get("responses")),
@@ -552,6 +553,58 @@ def _operation(
         scopes=_scopes(declared_security, security, schemes),
         server=server,
     )
+
+
+def _credential_parameters(
+    ctx: Context,
+    params: tuple[Parameter, ...],
+    security: Security,
+    schemes: _Schemes,
+    at: Location,
+) -> tuple[tuple[Parameter, ...], Security]:
+    """The operation's parameters without those an API key of its security fills, and its
+    security with the schemes of the required ones made necessary.
+
+    Trello declares its ``key`` and ``token`` query parameters on every operation *and* as the
+    ``apiKey`` schemes ``api_key`` and ``api_token`` (as alternatives): as tool arguments they were
+    sent beside the credential (``key=...&key=...``), and the model was asked for a secret. A
+    parameter where a scheme of the operation puts its key is the credential's slot: it is no
+    argument, and when it is required its scheme is needed with every alternative.
+    """
+    slots: dict[tuple[str, str], str] = {}
+    for requirement in security:
+        for name in requirement:
+            scheme = schemes.supported.get(name)
+            if isinstance(scheme, ApiKeyScheme):
+                slots.setdefault((scheme.location, _slot(scheme.location, scheme.parameter)), name)
+    if not slots:
+        return params, security
+    kept: list[Parameter] = []
+    needed: list[str] = []
+    for param in params:
+        scheme_name = slots.get((param.location, _slot(param.location, param.name)))
+        if scheme_name is None:
+            kept.append(param)
+            continue
+        ctx.resolver.info(
+            "param-is-credential",
+            at.child("parameters"),
+            f"{param.location} parameter {param.name!r} is where the security scheme "
+            f"{scheme_name!r} puts its key: the credential fills it; it is no tool argument",
+        )
+        if param.required:
+            needed.append(scheme_name)
+    if needed:
+        widened: dict[frozenset[str], tuple[str, ...]] = {}
+        for alternative in security:
+            each = tuple(dict.fromkeys((*alternative, *needed)))
+            widened.setdefault(frozenset(each), each)  # (key, token) and (token, key) are one
+        security = tuple(widened.values())
+    return tuple(kept), security
+
+
+def _slot(location: str, name: str) -> str:
+    return name.lower() if location == "header" else name
 
 
 def _scopes(
