@@ -318,6 +318,27 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        "/playlists/{id}/images": {
+            "put": {
+                "operationId": "uploadCover",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "image/jpeg": {
+                            "schema": {
+                                "type": "string",
+                                "format": "byte",
+                                "description": "Base64 encoded JPEG image data.",
+                            }
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
         "/filter/{id}/columns": {
             "put": {
                 "operationId": "setColumns",
@@ -578,6 +599,17 @@ async def test_a_body_that_needs_a_field_is_not_sent_empty(probe: Probe) -> None
 async def test_label_and_matrix_paths(probe: Probe) -> None:
     await probe.call("paint_colors", {"label": ["blue", "black"], "matrix": {"r": 1, "g": 2}})
     assert probe.api.requests[0].target == "/colors/.blue.black/;matrix=r,1,g,2"
+
+
+async def test_a_base64_body_goes_as_the_base64_it_is(probe: Probe) -> None:
+    """Spotify's playlist cover: ``image/jpeg`` whose schema is ``format: byte``, "Base64 encoded
+    JPEG image data": the API wants the base64 text, which had been decoded to JPEG bytes."""
+    cover = base64.b64encode(PNG).decode()
+    body = probe.tools["upload_cover"]["inputSchema"]["properties"]["body"]
+    assert "contentEncoding" not in body
+    await probe.call("upload_cover", {"id": "p1", "body": cover})
+    [request] = probe.api.requests
+    assert (request.header("Content-Type"), request.body) == ("image/jpeg", cover.encode())
 
 
 def _parts(request: Any) -> list[bytes]:

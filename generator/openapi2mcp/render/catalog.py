@@ -517,6 +517,8 @@ def _body(tool: Tool) -> rt.BodySpec:
     whole = [a for a in tool.arguments if a.source == "body"]
     if whole:
         body["argument"] = whole[0].name
+        if _sent_as_text(op_body.content_type, op_body.schema):
+            body["asText"] = True
     else:
         body["properties"] = {
             a.name: a.wire_name for a in tool.arguments if a.source == "body_property"
@@ -528,6 +530,24 @@ def _body(tool: Tool) -> rt.BodySpec:
     if op_body.parts:
         body["parts"] = {part.name: _part(part) for part in op_body.parts}
     return body
+
+
+# media types the runtime already sends a string of as given, or encodes itself
+_ENCODED_BODY = re.compile(
+    r"application/(json|x-www-form-urlencoded|xml|yaml|x-yaml|javascript|graphql|sql)|.*\+(json|xml)"
+    r"|multipart/form-data|text/.*",
+    re.IGNORECASE,
+)
+
+
+def _sent_as_text(content_type: str, schema: Mapping[str, Any]) -> bool:
+    """A whole string body of another media type whose schema does not say base64 (no
+    ``contentEncoding``: the IR marks binary bodies so): it goes as the model gives it."""
+    media = content_type.split(";", 1)[0].strip()
+    kind = schema.get("type")
+    return (
+        not _ENCODED_BODY.fullmatch(media) and kind == "string" and "contentEncoding" not in schema
+    )
 
 
 def _part(part: BodyPart) -> rt.BodyPart:

@@ -170,6 +170,10 @@ class BodySpec(TypedDict):
     declaredType: NotRequired[str]
     # an optional flattened body: the properties it must have once any field is given
     requiredProperties: NotRequired[list[str]]
+    # a string body of a media type that is neither JSON, a form nor text, sent as given: the
+    # schema does not describe it as base64 to decode (Spotify's cover image is base64 on the
+    # wire, ``format: byte``; a plain string under application/octet-stream is text)
+    asText: NotRequired[bool]
 
 
 class OperationSpec(TypedDict):

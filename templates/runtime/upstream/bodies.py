@@ -75,11 +75,13 @@ def encode_body(
     *,
     declared: str = "",
     arrays: str = INDEXED,
+    as_text: bool = False,
 ) -> tuple[bytes, str]:
     """The body bytes and the ``Content-Type`` to send them with.
 
     ``parts``: the encoding of form and multipart fields; ``declared``: the media range the spec
-    declared, if any; ``arrays``: how arrays inside deepObject fields are written.
+    declared, if any; ``arrays``: how arrays inside deepObject fields are written; ``as_text``: a
+    string body of another media type that is sent as given (not base64 to decode).
     """
     media = media_type(content_type)
     if is_json(media):
@@ -91,7 +93,7 @@ def encode_body(
         return _form(value, parts or {}, arrays).encode("ascii"), content_type
     if media == _MULTIPART:
         return _multipart(value, parts or {})
-    if _TEXT_MEDIA.fullmatch(media):
+    if _TEXT_MEDIA.fullmatch(media) or as_text:
         return scalar(value).encode("utf-8"), content_type
     data = _decode_base64(value, argument)
     return data, _sniffed(data, declared) if declared else content_type

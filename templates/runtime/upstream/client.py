@@ -773,6 +773,7 @@ class Upstream:
             spec.get("parts"),
             declared=spec.get("declaredType", ""),
             arrays=arrays,
+            as_text=spec.get("asText", False),
         )
         parts.headers.append(("Content-Type", content_type))
         return content
