@@ -83,10 +83,13 @@ class Outcome:
     raised: str | None = None
 
 
-def arguments_for(tool: Tool, smoke: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
-    """Arguments valid for the advertised input schema: a synthesised instance, else the package's
-    own smoke-test arguments; ``(None, why)`` when neither is valid."""
-    schema = tool.input_schema
+def arguments_for(
+    tool: Tool, smoke: dict[str, Any] | None, checks: dict[str, Any] | None = None
+) -> tuple[dict[str, Any] | None, str]:
+    """Arguments valid for the advertised input schema and the checks the server keeps beside it
+    (a root ``anyOf``, which no tool advertises): a synthesised instance, else the package's own
+    smoke-test arguments; ``(None, why)`` when neither is valid."""
+    schema = {**tool.input_schema, **(checks or {})}
     validator = Draft202012Validator(schema, format_checker=FormatChecker())
     reasons: list[str] = []
     try:
@@ -122,12 +125,12 @@ async def list_every_tool(client: Client) -> list[Tool]:
 
 
 async def call_every_tool(
-    client: Client, tools: list[Tool], smoke: dict[str, Any]
+    client: Client, tools: list[Tool], smoke: dict[str, Any], checks: dict[str, Any]
 ) -> list[Outcome]:
     gate = asyncio.Semaphore(CONCURRENCY)
 
     async def one(tool: Tool) -> Outcome:
-        arguments, problem = arguments_for(tool, smoke.get(tool.name))
+        arguments, problem = arguments_for(tool, smoke.get(tool.name), checks.get(tool.name))
         if arguments is None:
             return Outcome(tool.name, None, problem)
         async with gate:
@@ -203,7 +206,12 @@ async def test_every_tool_accepts_the_example_github_documents(github: Generated
         async with Client(server, mode="2026-07-28", cache=None, read_timeout_seconds=60) as client:
             tools = await list_every_tool(client)
             assert [tool.name for tool in tools] == expected
-            outcomes = await call_every_tool(client, tools, smoke)
+            checks = {
+                name: binding["inputChecks"]
+                for name, binding in catalog["toolBindings"].items()
+                if "inputChecks" in binding
+            }
+            outcomes = await call_every_tool(client, tools, smoke, checks)
 
     # each tool's operation, as the fake names it ("GET /repos/{owner}/{repo}")
     operation_of = {

@@ -403,8 +403,9 @@ def _undefined_required(
 ) -> list[Argument]:
     """Arguments for what a flattened body requires without defining it (Box's token revocation
     requires ``grant_type``, which its properties leave out): the API asks for it, so the tool
-    takes it, of any value. Where the body admits no other property (Jira's security-level
-    members), no request can satisfy it; the requirement is left out, with a warning."""
+    takes it (text in a form, any value but null in JSON). Where the body admits no other
+    property (Jira's security-level members), no request can satisfy it; the requirement is left
+    out, with a warning."""
     properties = resolved.get("properties") or {}
     required = resolved.get("required")
     if op.body is None or not isinstance(required, list):
@@ -426,9 +427,13 @@ def _undefined_required(
         "body-required-undefined",
         at,
         f"the request body requires {shown}, which its properties do not define: the tool takes "
-        f"{'each' if len(undefined) > 1 else 'it'} as an argument of any value",
+        f"{'each' if len(undefined) > 1 else 'it'} as an argument",
     )
-    said = {"description": "Required by the API; its description says nothing more about it."}
+    said: dict[str, Any] = {
+        "description": "Required by the API; its description says nothing more about it.",
+        # a form or multipart field is text; a JSON value anything but null (it is required)
+        "type": "string" if _is_form(op.body.content_type) else [*_NOT_NULL],
+    }
     return [
         Argument(
             name,
@@ -440,6 +445,14 @@ def _undefined_required(
         )
         for name in undefined
     ]
+
+
+_NOT_NULL = ("object", "array", "string", "number", "boolean")
+
+
+def _is_form(content_type: str) -> bool:
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media in ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 def _renamed_body_properties(

@@ -193,7 +193,7 @@ def test_a_body_that_extends_a_model_with_all_of_is_flattened() -> None:
 
 def test_what_a_body_requires_without_defining_it_is_an_argument() -> None:
     """Box's token revocation requires ``grant_type``, which its properties leave out: the API asks
-    for it, so the tool takes it (of any value), with a warning naming the body."""
+    for it, so the tool takes it, with a warning naming the body."""
     report = Report()
     body = RequestBody(
         "application/x-www-form-urlencoded",
@@ -211,8 +211,10 @@ def test_what_a_body_requires_without_defining_it_is_an_argument() -> None:
     assert warning.pointer == "#/paths/~1oauth2~1revoke/post/requestBody"
     assert warning.message == (
         "the request body requires 'grant_type', which its properties do not define: the tool "
-        "takes it as an argument of any value"
+        "takes it as an argument"
     )
+    # a form field is text (null cannot be sent in a form)
+    assert tool.input_schema["properties"]["grant_type"]["type"] == "string"
 
 
 def test_a_body_that_requires_what_it_cannot_carry_is_sent_as_the_api_decides() -> None:
