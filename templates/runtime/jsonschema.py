@@ -137,9 +137,10 @@ class Validator:
             kinds = _nullable_kinds(node)
             if kinds and json_type(error.instance) not in kinds:
                 return f"{shown} is not of types {', '.join(json.dumps(k) for k in kinds)}"
-            names = _each_requires_one(node)
-            if names:
-                return f"at least one of {', '.join(json.dumps(n) for n in names)} is required"
+            groups = required_groups(node.get("anyOf") if isinstance(node, dict) else None)
+            if groups and all(len(group) == 1 for group in groups):
+                names = ", ".join(json.dumps(name) for (name,) in groups)
+                return f"at least one of {names} is required"
         return str(error.message).replace(_MASK, shown)
 
     def is_valid(self, instance: Any) -> bool:
@@ -170,19 +171,19 @@ def _node_at(schema: Any, path: Path) -> Any:
     return node
 
 
-def _each_requires_one(schema: Any) -> list[str]:
-    """``["name", "status"]`` for ``anyOf: [{required: [name]}, {required: [status]}]`` (a body that
-    needs one field at least, or one of two ways to name a thing); [] for any other schema."""
-    branches = schema.get("anyOf") if isinstance(schema, dict) else None
+def required_groups(branches: Any) -> list[list[str]] | None:
+    """``[["id"], ["owner", "repo"]]`` of ``[{required: [id]}, {required: [owner, repo]}]`` (a body
+    that needs one field at least, or one of two ways to name a thing); ``None`` when a branch says
+    more than which names it needs."""
     if not isinstance(branches, list) or not branches:
-        return []
-    names = []
+        return None
+    groups = []
     for branch in branches:
         required = branch.get("required") if isinstance(branch, dict) else None
-        if set(branch) != {"required"} or not isinstance(required, list) or len(required) != 1:
-            return []
-        names.append(str(required[0]))
-    return names
+        if set(branch) != {"required"} or not isinstance(required, list) or not required:
+            return None
+        groups.append([str(name) for name in required])
+    return groups
 
 
 def _nullable_kinds(schema: Any) -> list[str]:

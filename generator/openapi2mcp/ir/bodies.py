@@ -30,7 +30,7 @@ from .operation_parts import (
     text,
 )
 
-__all__ = ["request_body"]
+__all__ = ["request_body", "sent_as_text"]
 
 _MULTIPART: Final = "multipart/form-data"
 _FORM: Final = "application/x-www-form-urlencoded"
@@ -97,6 +97,20 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
         description=text(value.get("description")),
         parts=parts,
         declared_type=chosen if sent != chosen else "",
+    )
+
+
+def sent_as_text(body: RequestBody) -> bool:
+    """A string body of a media type that is neither JSON, a form nor text, and not binary (no
+    base64 to decode, which ``request_body`` would have said with ``contentEncoding``): it goes as
+    given (Spotify's cover, ``image/jpeg`` with ``format: byte``)."""
+    base = base_media_type(body.content_type)
+    return (
+        body.schema.get("type") == "string"
+        and "contentEncoding" not in body.schema
+        and base not in (_JSON, _FORM, _MULTIPART)
+        and not base.endswith("+json")
+        and not _TEXT_BODY.fullmatch(base)
     )
 
 

@@ -25,6 +25,7 @@ from urllib.parse import quote
 from ..config import AnnotationOverride
 from ..diagnostics import Report
 from ..ir.model import Api, JsonSchema, Operation, Parameter
+from ..ir.operation_parts import base_media_type
 from ..ir.schema_utils import (
     defs_closure,
     enum_values,
@@ -451,8 +452,10 @@ _NOT_NULL = ("object", "array", "string", "number", "boolean")
 
 
 def _is_form(content_type: str) -> bool:
-    media = content_type.split(";", 1)[0].strip().lower()
-    return media in ("application/x-www-form-urlencoded", "multipart/form-data")
+    return base_media_type(content_type) in (
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+    )
 
 
 def _renamed_body_properties(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, assert_never
 
 from ..diagnostics import Report
+from ..ir.bodies import sent_as_text
 from ..ir.model import Api, BodyPart, Operation, Parameter, Server
 from ..plan.build import server_variable_env
 from ..plan.metatools import code_tools, dynamic_tools
@@ -221,7 +222,7 @@ def checks_sentence(checks: Mapping[str, Any]) -> str:
     for key, how in (("anyOf", "at least"), ("oneOf", "exactly")):
         if key not in checks:
             continue
-        groups = _required_groups(checks[key])
+        groups = runtime_module("jsonschema").required_groups(checks[key])
         if groups is None:
             said = []
             break
@@ -231,20 +232,6 @@ def checks_sentence(checks: Mapping[str, Any]) -> str:
     if said and set(checks) <= {"anyOf", "oneOf"}:
         return " ".join(said)
     return "The arguments must also fit together as the API says; the server checks it when called."
-
-
-def _required_groups(branches: Any) -> list[list[str]] | None:
-    """``[["id"], ["owner", "repo"]]`` of ``[{required: [id]}, {required: [owner, repo]}]``;
-    ``None`` when a branch says more than which arguments it needs."""
-    if not isinstance(branches, list) or not branches:
-        return None
-    groups = []
-    for branch in branches:
-        required = branch.get("required") if isinstance(branch, Mapping) else None
-        if set(branch) != {"required"} or not isinstance(required, list) or not required:
-            return None
-        groups.append([str(name) for name in required])
-    return groups
 
 
 def _and(names: list[str]) -> str:
@@ -517,7 +504,7 @@ def _body(tool: Tool) -> rt.BodySpec:
     whole = [a for a in tool.arguments if a.source == "body"]
     if whole:
         body["argument"] = whole[0].name
-        if _sent_as_text(op_body.content_type, op_body.schema):
+        if sent_as_text(op_body):
             body["asText"] = True
     else:
         body["properties"] = {
@@ -530,24 +517,6 @@ def _body(tool: Tool) -> rt.BodySpec:
     if op_body.parts:
         body["parts"] = {part.name: _part(part) for part in op_body.parts}
     return body
-
-
-# media types the runtime already sends a string of as given, or encodes itself
-_ENCODED_BODY = re.compile(
-    r"application/(json|x-www-form-urlencoded|xml|yaml|x-yaml|javascript|graphql|sql)|.*\+(json|xml)"
-    r"|multipart/form-data|text/.*",
-    re.IGNORECASE,
-)
-
-
-def _sent_as_text(content_type: str, schema: Mapping[str, Any]) -> bool:
-    """A whole string body of another media type whose schema does not say base64 (no
-    ``contentEncoding``: the IR marks binary bodies so): it goes as the model gives it."""
-    media = content_type.split(";", 1)[0].strip()
-    kind = schema.get("type")
-    return (
-        not _ENCODED_BODY.fullmatch(media) and kind == "string" and "contentEncoding" not in schema
-    )
 
 
 def _part(part: BodyPart) -> rt.BodyPart:
