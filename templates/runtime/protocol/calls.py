@@ -402,7 +402,7 @@ class Calls:
         log: RequestLog = NO_LOG,
         interaction: Interaction = NO_INTERACTION,
     ) -> JsonObject:
-        validator = self._validator(self._inputs, name, self._input_schema(name, tool), "input")
+        validator = self._input_validator(name, tool)
         if isinstance(validator, SchemaError):
             # never pass arguments upstream unchecked: a tool we cannot check is a tool we refuse
             await log.log("error", f"Tool {name}: unusable input schema, nothing was called")
@@ -555,15 +555,19 @@ class Calls:
             self._targets[name] = target
         return target
 
-    def _input_schema(self, name: str, tool: JsonObject) -> Any:
-        """The schema arguments of tool ``name`` are checked against: the one it advertises, with
-        the root's allOf / anyOf / oneOf put back (the binding's ``inputChecks``)."""
+    def _input_validator(self, name: str, tool: JsonObject) -> Validator | SchemaError:
+        """The validator of tool ``name``'s arguments, compiled on its first call: the schema it
+        advertises, with the root's allOf / anyOf / oneOf put back (the binding's
+        ``inputChecks``)."""
+        cached = self._inputs.get(name)
+        if cached is not None:
+            return cached
         schema = tool.get("inputSchema")
         binding = self._tables.tool_bindings.get(name)
         checks = binding.get("inputChecks") if binding is not None else None
         if checks and isinstance(schema, dict):
-            return {**schema, **checks}
-        return schema
+            schema = {**schema, **checks}
+        return self._validator(self._inputs, name, schema, "input")
 
     @staticmethod
     def _validator(
