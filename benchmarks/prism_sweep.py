@@ -139,12 +139,21 @@ class Recorder:
                 _forward
             )
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _QuietServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self) -> None:
         self.server.shutdown()
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """The proxy's server; a client that hung up before its answer was written (a call the
+    generated server gave up on) is not worth a traceback."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def _violations(header: str) -> list[dict[str, Any]]:

@@ -1,0 +1,199 @@
+"""Every tool of real API servers called against the servers themselves, from their live documents.
+
+The servers the ``realapi`` tests launch (``tests/realapis/servers.py``: ``LAUNCHES``; installed
+by ``scripts/install_realapis.sh``) are started on 127.0.0.1 with their data in a temporary
+directory; each one's live OpenAPI document is generated into a package, and the package's server
+(stdio, full mode, signed in where the API needs it) calls every tool with its smoke arguments and
+(``--all``) with a value for every argument, through a recording proxy. FastAPI answers a request
+that does not match its own document with a 422 naming the field, so the server is the judge of
+what we send, and its real responses the judge of how we read them. Each call is sorted into:
+
+- ``ok``: 2xx, reported as success, with no drift note;
+- ``invalid``: 400 or 422, the API saying the request does not match what it accepts (printed
+  with the bytes sent: ours to read, or the document's, or the example arguments');
+- ``not found`` / ``refused by the API`` (401, 403, 409 ...): expected of made-up ids and states;
+- ``server error``: 5xx (printed: a request can crash an API, and it may be ours);
+- ``inverted``: 2xx reported as a failure, or 4xx/5xx as a success (never acceptable);
+- ``drift``: success, with a note that the real response does not match the documented schema;
+- ``refused``: the generated server refused its own example arguments without calling the API.
+
+Not a test: figures and findings to read. Operations that stop or restart the API are not called.
+
+    python benchmarks/live_sweep.py [--only prefect,gns3] [--all] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import json
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from openapi2mcp.generate import GenerateOptions, generate
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from prism_sweep import Exchange, Recorder, Server, all_arguments  # noqa: E402
+
+from tests.realapis.servers import LAUNCHES  # noqa: E402
+
+KINDS = (
+    "ok",
+    "invalid",
+    "not found",
+    "refused by the API",
+    "server error",
+    "inverted",
+    "drift",
+    "refused",
+    "other",
+)
+# what each API needs to be driven: credentials (variables after the prefix) and the operations
+# not to call (they stop or restart the server the sweep is talking to)
+SETUP: dict[str, dict[str, Any]] = {
+    "prefect": {"env": {}, "skip": r"^$"},
+    "gns3": {
+        "env": {
+            "OAUTH2_PASSWORD_BEARER_USERNAME": "admin",
+            "OAUTH2_PASSWORD_BEARER_PASSWORD": "admin",
+        },
+        "skip": r"/v3/(shutdown|reload)$",
+    },
+}
+
+
+@dataclass
+class Report:
+    label: str
+    problem: str = ""
+    kinds: collections.Counter[str] = field(default_factory=collections.Counter)
+    findings: list[str] = field(default_factory=list)
+
+
+def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, str]:
+    """The kind of one call and what to print about it."""
+    if "result" not in reply:
+        return "other", f"JSON-RPC error {json.dumps(reply.get('error'))[:300]}"
+    result = reply["result"]
+    text = " ".join(c.get("text", "") for c in result.get("content", []) if c.get("type") == "text")
+    failed = bool(result.get("isError"))
+    if not exchanges:
+        return ("refused", text[:400]) if failed else ("other", "success without a request")
+    last = exchanges[-1]
+    line = f"{last.method} {last.target[:300]}"
+    if last.status == 0:
+        return "other", f"{line} -> {last.body.decode()}"
+    upstream_ok = 200 <= last.status < 300
+    documented_redirect = 300 <= last.status < 400 and "as this operation documents" in text
+    if documented_redirect and not failed:
+        return "ok", ""
+    if upstream_ok == failed:
+        return "inverted", f"{line} -> {last.status}, isError={failed}: {text[:400]}"
+    sent = f" [{last.sent_type}: {last.sent[:300]!r}]" if last.sent or last.sent_type else ""
+    answer = last.body[:400].decode(errors="replace")
+    if last.status in (400, 422):
+        return "invalid", f"{line}{sent} -> {last.status} {answer}"
+    if last.status == 404:
+        return "not found", ""
+    if 400 <= last.status < 500:
+        return "refused by the API", f"{line} -> {last.status} {answer[:200]}"
+    if last.status >= 500:
+        return "server error", f"{line}{sent} -> {last.status} {answer}"
+    if "does not match the documented schema" in text:
+        return "drift", f"{line} -> {text[text.find('does not match') :][:400]}"
+    return "ok", ""
+
+
+def sweep(label: str, use_all: bool, home: Path) -> Report:
+    report = Report(label)
+    launch = LAUNCHES[label]
+    setup = SETUP[label]
+    with launch.server(label, home, home) as upstream:
+        document = home / "openapi.json"
+        document.write_bytes(
+            httpx.get(upstream.root_url + launch.document_path, timeout=30).content
+        )
+        generation = generate(str(document), GenerateOptions(name=label, tool_mode="full"))
+        package = home / "package"
+        for name, content in generation.files.items():
+            target = package / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(content, encoding="utf-8")
+        tests = package / "tests"
+        gz = tests / "smoke_cases.json.gz"
+        raw = (
+            gzip.decompress(gz.read_bytes())
+            if gz.exists()
+            else (tests / "smoke_cases.json").read_bytes()
+        )
+        cases = json.loads(raw)
+        skip = re.compile(setup["skip"])
+        paths = {tool.name: tool.operation.path for tool in generation.plan.tools}
+        recorder = Recorder(upstream.port)
+        prefix = generation.plan.env_prefix
+        env = {
+            f"{prefix}_BASE_URL": recorder.url + launch.api_path,
+            f"{prefix}_TOOL_MODE": "full",
+            **{f"{prefix}_{key}": value for key, value in setup["env"].items()},
+        }
+        calls = [(c["tool"], c["arguments"]) for c in cases["tools"]]
+        if use_all:
+            calls += list(all_arguments(generation).items())
+        server = Server(package, env)
+        try:
+            for tool, arguments in calls:
+                if skip.search(paths.get(tool, "")):
+                    continue
+                before = len(recorder.exchanges)
+                reply = server.call(tool, arguments)
+                kind, said = sort_call(reply, recorder.exchanges[before:])
+                report.kinds[kind] += 1
+                if said:
+                    report.findings.append(f"[{kind}] {tool}: {said}")
+        except RuntimeError as exc:
+            report.problem = str(exc)
+        finally:
+            server.close()
+            recorder.close()
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="", help="comma-separated names")
+    parser.add_argument("--all", action="store_true", help="also call with every argument")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every finding")
+    args = parser.parse_args()
+    only = {x for x in args.only.split(",") if x}
+    totals: collections.Counter[str] = collections.Counter()
+    for label in SETUP:
+        if only and label not in only:
+            continue
+        with tempfile.TemporaryDirectory(prefix=f"live-sweep-{label}-") as home:
+            report = sweep(label, args.all, Path(home))
+        totals += report.kinds
+        counts = ", ".join(f"{k} {report.kinds[k]}" for k in KINDS if report.kinds[k])
+        print(f"{label}: {counts}" + (f" ({report.problem})" if report.problem else ""), flush=True)
+        shown = report.findings if args.verbose else report.findings[:5]
+        for finding in shown:
+            print(f"  {finding}", flush=True)
+        if len(report.findings) > len(shown):
+            print(f"  ... {len(report.findings) - len(shown)} more (-v)", flush=True)
+    print("all:", ", ".join(f"{k} {totals[k]}" for k in KINDS if totals[k]))
+
+
+if __name__ == "__main__":
+    main()
