@@ -114,6 +114,11 @@ def sent_as_text(body: RequestBody) -> bool:
     )
 
 
+def is_encoded_form(body: RequestBody) -> bool:
+    """A form body whose schema is a string: the form itself, already encoded (sent as given)."""
+    return base_media_type(body.content_type) == _FORM and body.schema.get("type") == "string"
+
+
 def _raw_schema(ctx: Context, media: Any, at: Location) -> dict[str, Any]:
     """The media type's schema as written, ``$ref`` followed (for its shape only)."""
     if not isinstance(media, dict) or "schema" not in media:

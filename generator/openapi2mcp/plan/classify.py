@@ -24,6 +24,7 @@ from urllib.parse import quote
 
 from ..config import AnnotationOverride
 from ..diagnostics import Report
+from ..ir.bodies import is_encoded_form
 from ..ir.model import Api, JsonSchema, Operation, Parameter
 from ..ir.operation_parts import base_media_type
 from ..ir.schema_utils import (
@@ -391,6 +392,8 @@ def _body_arguments(
     schema = dict(body.schema)
     if body.description and "description" not in schema:
         schema["description"] = body.description
+    if is_encoded_form(body) and "description" not in schema:
+        schema["description"] = "The form itself, encoded: name=value pairs joined by &."
     py = py_names.claim(naming.python_identifier(name), seed=name)
     return [Argument(name, py, "body", "", body.required, schema)]
 

@@ -89,7 +89,9 @@ def encode_body(
         return text.encode("utf-8"), content_type
     if media == _FORM:
         if not isinstance(value, dict):
-            return _form_text(scalar(value), "").encode("utf-8"), content_type
+            # a form body that is a string is the form itself, already encoded: sent as given,
+            # only what a form cannot carry as such (spaces, non-ASCII) encoded
+            return _form_text(scalar(value), _FORM_RESERVED + "%&=+~").encode("ascii"), content_type
         return _form(value, parts or {}, arrays).encode("ascii"), content_type
     if media == _MULTIPART:
         return _multipart(value, parts or {})

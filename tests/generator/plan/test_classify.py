@@ -217,6 +217,26 @@ def test_what_a_body_requires_without_defining_it_is_an_argument() -> None:
     assert tool.input_schema["properties"]["grant_type"]["type"] == "string"
 
 
+def test_a_form_body_that_is_a_string_says_it_is_the_encoded_form() -> None:
+    """The runtime sends such a body as given; the argument tells the model to write the form
+    (unless the document describes it)."""
+    body = RequestBody("application/x-www-form-urlencoded", True, {"type": "string"})
+    (tool,) = classify_operations(
+        api(op("POST", "/token", "t", body=body)), Settings(), "t", Report()
+    ).tools
+    assert tool.input_schema["properties"]["body"] == {
+        "type": "string",
+        "description": "The form itself, encoded: name=value pairs joined by &.",
+    }
+    described = RequestBody(
+        "application/x-www-form-urlencoded", True, {"type": "string"}, description="The query."
+    )
+    (tool,) = classify_operations(
+        api(op("POST", "/q", "q", body=described)), Settings(), "q", Report()
+    ).tools
+    assert tool.input_schema["properties"]["body"]["description"] == "The query."
+
+
 def test_a_body_that_requires_what_it_cannot_carry_is_sent_as_the_api_decides() -> None:
     """Jira's security-level members: ``required: [securitySchemeLevelMembers]``, properties
     ``members`` only and ``additionalProperties: false``: no body satisfies it; the tool leaves
