@@ -5,7 +5,8 @@ for people who import a generated package as an ordinary async client for the AP
 raises :class:`ApiError`, JSON comes back decoded, pydantic models passed as arguments are dumped to
 plain JSON first. ``None`` leaves an argument out; :data:`NULL` sends it as JSON ``null`` (a body
 field cleared on purpose), at the top level or anywhere inside a dict or list value. A
-``304 Not Modified`` (to a conditional request) returns ``None``; JSON Lines come back as a list, and
+``304 Not Modified`` (to a conditional request) returns ``None``, a redirect the operation documents as
+its answer (not followed: a download link) its ``Location``; JSON Lines come back as a list, and
 a body that is not the JSON its content type says as text.
 """
 
@@ -22,7 +23,7 @@ import httpx
 
 from .catalog.model import Catalog
 from .errors import ApiError as ApiError  # noqa: PLC0414 - re-exported
-from .upstream.client import Upstream
+from .upstream.client import Upstream, documented_redirect
 
 _NOT_MODIFIED = 304
 
@@ -93,6 +94,8 @@ class ApiClient:
         response = await self._upstream.call(operation, plain)
         if response.status == _NOT_MODIFIED:
             return None
+        if documented_redirect(response.status, self._upstream.redirects(operation)):
+            return response.location  # the answer is where it points (a download link)
         if not 200 <= response.status < 300:
             raise ApiError(response)
         if not response.body:

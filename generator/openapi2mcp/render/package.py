@@ -336,6 +336,8 @@ def _function(tool: Tool, class_names: Mapping[str, str], api: Api) -> Function:
     paragraphs = [tool.title, *tool.description.split("\n\n"), f"{op.method} {op.path}"]
     doc = "\n\n".join(p for i, p in enumerate(paragraphs) if p and p not in paragraphs[:i])
     returns = python_type(tool.output_schema, class_names) if tool.output_schema else "Any"
+    if returns != "Any" and set(op.redirects) - {"307", "308"}:
+        returns += " | str"  # a redirect it documents as its answer returns where it points
     return Function(tool.python_name, op.key, doc, tuple(params), returns)
 
 

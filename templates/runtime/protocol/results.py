@@ -42,7 +42,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from ..errors import UpstreamStatusError
 from ..jsonschema import Validator
-from ..upstream.client import UpstreamResponse
+from ..upstream.client import UpstreamResponse, documented_redirect
 from ..upstream.multipart import MultipartError, Part, parse_multipart
 from ..upstream.redaction import scrub_credentials
 from .projection import Selection, SelectionError, as_structured, nothing_selected
@@ -144,7 +144,7 @@ def tool_result(
             "version the request named (its ETag or date); the copy you have is current."
         )
         return _without_data(response, output, [_text(text)])
-    if _is_documented_answer(status, redirects):
+    if documented_redirect(status, redirects):
         return _without_data(response, output, [_text(_documented_redirect(response))])
     if response.status in range(300, 400) and response.location:
         return tool_error(_redirect_message(response))
@@ -406,14 +406,6 @@ def _is_text(body: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def _is_documented_answer(status: int, redirects: Sequence[str]) -> bool:
-    """Whether a redirect that was not followed is the operation's answer: one it documents,
-    other than 307 and 308, which ask for the same request elsewhere (it was not carried out)."""
-    if status not in range(300, 400) or status in (NOT_MODIFIED, 307, 308):
-        return False
-    return bool({str(status), "3XX"} & {code.upper() for code in redirects})
 
 
 def _documented_redirect(response: UpstreamResponse) -> str:

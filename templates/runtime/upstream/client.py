@@ -32,7 +32,7 @@ import json
 import re
 import socket
 import ssl
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from http.cookiejar import CookieJar, CookiePolicy
 from typing import Any
@@ -121,6 +121,15 @@ class UpstreamResponse:
     auth_hint: str = ""
     # seconds after which a 2xx body still arriving (a stream) was cut; None: it ended
     cut_after: float | None = None
+
+
+def documented_redirect(status: int, redirects: Sequence[str]) -> bool:
+    """Whether a redirect that was not followed is the operation's answer: one it documents
+    (``redirects``: its documented 3xx codes), other than 304 and 307/308, which ask for the same
+    request elsewhere (it was not carried out)."""
+    if status not in range(300, 400) or status in (304, 307, 308):
+        return False
+    return bool({str(status), "3XX"} & {code.upper() for code in redirects})
 
 
 class _RefuseCookies(CookiePolicy):
@@ -421,6 +430,11 @@ class Upstream:
         if not 0 < seconds < float("inf"):
             raise UpstreamError(f"{env} must be a positive number of seconds, got {raw[:40]!r}")
         return seconds
+
+    def redirects(self, operation: str) -> Sequence[str]:
+        """The redirects ``operation`` documents as its answer (status codes, ``3XX``)."""
+        spec = self._operations.get(operation)
+        return spec.get("redirects", []) if spec is not None else []
 
     async def call(
         self,

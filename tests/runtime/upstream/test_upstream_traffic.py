@@ -17,7 +17,7 @@ import pytest
 import zstandard
 
 from templates.runtime.catalog.model import UpstreamInfo
-from templates.runtime.typed_client import NULL, ApiClient
+from templates.runtime.typed_client import NULL, ApiClient, ApiError
 from templates.runtime.upstream.client import MAX_REDIRECTS, UpstreamError
 from templates.runtime.upstream.decoding import accept_encoding
 from tests.runtime.upstream_kit import API_KEY, INFO, TOKEN, FakeApi, Make, call, fake_api, op
@@ -297,3 +297,25 @@ async def test_the_typed_client_reads_304_and_json_lines(api: FakeApi, make: Mak
     assert await client.call("op", {}) == [{"n": 1}, {"n": 2}]
     api.reply(200, b"<h1>not json</h1>", JSON)
     assert await client.call("op", {}) == "<h1>not json</h1>"
+
+
+async def test_the_typed_client_returns_a_documented_redirect_s_location(make: Make) -> None:
+    """A download link the operation documents (a 302, not followed here: it points to a private
+    address) is the call's answer, as it is for the tool; an undocumented one is still an error."""
+    link = "http://10.1.2.3/archive.tar.gz"
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(302, headers={"Location": link})
+
+    operations = {"archive": {**op("GET", "/archive"), "redirects": ["302"]}, "other": op()}
+    client = ApiClient(
+        make(
+            operations,
+            environ={"PET_BASE_URL": "https://api.example.com"},
+            transport=httpx.MockTransport(handler),
+        )
+    )
+    assert await client.call("archive", {}) == link
+    with pytest.raises(ApiError) as raised:
+        await client.call("other", {})
+    assert raised.value.status == 302
