@@ -318,6 +318,67 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        # InfluxDB: header parameters the HTTP client writes itself, and an Accept it enumerates
+        "/write": {
+            "post": {
+                "operationId": "postWrite",
+                "parameters": [
+                    {"name": "Content-Length", "in": "header", "schema": {"type": "integer"}},
+                    {
+                        "name": "Content-Encoding",
+                        "in": "header",
+                        "schema": {"type": "string", "enum": ["gzip", "identity"]},
+                    },
+                    {
+                        "name": "Accept-Encoding",
+                        "in": "header",
+                        "schema": {"type": "string", "enum": ["gzip", "identity"]},
+                    },
+                    {
+                        "name": "bucket",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {"text/plain": {"schema": {"type": "string"}}},
+                },
+                "responses": {"204": {"description": "written"}},
+            }
+        },
+        "/telegrafs/{id}": {
+            "get": {
+                "operationId": "getTelegraf",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {
+                        "name": "Accept",
+                        "in": "header",
+                        "schema": {
+                            "type": "string",
+                            "default": "application/toml",
+                            "enum": [
+                                "application/toml",
+                                "application/json",
+                                "application/octet-stream",
+                            ],
+                        },
+                    },
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the configuration",
+                        "content": {
+                            "application/toml": {"schema": {"type": "string"}},
+                            "application/json": {"schema": {"type": "object"}},
+                            "application/octet-stream": {"schema": {"type": "string"}},
+                        },
+                    }
+                },
+            }
+        },
         "/playlists/{id}/images": {
             "put": {
                 "operationId": "uploadCover",
@@ -610,6 +671,28 @@ async def test_a_base64_body_goes_as_the_base64_it_is(probe: Probe) -> None:
     await probe.call("upload_cover", {"id": "p1", "body": cover})
     [request] = probe.api.requests
     assert (request.header("Content-Type"), request.body) == ("image/jpeg", cover.encode())
+
+
+async def test_headers_the_http_client_writes_are_no_arguments(probe: Probe) -> None:
+    """InfluxDB declares ``Content-Length`` (and the codings) as header parameters: as arguments
+    the length could contradict the body, and the request could not be sent at all."""
+    assert set(probe.tools["post_write"]["inputSchema"]["properties"]) == {"bucket", "body"}
+    result = await probe.call("post_write", {"bucket": "b", "body": "cpu load=0.5 1700000000"})
+    assert result.get("isError") is not True, result
+    [request] = probe.api.requests
+    assert request.target == "/write?bucket=b"
+    assert request.body == b"cpu load=0.5 1700000000"
+    assert request.header("Content-Length") == "23"
+    assert request.header("Content-Encoding") is None
+
+
+async def test_an_enumerated_accept_is_sent_as_one_of_its_values(probe: Probe) -> None:
+    """A server that lists the values of its ``Accept`` header compares it with each (InfluxDB
+    answers TOML to anything but exactly ``application/json``): the tool's preferred type goes
+    alone, not a list with weights."""
+    await probe.call("get_telegraf", {"id": "t1"})
+    [request] = probe.api.requests
+    assert request.header("Accept") == "application/json"
 
 
 def _parts(request: Any) -> list[bytes]:

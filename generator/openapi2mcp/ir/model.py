@@ -146,6 +146,8 @@ class Operation:
     response: Response | None = None
     # the redirects the operation documents as its answers ("302", "3XX"; never 304)
     redirects: tuple[str, ...] = ()
+    # the media types an `Accept` header parameter enumerates (the parameter itself is ignored)
+    accept: tuple[str, ...] = ()
     # alternatives; each a tuple of scheme names; () inside means anonymous is allowed
     security: tuple[tuple[str, ...], ...] = ()
     # the operation's `x-mcp` extension over the path item's and the document's (checked by the parser)

@@ -21,6 +21,24 @@ LOCATIONS: Final = ("path", "query", "header", "cookie")
 # OpenAPI: "If in is "header" and the name field is "Accept", "Content-Type" or "Authorization",
 # the parameter definition SHALL be ignored."
 _IGNORED_HEADERS: Final = frozenset({"accept", "content-type", "authorization"})
+# headers the HTTP client writes from the message it sends (its length, framing, connection,
+# the codings it can decode and the one its body has): an argument could only contradict it
+# (InfluxDB's `Content-Length` header parameter made the request unsendable)
+_TRANSPORT_HEADERS: Final = frozenset(
+    {
+        "content-length",
+        "transfer-encoding",
+        "content-encoding",
+        "accept-encoding",
+        "host",
+        "connection",
+        "keep-alive",
+        "te",
+        "trailer",
+        "upgrade",
+        "expect",
+    }
+)
 _TEMPLATE_VARIABLE: Final = re.compile(r"\{([^{}/]+)\}")
 BODY_PREFERENCE: Final = (
     "application/json",
@@ -111,6 +129,14 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
             " Authorization are set by the client, not described as parameters)",
         )
         return None
+    if location == "header" and name.lower() in _TRANSPORT_HEADERS:
+        ctx.resolver.info(
+            "param-ignored",
+            at,
+            f"header parameter '{name}' is ignored: the HTTP client sets it from the request it"
+            " sends",
+        )
+        return None
     required = value.get("required") is True
     if location == "path" and not required:
         ctx.resolver.warn(
@@ -162,15 +188,39 @@ def _parameter_schema(
     return {}, ""
 
 
-def _parameter_list(ctx: Context, raw: Any, at: Location) -> dict[tuple[str, str], Parameter]:
+def _accept_values(ctx: Context, raw: Any, at: Location) -> tuple[str, ...] | None:
+    """The media types an ignored ``Accept`` header parameter enumerates, or None for another one:
+    a server that declares them compares the header with each (InfluxDB's Telegraf configurations,
+    ``application/toml`` or ``application/json``), so one of them is sent alone."""
+    resolved = ctx.resolver.deref(raw, at)  # resolved once already, by ``parameter``
+    value = resolved[0] if resolved is not None else None
+    if not isinstance(value, dict) or str(value.get("name", "")).lower() != "accept":
+        return None
+    schema = value.get("schema")
+    if isinstance(schema, dict) and "$ref" in schema:
+        target = ctx.resolver.target(schema["$ref"], at.child("schema"))
+        schema = ctx.resolver.lookup(target)[1] if target is not None else None
+    enum = schema.get("enum") if isinstance(schema, dict) else None
+    found = (
+        tuple(v for v in enum if isinstance(v, str) and "/" in v) if isinstance(enum, list) else ()
+    )
+    return found or None
+
+
+def _parameter_list(
+    ctx: Context, raw: Any, at: Location
+) -> tuple[dict[tuple[str, str], Parameter], tuple[str, ...] | None]:
+    """The parameters of one level, and what an ``Accept`` parameter there enumerates."""
     if raw is None:
-        return {}
+        return {}, None
     if not isinstance(raw, list):
         raise SkipOperation(f"{at.pointer} is not a list")
     found: dict[tuple[str, str], Parameter] = {}
+    accept: tuple[str, ...] | None = None
     for index, item in enumerate(raw):
         param = parameter(ctx, item, at.child(index))
         if param is None:
+            accept = _accept_values(ctx, item, at.child(index)) or accept
             continue
         key = (param.name, param.location)
         if key in found:
@@ -181,7 +231,7 @@ def _parameter_list(ctx: Context, raw: Any, at: Location) -> dict[tuple[str, str
             )
             continue
         found[key] = param
-    return found
+    return found, accept
 
 
 def parameters(
@@ -190,10 +240,12 @@ def parameters(
     operation_level: tuple[Any, Location],
     path: str,
     op_at: Location,
-) -> tuple[Parameter, ...]:
-    """Path-item parameters overridden (in place) by the operation's, then the operation's own."""
-    merged = _parameter_list(ctx, *path_level)
-    merged.update(_parameter_list(ctx, *operation_level))
+) -> tuple[tuple[Parameter, ...], tuple[str, ...]]:
+    """Path-item parameters overridden (in place) by the operation's, then the operation's own;
+    and the media types an ``Accept`` header parameter enumerates (``_accept_values``)."""
+    merged, path_accept = _parameter_list(ctx, *path_level)
+    own, accept = _parameter_list(ctx, *operation_level)
+    merged.update(own)
     variables = path_variables(path)
     for (name, location), param in list(merged.items()):
         if location == "path" and name not in variables:
@@ -213,7 +265,7 @@ def parameters(
             merged[(variable, "path")] = Parameter(
                 name=variable, location="path", required=True, schema={"type": "string"}
             )
-    return tuple(merged.values())
+    return tuple(merged.values()), accept or path_accept or ()
 
 
 def report_dropped(

@@ -530,7 +530,8 @@ def _operation(
     own_x_mcp = read_level(raw, at.child("x-mcp"), "an operation", ctx.resolver.warn)
     x_mcp, x_mcp_origins = merge((*inherited, own_x_mcp))
     tags = raw.get("tags")
-    params = parameters(ctx, path_params, (raw.get("parameters"), at.child("parameters")), path, at)
+    own_params = (raw.get("parameters"), at.child("parameters"))
+    params, accept = parameters(ctx, path_params, own_params, path, at)
     params, security = _credential_parameters(ctx, params, security, schemes, at)
     return Operation(
         key="",
@@ -546,6 +547,7 @@ def _operation(
         body=body,
         response=response(ctx, raw.get("responses"), at.child("responses")),
         redirects=documented_redirects(raw.get("responses")),
+        accept=accept,
         security=security,
         x_mcp=x_mcp,
         x_mcp_origins=x_mcp_origins,

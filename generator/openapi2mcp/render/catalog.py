@@ -539,11 +539,17 @@ def _part(part: BodyPart) -> rt.BodyPart:
 
 def _accept(op: Operation) -> str:
     """The ``Accept`` header: the documented success media types, the one the tool maps first;
-    the others rank lower so that a server choosing by ``Accept`` sends the preferred one."""
-    if op.response is None:
-        return ""
-    types = [media.split(";", 1)[0].strip() for media in op.response.media_types]
+    the others rank lower so that a server choosing by ``Accept`` sends the preferred one. Where an
+    ``Accept`` header parameter enumerates its values, the server compares the header with each:
+    one of them goes alone, the first the tool maps (InfluxDB answers TOML to anything but
+    exactly ``application/json``)."""
+    types = (
+        [media.split(";", 1)[0].strip() for media in op.response.media_types] if op.response else []
+    )
     types = [media for media in dict.fromkeys(types) if media]
+    if op.accept:
+        listed = {value.split(";", 1)[0].strip().lower(): value for value in op.accept}
+        return next((listed[t.lower()] for t in types if t.lower() in listed), op.accept[0])
     if not types:
         return ""
     return ", ".join([types[0], *(f"{media};q=0.9" for media in types[1:])])

@@ -383,6 +383,34 @@ def test_accept_content_type_and_authorization_headers_are_ignored(tmp_path: Pat
     )
 
 
+def test_headers_the_http_client_writes_are_ignored_and_an_accept_enum_kept(
+    tmp_path: Path,
+) -> None:
+    op, report = one_operation(
+        tmp_path,
+        f"""\
+        parameters:
+          - {{name: Content-Length, in: header, schema: {{type: integer}}}}
+          - {{name: Accept-Encoding, in: header, schema: {{type: string, enum: [gzip, identity]}}}}
+          - {{name: Accept, in: header, schema: {{type: string, enum: [text/csv, application/json]}}}}
+          - {{name: X-Trace, in: header, schema: {{type: string}}}}
+        responses: {NO_CONTENT}
+        """,
+    )
+    assert [(p.name, p.location) for p in op.parameters] == [("X-Trace", "header")]
+    assert op.accept == ("text/csv", "application/json")
+    assert messages(report)[:2] == [
+        (
+            "info",
+            "param-ignored",
+            f"#/paths/~1pets/get/parameters/{index}",
+            f"header parameter '{name}' is ignored: the HTTP client sets it from the request it"
+            " sends",
+        )
+        for index, name in enumerate(("Content-Length", "Accept-Encoding"))
+    ]
+
+
 def test_a_content_parameter_takes_the_schema_of_its_media_type(tmp_path: Path) -> None:
     op, report = one_operation(
         tmp_path,
