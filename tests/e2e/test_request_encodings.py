@@ -348,6 +348,22 @@ PROBE: dict[str, Any] = {
                 "responses": {"204": {"description": "written"}},
             }
         },
+        # Azure's runbook content: Swagger 2.0's `type: file` left as `format: file` on an object
+        "/runbooks/{name}/content": {
+            "put": {
+                "operationId": "replaceRunbookContent",
+                "parameters": [
+                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "text/powershell": {"schema": {"type": "object", "format": "file"}}
+                    },
+                },
+                "responses": {"202": {"description": "accepted"}},
+            }
+        },
         "/telegrafs/{id}": {
             "get": {
                 "operationId": "getTelegraf",
@@ -684,6 +700,23 @@ async def test_headers_the_http_client_writes_are_no_arguments(probe: Probe) -> 
     assert request.body == b"cpu load=0.5 1700000000"
     assert request.header("Content-Length") == "23"
     assert request.header("Content-Encoding") is None
+
+
+async def test_a_file_body_of_a_text_type_is_written_and_sent_as_text(probe: Probe) -> None:
+    """A whole body that is a file of a text media type (Azure's PowerShell runbooks, ``format:
+    file``) is asked for as text and sent as given: it had been described as base64, which the
+    runtime sends undecoded for a text type, and before that as an object, sent as ``{}``."""
+    body = probe.tools["replace_runbook_content"]["inputSchema"]["properties"]["body"]
+    assert body == {
+        "type": "string",
+        "contentMediaType": "text/powershell",
+        "description": "The request body, as text.",
+    }
+    script = 'Write-Output "héllo"\n'
+    result = await probe.call("replace_runbook_content", {"name": "r1", "body": script})
+    assert result.get("isError") is not True, result
+    [request] = probe.api.requests
+    assert (request.header("Content-Type"), request.body) == ("text/powershell", script.encode())
 
 
 async def test_an_enumerated_accept_is_sent_as_one_of_its_values(probe: Probe) -> None:

@@ -89,7 +89,10 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
         parts = _form(ctx, media, at_media)
     elif _is_binary_body(base, raw_schema):
         media_hint = chosen if "*" in chosen else sent
-        schema = _file_schema(schema, base_media_type(media_hint), True, whole=True)
+        # a text body (a script, a CSV file) is written as the text it is; the runtime sends a
+        # text media type's string as given, so base64 would reach the API undecoded
+        textual = _TEXT_BODY.fullmatch(base) is not None
+        schema = _file_schema(schema, base_media_type(media_hint), not textual, whole=True)
     return RequestBody(
         content_type=sent,
         required=value.get("required") is True,
@@ -341,6 +344,8 @@ def _binary(schema: Any) -> str | None:
     """For a binary string schema its ``contentMediaType`` (``""`` when none), else ``None``."""
     if not isinstance(schema, dict) or "$ref" in schema:
         return None
+    if schema.get("format") == "file":
+        return ""  # Swagger 2.0's `type: file`, as converters leave it (Azure: `type: object`)
     kind = schema.get("type", "string")
     if kind != "string" and not (isinstance(kind, list) and "string" in kind):
         return None
