@@ -34,6 +34,7 @@ import gzip
 import http.client
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -405,6 +406,17 @@ def sweep(
     return report
 
 
+def _drawn(count: int, seed: int) -> list[tuple[str, Path]]:
+    """``count`` documents of the APIs.guru collection, drawn at random, none of the public specs."""
+    directory = realworld.CACHE / realworld.DIRECTORY
+    known = {str(relative) for _, relative in realworld.SPECS}
+    every = sorted(
+        p for p in directory.rglob("*.json") if str(p.relative_to(realworld.CACHE)) not in known
+    )
+    chosen = random.Random(seed).sample(every, min(count, len(every)))
+    return [(str(p.relative_to(directory)).removesuffix(".json"), p) for p in chosen]
+
+
 def offline() -> None:
     """Run again inside a network namespace whose only interface is loopback, so that no call (a
     redirect to a spec's example URL, a server of its own) can leave this machine."""
@@ -428,6 +440,15 @@ def main() -> None:
         help="Prism answers from the response schemas, not their examples: every drift is then "
         "a disagreement between two readings of one schema",
     )
+    parser.add_argument(
+        "--directory",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead of the public specs, N documents drawn at random (--seed) from the APIs.guru "
+        "collection: inputs nobody looked at",
+    )
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-v", "--verbose", action="store_true", help="print every finding")
     args = parser.parse_args()
     prism = install_prism()
@@ -436,6 +457,8 @@ def main() -> None:
     only = {x for x in args.only.split(",") if x}
     specs = [(label, path) for label, path in SAMPLES]
     specs += [(label, realworld.CACHE / relative) for label, relative in realworld.SPECS]
+    if args.directory:
+        specs = _drawn(args.directory, args.seed)
     totals: collections.Counter[str] = collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
         for label, where in specs:
