@@ -20,7 +20,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,8 +114,7 @@ def realapi_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("realapis")
 
 
-@pytest.fixture(scope="session")
-def httpbin(realapi_dir: Path) -> Iterator[LiveApi]:
+def run_httpbin(realapi_dir: Path) -> Iterator[LiveApi]:
     python = venv_executable("httpbin", "python")
     port = free_port()
     command: list[str | Path] = [python, "-m", "httpbin.core", "--port", str(port)]
@@ -127,8 +126,7 @@ def httpbin(realapi_dir: Path) -> Iterator[LiveApi]:
         yield LiveApi(server, package, "httpbin_mcp", "HTTPBIN", server.root_url, spec)
 
 
-@pytest.fixture(scope="session")
-def kinto(realapi_dir: Path) -> Iterator[LiveApi]:
+def run_kinto(realapi_dir: Path) -> Iterator[LiveApi]:
     executable = venv_executable("kinto", "kinto")
     ini = realapi_dir / "kinto.ini"
     backends = ["--backend", "memory", "--cache-backend", "memory"]
@@ -165,8 +163,7 @@ def jupyter_root(realapi_dir: Path) -> Path:
     return root
 
 
-@pytest.fixture(scope="session")
-def jupyter(realapi_dir: Path, jupyter_root: Path) -> Iterator[LiveApi]:
+def run_jupyter(realapi_dir: Path, jupyter_root: Path) -> Iterator[LiveApi]:
     executable = venv_executable("jupyter-server", "jupyter-server")
     port = free_port()
     command: list[str | Path] = [
@@ -205,8 +202,7 @@ POWERDNS_API_KEY = "realapi-pdns-key-5b1e9d"
 POWERDNS_SQLITE_SCHEMA = Path("/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql")
 
 
-@pytest.fixture(scope="session")
-def powerdns(realapi_dir: Path) -> Iterator[LiveApi]:
+def run_powerdns(realapi_dir: Path) -> Iterator[LiveApi]:
     """PowerDNS with its HTTP API on a free port, zones in SQLite with DNSSEC, and DNS itself on
     another free port of 127.0.0.1; its Swagger 2.0 document is served at /api/docs."""
     executable = shutil.which("pdns_server") or "/usr/sbin/pdns_server"
@@ -264,8 +260,7 @@ ALERTMANAGER_SPEC_SOURCE = Path(
 _EMBEDDED_SPEC = re.compile(r"SwaggerJSON = json\.RawMessage\(\[\]byte\(`(.*?)`\)\)", re.S)
 
 
-@pytest.fixture(scope="session")
-def alertmanager(realapi_dir: Path) -> Iterator[LiveApi]:
+def run_alertmanager(realapi_dir: Path) -> Iterator[LiveApi]:
     """Alertmanager on a free port of 127.0.0.1, one receiver, no cluster, its data in the test's
     directory; the package is generated from the document compiled into it."""
     executable = shutil.which("prometheus-alertmanager") or "/usr/bin/prometheus-alertmanager"
@@ -320,12 +315,12 @@ def _loopback(example: str, realapi_dir: Path, module: str) -> Iterator[LiveApi]
 
 @pytest.fixture(scope="session")
 def loopback(realapi_dir: Path) -> Iterator[LiveApi]:
-    yield from _loopback("todo", realapi_dir, "loopback")
+    yield from run_loopback(realapi_dir)
 
 
 @pytest.fixture(scope="session")
 def loopback_files(realapi_dir: Path) -> Iterator[LiveApi]:
-    yield from _loopback("file-transfer", realapi_dir, "files")
+    yield from run_loopback_files(realapi_dir)
 
 
 def _launched(name: str, module: str, realapi_dir: Path) -> Iterator[LiveApi]:
@@ -341,12 +336,74 @@ def _launched(name: str, module: str, realapi_dir: Path) -> Iterator[LiveApi]:
 
 @pytest.fixture(scope="session")
 def prefect(realapi_dir: Path) -> Iterator[LiveApi]:
-    yield from _launched("prefect", "prefect_mcp", realapi_dir)
+    yield from run_prefect(realapi_dir)
 
 
 @pytest.fixture(scope="session")
 def gns3(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_gns3(realapi_dir)
+
+
+def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from _loopback("todo", realapi_dir, "loopback")
+
+
+def run_loopback_files(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from _loopback("file-transfer", realapi_dir, "files")
+
+
+def run_jupyter_in(realapi_dir: Path) -> Iterator[LiveApi]:
+    root = realapi_dir / "jupyter-root"
+    root.mkdir()
+    yield from run_jupyter(realapi_dir, root)
+
+
+def run_prefect(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from _launched("prefect", "prefect_mcp", realapi_dir)
+
+
+def run_gns3(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _launched("gns3", "gns3_mcp", realapi_dir)
+
+
+# each real API server with its generated package, started with its data in a directory (the
+# fixtures below, and benchmarks/live_sweep.py)
+RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
+    "httpbin": run_httpbin,
+    "kinto": run_kinto,
+    "jupyter": run_jupyter_in,
+    "powerdns": run_powerdns,
+    "alertmanager": run_alertmanager,
+    "loopback": run_loopback,
+    "loopback-files": run_loopback_files,
+    "prefect": run_prefect,
+    "gns3": run_gns3,
+}
+
+
+@pytest.fixture(scope="session")
+def httpbin(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_httpbin(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def kinto(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_kinto(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def jupyter(realapi_dir: Path, jupyter_root: Path) -> Iterator[LiveApi]:
+    yield from run_jupyter(realapi_dir, jupyter_root)
+
+
+@pytest.fixture(scope="session")
+def powerdns(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_powerdns(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def alertmanager(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_alertmanager(realapi_dir)
 
 
 @contextlib.asynccontextmanager

@@ -39,6 +39,10 @@ _TRANSPORT_HEADERS: Final = frozenset(
         "expect",
     }
 )
+# keywords that say what kind of value a schema takes
+_SHAPING: Final = frozenset(
+    {"type", "$ref", "allOf", "anyOf", "oneOf", "not", "enum", "const", "items", "properties"}
+)
 _TEMPLATE_VARIABLE: Final = re.compile(r"\{([^{}/]+)\}")
 BODY_PREFERENCE: Final = (
     "application/json",
@@ -144,6 +148,10 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
         )
         required = True
     schema, content_type = _parameter_schema(ctx, value, loc, name)
+    if location == "path" and not content_type and not _SHAPING.intersection(schema):
+        # nothing says what it takes (httpbin's `/status/{codes}`): a path segment is text, and
+        # a value of no type could be null, which leaves no path to call
+        schema = {"type": "string", **schema}
     style = value.get("style")
     if not isinstance(style, str):
         style = "form" if location in ("query", "cookie") else "simple"
@@ -182,9 +190,8 @@ def _parameter_schema(
         return {}, media_type
     if "schema" in value:
         return _schema_of(ctx, value, loc, "input"), ""
-    ctx.resolver.warn(
-        "param-schema-missing", loc, f"parameter '{name}' has no schema; any value is accepted"
-    )
+    taken = "it is taken as text" if value.get("in") == "path" else "any value is accepted"
+    ctx.resolver.warn("param-schema-missing", loc, f"parameter '{name}' has no schema; {taken}")
     return {}, ""
 
 

@@ -109,6 +109,24 @@ _MAX_REF_HOPS: Final = 32
 _ANCHOR: Final = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 
 
+# what documents written by hand or by a web framework's generator say instead of a JSON type
+_TYPE_ALIASES: Final = {
+    "int": "integer",
+    "int32": "integer",
+    "int64": "integer",
+    "long": "integer",
+    "short": "integer",
+    "float": "number",
+    "double": "number",
+    "decimal": "number",
+    "bool": "boolean",
+    "str": "string",
+    "dict": "object",
+    "map": "object",
+    "list": "array",
+}
+
+
 class SchemaNormaliser:
     """Normalises schemas of one document and collects the ``$defs`` they refer to."""
 
@@ -465,9 +483,17 @@ class SchemaNormaliser:
         names = item if isinstance(item, list) else [item]
         known: list[str] = []
         for name in names:
+            meant = _TYPE_ALIASES.get(name.lower()) if isinstance(name, str) else None
             if isinstance(name, str) and name in JSON_TYPES:
                 if name not in known:
                     known.append(name)
+            elif meant is not None:
+                # a programming language's name for a type (flasgger's `int`): what it says
+                self._resolver.warn(
+                    "schema-type-unknown", at, f"unknown type {_show(name)} read as {meant!r}"
+                )
+                if meant not in known:
+                    known.append(meant)
             else:
                 self._resolver.warn(
                     "schema-type-unknown", at, f"unknown type {_show(name)} dropped"

@@ -411,6 +411,25 @@ def test_headers_the_http_client_writes_are_ignored_and_an_accept_enum_kept(
     ]
 
 
+def test_a_path_parameter_of_no_type_is_text(tmp_path: Path) -> None:
+    """httpbin's `/status/{codes}` gives its parameter no type: a path segment is text (a value
+    of any type could be null, and the call would have no path)."""
+    op, _ = one_operation(
+        tmp_path,
+        f"""\
+        parameters:
+          - {{name: codes, in: path, required: true, description: status codes}}
+          - {{name: q, in: query, schema: {{}}}}
+        responses: {NO_CONTENT}
+        """,
+        path="/status/{codes}",
+    )
+    assert [(p.name, p.schema) for p in op.parameters] == [
+        ("codes", {"type": "string"}),
+        ("q", {}),
+    ]
+
+
 def test_a_content_parameter_takes_the_schema_of_its_media_type(tmp_path: Path) -> None:
     op, report = one_operation(
         tmp_path,

@@ -259,6 +259,20 @@ def test_unknown_type_in_a_list_is_dropped_alone() -> None:
     assert diagnostics == [("schema-type-unknown", "#/schema/type")]
 
 
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [("int", "integer"), ("Long", "integer"), ("double", "number"), ("bool", "boolean")],
+)
+def test_a_programming_language_s_type_name_is_read_as_the_type_it_names(
+    written: str, meant: str
+) -> None:
+    """flasgger writes httpbin's `/bytes/{n}` as `type: int`: dropped, the argument took any
+    value (the smoke example chose null, which leaves no path to call)."""
+    result, diagnostics = normalise({"type": written})
+    assert result == {"type": meant}
+    assert diagnostics == [("schema-type-unknown", "#/schema/type")]
+
+
 def test_boolean_schemas() -> None:
     assert normalise(True)[0] == {}
     assert normalise(False)[0] == {"not": {}}
