@@ -1,7 +1,8 @@
 """Every tool of real API servers called against the servers themselves, from their live documents.
 
-The servers the ``realapi`` tests launch (``tests/realapis/servers.py``: ``LAUNCHES``; installed
-by ``scripts/install_realapis.sh``) are started on 127.0.0.1 with their data in a temporary
+The servers the ``realapi`` tests launch (``tests/realapis/conftest.py``: ``RUNNERS``; installed
+by ``scripts/install_realapis.sh``: httpbin, Kinto, Jupyter Server, PowerDNS, Alertmanager,
+LoopBack's two examples, Prefect, GNS3) are started on 127.0.0.1 with their data in a temporary
 directory; each one's live OpenAPI document is generated into a package, and the package's server
 (stdio, full mode, signed in where the API needs it) calls every tool with its smoke arguments and
 (``--all``) with a value for every argument, through a recording proxy. FastAPI answers a request
@@ -19,13 +20,14 @@ what we send, and its real responses the judge of how we read them. Each call is
 
 Not a test: figures and findings to read. Operations that stop or restart the API are not called.
 
-    python benchmarks/live_sweep.py [--only prefect,gns3] [--all] [-v]
+    python benchmarks/live_sweep.py [--only kinto,prefect] [--all] [-v]
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import gzip
 import json
 import re
@@ -35,8 +37,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from openapi2mcp.generate import GenerateOptions, generate
 
 HERE = Path(__file__).resolve().parent
@@ -45,7 +45,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from prism_sweep import Exchange, Recorder, Server, all_arguments  # noqa: E402
 
-from tests.realapis.servers import LAUNCHES  # noqa: E402
+from tests.realapis.conftest import JUPYTER_TOKEN, POWERDNS_API_KEY, RUNNERS  # noqa: E402
 
 KINDS = (
     "ok",
@@ -58,16 +58,26 @@ KINDS = (
     "refused",
     "other",
 )
-# what each API needs to be driven: credentials (variables after the prefix) and the operations
-# not to call (they stop or restart the server the sweep is talking to)
+# what each API needs to be driven: its generated server's variables (after the prefix) and the
+# operations not to call (they stop or restart the server the sweep is talking to)
 SETUP: dict[str, dict[str, Any]] = {
+    "httpbin": {"env": {}, "skip": r"^/(delay|drip|stream|stream-bytes|range)/"},
+    "kinto": {"env": {}, "skip": r"^$"},
+    "jupyter": {
+        "env": {"HEADERS": json.dumps({"Authorization": f"token {JUPYTER_TOKEN}"})},
+        "skip": r"/api/shutdown$",
+    },
+    "powerdns": {"env": {"API_KEY_HEADER_KEY": POWERDNS_API_KEY}, "skip": r"^$"},
+    "alertmanager": {"env": {}, "skip": r"^$"},
+    "loopback": {"env": {}, "skip": r"^$"},
+    "loopback-files": {"env": {}, "skip": r"^$"},
     "prefect": {"env": {}, "skip": r"^$"},
     "gns3": {
         "env": {
             "OAUTH2_PASSWORD_BEARER_USERNAME": "admin",
             "OAUTH2_PASSWORD_BEARER_PASSWORD": "admin",
         },
-        "skip": r"/v3/(shutdown|reload)$",
+        "skip": r"/v3/(shutdown|reload)$|/notifications$",
     },
 }
 
@@ -116,23 +126,12 @@ def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, st
 
 def sweep(label: str, use_all: bool, home: Path) -> Report:
     report = Report(label)
-    launch = LAUNCHES[label]
     setup = SETUP[label]
-    with launch.server(label, home, home) as upstream:
-        document = home / "openapi.json"
-        document.write_bytes(
-            httpx.get(upstream.root_url + launch.document_path, timeout=30).content
-        )
+    with contextlib.contextmanager(RUNNERS[label])(home) as live:
+        document = home / f"{label}-live.json"
+        document.write_text(json.dumps(live.spec), encoding="utf-8")
         generation = generate(str(document), GenerateOptions(name=label, tool_mode="full"))
-        package = home / "package"
-        for name, content in generation.files.items():
-            target = package / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                target.write_bytes(content)
-            else:
-                target.write_text(content, encoding="utf-8")
-        tests = package / "tests"
+        tests = live.package / "tests"
         gz = tests / "smoke_cases.json.gz"
         raw = (
             gzip.decompress(gz.read_bytes())
@@ -142,17 +141,17 @@ def sweep(label: str, use_all: bool, home: Path) -> Report:
         cases = json.loads(raw)
         skip = re.compile(setup["skip"])
         paths = {tool.name: tool.operation.path for tool in generation.plan.tools}
-        recorder = Recorder(upstream.port)
-        prefix = generation.plan.env_prefix
+        recorder = Recorder(live.server.port)
+        base_path = live.base_url.removeprefix(live.root_url)
         env = {
-            f"{prefix}_BASE_URL": recorder.url + launch.api_path,
-            f"{prefix}_TOOL_MODE": "full",
-            **{f"{prefix}_{key}": value for key, value in setup["env"].items()},
+            f"{live.prefix}_BASE_URL": recorder.url + base_path,
+            f"{live.prefix}_TOOL_MODE": "full",
+            **{f"{live.prefix}_{key}": value for key, value in setup["env"].items()},
         }
         calls = [(c["tool"], c["arguments"]) for c in cases["tools"]]
         if use_all:
             calls += list(all_arguments(generation).items())
-        server = Server(package, env)
+        server = Server(live.package, env)
         try:
             for tool, arguments in calls:
                 if skip.search(paths.get(tool, "")):
