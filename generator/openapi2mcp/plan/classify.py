@@ -326,7 +326,7 @@ def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
             )
         taken.add(name)
         py = py_names.claim(naming.python_identifier(name), seed=name)
-        schema = _param_schema(param)
+        schema = _param_schema(param, api.input_schemas)
         if param.location == "header" and _mirrorable(param, mirrored):
             mirrored.add(param.name.lower())
             schema["x-mcp-header"] = param.name
@@ -350,15 +350,38 @@ def _mirrorable(param: Parameter, taken: set[str]) -> bool:
     )
 
 
-def _param_schema(param: Parameter) -> dict[str, Any]:
+# the longest example string shown beside a parameter
+_EXAMPLE_LENGTH = 60
+
+
+def _param_schema(param: Parameter, defs: Mapping[str, Any]) -> dict[str, Any]:
     schema = dict(param.schema)
     if param.description and "description" not in schema:
         schema["description"] = param.description
+    shown = _shown_example(param, schema, defs)
+    if shown is not None:
+        # the parameter's own example tells the form a value takes ("447700900000" for a phone
+        # number whose pattern also admits "") and is the value the smoke tests send
+        schema["examples"] = [shown]
     exploded = param.explode and param.location in ("query", "cookie") and not param.content_type
     if param.required and exploded and schema.get("type") == "array" and "minItems" not in schema:
         # an empty exploded array sends no name at all: the required parameter would be missing
         schema["minItems"] = 1
     return schema
+
+
+def _shown_example(param: Parameter, schema: Mapping[str, Any], defs: Mapping[str, Any]) -> Any:
+    """The parameter's first example that is a short scalar its schema accepts, where the schema
+    gives no example, enum or constant of its own; else None."""
+    if {"examples", "example", "enum", "const"} & schema.keys():
+        return None
+    for value in param.examples:
+        short = isinstance(value, bool | int | float) or (
+            isinstance(value, str) and 0 < len(value) <= _EXAMPLE_LENGTH
+        )
+        if short and conforms(param.schema, value, defs):
+            return value
+    return None
 
 
 def _body_arguments(

@@ -237,6 +237,29 @@ def test_a_form_body_that_is_a_string_says_it_is_the_encoded_form() -> None:
     assert tool.input_schema["properties"]["body"]["description"] == "The query."
 
 
+def test_a_parameter_s_own_example_is_shown_in_its_schema() -> None:
+    """Nexmo's phone number has an example on the parameter (not in its schema, whose pattern
+    admits ""): the argument shows it, when it is a short value the schema accepts."""
+    phone = {"type": "string", "pattern": "^[0-9-+\\(\\)\\s]*$"}
+    params = (
+        Parameter("number", "query", True, phone, examples=("447700900000",)),
+        Parameter("country", "query", False, {"type": "string", "maxLength": 2}, examples=("GBR",)),
+        Parameter("note", "query", False, {"type": "string"}, examples=("x" * 61,)),
+        Parameter(
+            "ip", "query", False, {"type": "string", "examples": ["1.2.3.4"]}, examples=("5",)
+        ),
+    )
+    insight = op("GET", "/basic", "insight", parameters=params)
+    (tool,) = classify_operations(api(insight), Settings(), "n", Report()).tools
+    shown = {k: v.get("examples") for k, v in tool.input_schema["properties"].items()}
+    assert shown == {
+        "number": ["447700900000"],
+        "country": None,  # the schema refuses it
+        "note": None,  # too long to be worth its tokens
+        "ip": ["1.2.3.4"],  # the schema's own
+    }
+
+
 def test_a_body_that_requires_what_it_cannot_carry_is_sent_as_the_api_decides() -> None:
     """Jira's security-level members: ``required: [securitySchemeLevelMembers]``, properties
     ``members`` only and ``additionalProperties: false``: no body satisfies it; the tool leaves
