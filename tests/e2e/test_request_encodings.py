@@ -364,6 +364,52 @@ PROBE: dict[str, Any] = {
                 "responses": {"202": {"description": "accepted"}},
             }
         },
+        # Docker: an object body under octet-stream (a converted document), and a build context
+        # whose Content-Type header parameter names application/x-tar
+        "/networks/{id}/connect": {
+            "post": {
+                "operationId": "networkConnect",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/octet-stream": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"Container": {"type": "string"}},
+                            }
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
+        "/build": {
+            "post": {
+                "operationId": "imageBuild",
+                "parameters": [
+                    {
+                        "name": "Content-type",
+                        "in": "header",
+                        "schema": {
+                            "type": "string",
+                            "enum": ["application/x-tar"],
+                            "default": "application/x-tar",
+                        },
+                    }
+                ],
+                "requestBody": {
+                    "content": {
+                        "application/octet-stream": {
+                            "schema": {"type": "string", "format": "binary"}
+                        }
+                    }
+                },
+                "responses": OK,
+            }
+        },
         "/telegrafs/{id}": {
             "get": {
                 "operationId": "getTelegraf",
@@ -717,6 +763,31 @@ async def test_a_file_body_of_a_text_type_is_written_and_sent_as_text(probe: Pro
     assert result.get("isError") is not True, result
     [request] = probe.api.requests
     assert (request.header("Content-Type"), request.body) == ("text/powershell", script.encode())
+
+
+async def test_an_object_body_under_octet_stream_is_json(probe: Probe) -> None:
+    """Docker's network connect, as its converted document has it: an object described as
+    ``application/octet-stream`` had been refused as "must be a base64 string"."""
+    result = await probe.call("network_connect", {"id": "n1", "Container": "c1"})
+    assert result.get("isError") is not True, result
+    [request] = probe.api.requests
+    assert (request.header("Content-Type"), request.body) == (
+        "application/json",
+        b'{"Container":"c1"}',
+    )
+
+
+async def test_bytes_go_with_the_type_a_content_type_parameter_names(probe: Probe) -> None:
+    """Docker's build context is declared as octet-stream with a ``Content-type`` header
+    parameter that admits only ``application/x-tar``: the bytes go as that."""
+    tar = base64.b64encode(b"ustar\x00 context").decode()
+    result = await probe.call("image_build", {"body": tar})
+    assert result.get("isError") is not True, result
+    [request] = probe.api.requests
+    assert (request.header("Content-Type"), request.body) == (
+        "application/x-tar",
+        b"ustar\x00 context",
+    )
 
 
 async def test_an_enumerated_accept_is_sent_as_one_of_its_values(probe: Probe) -> None:

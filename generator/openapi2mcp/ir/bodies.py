@@ -15,6 +15,7 @@ objects), file parts and the part headers whose value the spec fixes.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Final
 
@@ -72,10 +73,11 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
         schema = ctx.schemas.normalise(media["schema"], at_media.child("schema"), "input")
     sent = _concrete_type(chosen, raw_schema)
     if sent != chosen:
+        what = "is a range" if "*" in chosen else "has a schema of JSON values (an object or list)"
         ctx.resolver.info(
             "body-media-range",
             at_media,
-            f"the request body's media type {chosen} is a range; it is sent as {sent}",
+            f"the request body's media type {chosen} {what}; it is sent as {sent}",
         )
     parts: tuple[BodyPart, ...] = ()
     base = base_media_type(sent)
@@ -101,6 +103,30 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
         parts=parts,
         declared_type=chosen if sent != chosen else "",
     )
+
+
+def declared_content_type(
+    ctx: Context, body: RequestBody, values: tuple[str, ...], at: Location
+) -> RequestBody:
+    """``body`` sent with the type a ``Content-Type`` header parameter enumerates, where the body
+    is bytes of no particular type (``application/octet-stream``) and the parameter names others:
+    Docker's build takes its context as ``application/x-tar``. (OpenAPI ignores the parameter as
+    a parameter; what it says of the body is kept.)"""
+    if base_media_type(body.content_type) != _OCTETS or any(
+        base_media_type(value) == _OCTETS for value in values
+    ):
+        return body
+    chosen = values[0]
+    ctx.resolver.info(
+        "body-media-range",
+        at.child("requestBody"),
+        f"the request body is sent as {chosen}, the type its Content-Type header parameter names,"
+        f" not {body.content_type}",
+    )
+    schema = dict(body.schema)
+    if schema.get("contentMediaType") == body.content_type:
+        schema["contentMediaType"] = chosen
+    return dataclasses.replace(body, content_type=chosen, schema=schema)
 
 
 def sent_as_text(body: RequestBody) -> bool:
@@ -186,6 +212,10 @@ def _named_field(
 def _concrete_type(chosen: str, schema: dict[str, Any]) -> str:
     """A content type to send for the declared media type ``chosen`` (see the module)."""
     base = base_media_type(chosen)
+    if base == _OCTETS and _shape(schema) == "json":
+        # bytes described as an object or a list are a JSON document (Docker's network connect,
+        # whose converted document says octet-stream): they could only be sent as JSON
+        return _JSON
     if "*" not in base:
         return chosen
     shape = _shape(schema)

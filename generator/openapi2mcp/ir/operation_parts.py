@@ -195,13 +195,15 @@ def _parameter_schema(
     return {}, ""
 
 
-def _accept_values(ctx: Context, raw: Any, at: Location) -> tuple[str, ...] | None:
-    """The media types an ignored ``Accept`` header parameter enumerates, or None for another one:
-    a server that declares them compares the header with each (InfluxDB's Telegraf configurations,
-    ``application/toml`` or ``application/json``), so one of them is sent alone."""
+def _media_values(ctx: Context, raw: Any, at: Location) -> tuple[str, tuple[str, ...]] | None:
+    """An ignored ``Accept`` or ``Content-Type`` header parameter's name (lower case) and the
+    media types it enumerates, or None: a server that declares them compares the header with each
+    (InfluxDB answers TOML to any ``Accept`` but exactly ``application/json``; Docker's build
+    wants ``application/x-tar``), so one of them is sent alone."""
     resolved = ctx.resolver.deref(raw, at)  # resolved once already, by ``parameter``
     value = resolved[0] if resolved is not None else None
-    if not isinstance(value, dict) or str(value.get("name", "")).lower() != "accept":
+    name = str(value.get("name", "")).lower() if isinstance(value, dict) else ""
+    if not isinstance(value, dict) or name not in ("accept", "content-type"):
         return None
     schema = value.get("schema")
     if isinstance(schema, dict) and "$ref" in schema:
@@ -211,23 +213,25 @@ def _accept_values(ctx: Context, raw: Any, at: Location) -> tuple[str, ...] | No
     found = (
         tuple(v for v in enum if isinstance(v, str) and "/" in v) if isinstance(enum, list) else ()
     )
-    return found or None
+    return (name, found) if found else None
 
 
 def _parameter_list(
     ctx: Context, raw: Any, at: Location
-) -> tuple[dict[tuple[str, str], Parameter], tuple[str, ...] | None]:
-    """The parameters of one level, and what an ``Accept`` parameter there enumerates."""
+) -> tuple[dict[tuple[str, str], Parameter], dict[str, tuple[str, ...]]]:
+    """The parameters of one level, and what its ``Accept`` and ``Content-Type`` enumerate."""
     if raw is None:
-        return {}, None
+        return {}, {}
     if not isinstance(raw, list):
         raise SkipOperation(f"{at.pointer} is not a list")
     found: dict[tuple[str, str], Parameter] = {}
-    accept: tuple[str, ...] | None = None
+    media: dict[str, tuple[str, ...]] = {}
     for index, item in enumerate(raw):
         param = parameter(ctx, item, at.child(index))
         if param is None:
-            accept = _accept_values(ctx, item, at.child(index)) or accept
+            declared = _media_values(ctx, item, at.child(index))
+            if declared is not None:
+                media[declared[0]] = declared[1]
             continue
         key = (param.name, param.location)
         if key in found:
@@ -238,7 +242,7 @@ def _parameter_list(
             )
             continue
         found[key] = param
-    return found, accept
+    return found, media
 
 
 def parameters(
@@ -247,11 +251,13 @@ def parameters(
     operation_level: tuple[Any, Location],
     path: str,
     op_at: Location,
-) -> tuple[tuple[Parameter, ...], tuple[str, ...]]:
+) -> tuple[tuple[Parameter, ...], dict[str, tuple[str, ...]]]:
     """Path-item parameters overridden (in place) by the operation's, then the operation's own;
-    and the media types an ``Accept`` header parameter enumerates (``_accept_values``)."""
-    merged, path_accept = _parameter_list(ctx, *path_level)
-    own, accept = _parameter_list(ctx, *operation_level)
+    and the media types its ``Accept`` and ``Content-Type`` header parameters enumerate, by
+    lower-case name (``_media_values``)."""
+    merged, media = _parameter_list(ctx, *path_level)
+    own, own_media = _parameter_list(ctx, *operation_level)
+    media.update(own_media)
     merged.update(own)
     variables = path_variables(path)
     for (name, location), param in list(merged.items()):
@@ -272,7 +278,7 @@ def parameters(
             merged[(variable, "path")] = Parameter(
                 name=variable, location="path", required=True, schema={"type": "string"}
             )
-    return tuple(merged.values()), accept or path_accept or ()
+    return tuple(merged.values()), media
 
 
 def report_dropped(

@@ -21,7 +21,7 @@ from ..load.reading import LoadedDocument, is_swagger2
 from ..load.refs import ROOT, Location, Resolver, inline_references
 from ..load.swagger2 import convert_document, convert_fragment
 from ..load.validate import check_document
-from .bodies import request_body
+from .bodies import declared_content_type, request_body
 from .model import (
     Api,
     ApiKeyScheme,
@@ -531,7 +531,9 @@ def _operation(
     x_mcp, x_mcp_origins = merge((*inherited, own_x_mcp))
     tags = raw.get("tags")
     own_params = (raw.get("parameters"), at.child("parameters"))
-    params, accept = parameters(ctx, path_params, own_params, path, at)
+    params, media = parameters(ctx, path_params, own_params, path, at)
+    if body is not None and "content-type" in media:
+        body = declared_content_type(ctx, body, media["content-type"], at)
     params, security = _credential_parameters(ctx, params, security, schemes, at)
     return Operation(
         key="",
@@ -547,7 +549,7 @@ def _operation(
         body=body,
         response=response(ctx, raw.get("responses"), at.child("responses")),
         redirects=documented_redirects(raw.get("responses")),
-        accept=accept,
+        accept=media.get("accept", ()),
         security=security,
         x_mcp=x_mcp,
         x_mcp_origins=x_mcp_origins,
