@@ -410,6 +410,50 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        # App Store Connect: a required filter that is a list written with commas (not exploded);
+        # Stream: path ids described as JSON content whose schema is a string
+        "/salesReports": {
+            "get": {
+                "operationId": "salesReports",
+                "parameters": [
+                    {
+                        "name": "filter[vendorNumber]",
+                        "in": "query",
+                        "required": True,
+                        "explode": False,
+                        "schema": {"type": "array", "items": {"type": "string"}},
+                    }
+                ],
+                "responses": OK,
+            }
+        },
+        "/channels/{type}/{id}/file": {
+            "delete": {
+                "operationId": "deleteFile",
+                "parameters": [
+                    {
+                        "name": name,
+                        "in": "path",
+                        "required": True,
+                        "content": {"application/json": {"schema": {"type": "string"}}},
+                    }
+                    for name in ("type", "id")
+                ]
+                + [
+                    {
+                        "name": "url",
+                        "in": "query",
+                        "content": {"application/json": {"schema": {"type": "string"}}},
+                    },
+                    {
+                        "name": "where",
+                        "in": "query",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                ],
+                "responses": OK,
+            }
+        },
         "/telegrafs/{id}": {
             "get": {
                 "operationId": "getTelegraf",
@@ -872,6 +916,28 @@ async def test_a_required_exploded_array_needs_an_item(probe: Probe) -> None:
     assert status["minItems"] == 1
     refused = await probe.call("find_pets", {"status": []})
     assert refused["isError"] is True and probe.api.requests == []
+
+
+async def test_a_required_list_written_with_commas_needs_an_item_too(probe: Probe) -> None:
+    """App Store Connect's required ``filter[vendorNumber]`` (not exploded): an empty list sends
+    ``filter[vendorNumber]=``, a filter with no value."""
+    schema = probe.tools["sales_reports"]["inputSchema"]["properties"]["filter[vendorNumber]"]
+    assert schema["minItems"] == 1
+    await probe.call("sales_reports", {"filter[vendorNumber]": ["8", "9"]})
+    [request] = probe.api.requests
+    assert request.target == "/salesReports?filter[vendorNumber]=8,9"
+
+
+async def test_a_string_described_as_json_content_is_sent_unquoted(probe: Probe) -> None:
+    """Stream's path ids are JSON content whose schema is a string: as JSON they went quoted
+    (``/channels/%22messaging%22/...``); an object stays JSON."""
+    arguments = {"type": "messaging", "id": "general", "url": "https://cdn.example/a b.png"}
+    await probe.call("delete_file", {**arguments, "where": {"a": 1}})
+    [request] = probe.api.requests
+    assert request.target == (
+        "/channels/messaging/general/file?url=https%3A%2F%2Fcdn.example%2Fa%20b.png"
+        "&where=%7B%22a%22%3A1%7D"
+    )
 
 
 async def test_a_multipart_body_behind_a_ref_keeps_no_reference_to_the_spec(probe: Probe) -> None:

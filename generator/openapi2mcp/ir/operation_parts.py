@@ -148,6 +148,16 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
         )
         required = True
     schema, content_type = _parameter_schema(ctx, value, loc, name)
+    if content_type and schema.get("type") == "string" and _is_json(content_type):
+        # a string as JSON is a quoted string (`/channels/%22messaging%22/...`), which no server
+        # that documents a plain string this way (Stream's path ids) means
+        ctx.resolver.info(
+            "param-content-plain",
+            loc.child("content"),
+            f"parameter '{name}' is described as {content_type} content but is a string: it is"
+            " sent as the string itself, not as a quoted JSON string",
+        )
+        content_type = ""
     if location == "path" and not content_type and not _SHAPING.intersection(schema):
         # nothing says what it takes (httpbin's `/status/{codes}`): a path segment is text, and
         # a value of no type could be null, which leaves no path to call
@@ -169,6 +179,11 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
         examples=_examples(ctx, value, loc),
         content_type=content_type,
     )
+
+
+def _is_json(media_type: str) -> bool:
+    base = base_media_type(media_type)
+    return base == "application/json" or base.endswith("+json")
 
 
 def _parameter_schema(

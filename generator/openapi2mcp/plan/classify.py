@@ -363,9 +363,10 @@ def _param_schema(param: Parameter, defs: Mapping[str, Any]) -> dict[str, Any]:
         # the parameter's own example tells the form a value takes ("447700900000" for a phone
         # number whose pattern also admits "") and is the value the smoke tests send
         schema["examples"] = [shown]
-    exploded = param.explode and param.location in ("query", "cookie") and not param.content_type
-    if param.required and exploded and schema.get("type") == "array" and "minItems" not in schema:
-        # an empty exploded array sends no name at all: the required parameter would be missing
+    listed = schema.get("type") == "array" and not param.content_type
+    if param.required and listed and "minItems" not in schema:
+        # an empty array sends no name at all (exploded) or an empty value (App Store Connect's
+        # `filter[app]=`): the required parameter would be missing
         schema["minItems"] = 1
     return schema
 
