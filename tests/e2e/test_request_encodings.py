@@ -454,6 +454,31 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        # Zeno: a multipart part that is an object behind a $ref (a Spring @RequestPart)
+        "/podcasts": {
+            "post": {
+                "operationId": "createPodcast",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["podcast"],
+                                "properties": {
+                                    "podcast": {"$ref": "#/components/schemas/User"},
+                                    "tags": {
+                                        "type": "array",
+                                        "items": {"$ref": "#/components/schemas/User"},
+                                    },
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
         "/telegrafs/{id}": {
             "get": {
                 "operationId": "getTelegraf",
@@ -884,6 +909,25 @@ async def test_multipart_parts_carry_their_encoding(probe: Probe) -> None:
         b'filename="file.png"\r\nContent-Type: image/png\r\nX-Origin: probe\r\n\r\n' + PNG + b"\r\n"
         b"--" + boundary + b'\r\nContent-Disposition: form-data; name="note"\r\n\r\nhi\r\n'
         b"--" + boundary + b"--\r\n"
+    )
+
+
+async def test_an_object_part_behind_a_reference_is_json(probe: Probe) -> None:
+    """Zeno's ``podcast`` part is ``$ref: Podcast``, an object: it went with no Content-Type,
+    which a Spring ``@RequestPart`` refuses (it parses a part as JSON by its type)."""
+    arguments = {"podcast": {"id": 7}, "tags": [{"id": 1}]}
+    assert "isError" not in await probe.call("create_podcast", arguments)
+    [request] = probe.api.requests
+    boundary = (request.header("Content-Type") or "").removeprefix("multipart/form-data; boundary=")
+    assert (
+        request.body
+        == (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="podcast"\r\n'
+            'Content-Type: application/json\r\n\r\n{"id":7}\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="tags"\r\n'
+            'Content-Type: application/json\r\n\r\n[{"id":1}]\r\n'
+            f"--{boundary}--\r\n"
+        ).encode()
     )
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from typing import Any, Final
 
 from ..load.refs import Location
@@ -165,7 +166,7 @@ def _raw_schema(ctx: Context, media: Any, at: Location) -> dict[str, Any]:
     return schema if isinstance(schema, dict) and "$ref" not in schema else {}
 
 
-def _shape(schema: dict[str, Any]) -> str:
+def _shape(schema: Mapping[str, Any]) -> str:
     """``json`` (objects, arrays, composition), ``binary``, ``text`` (a string) or ``any``."""
     if _binary(schema) is not None:
         return "binary"
@@ -261,6 +262,8 @@ def _multipart(
         return schema, ()
     parts: list[BodyPart] = []
     rewritten = dict(properties)
+    raw = _raw_schema(ctx, media, at).get("properties")
+    written: dict[str, Any] = raw if isinstance(raw, dict) else {}
     for name, prop in properties.items():
         if not isinstance(prop, dict):
             continue
@@ -271,7 +274,7 @@ def _multipart(
         binary = _binary(items if isinstance(items, dict) else prop)
         content_type = _first_concrete(entry.get("contentType")) or _first_concrete(binary)
         if binary is None:
-            if not content_type and _shape(items if isinstance(items, dict) else prop) == "json":
+            if not content_type and _part_shape(ctx, prop, written.get(name), at) == "json":
                 content_type = _JSON
             if content_type or headers:
                 parts.append(BodyPart(name, content_type, headers=headers))
@@ -286,6 +289,19 @@ def _multipart(
     if any(part.file for part in parts):
         schema = {**schema, "properties": rewritten}
     return schema, tuple(parts)
+
+
+def _part_shape(ctx: Context, prop: JsonSchema, written: Any, at: Location) -> str:
+    """The shape of a multipart property (see ``_shape``), an array by its items, looking through
+    the references of the schema as written (Zeno's ``podcast: {$ref: Podcast}``, an object, is a
+    JSON part: a server such as Spring's ``@RequestPart`` reads it only with that type)."""
+    items = prop.get("items") if prop.get("type") == "array" else None
+    shape = _shape(items if isinstance(items, dict) else prop)
+    if isinstance(items, dict) and isinstance(written, dict):
+        written = written.get("items")
+    if shape != "any" or not isinstance(written, dict) or "$ref" not in written:
+        return shape
+    return _shape(_raw_schema(ctx, {"schema": written}, at.child("schema", "properties")))
 
 
 def _form(ctx: Context, media: dict[str, Any], at: Location) -> tuple[BodyPart, ...]:
