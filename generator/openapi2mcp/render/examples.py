@@ -448,7 +448,7 @@ class _Builder(_Checker):
         if depth > _MAX_DEPTH:
             raise NoExample("the schema nests too deeply")
         if schema is True:
-            return None
+            return "example"  # not null: a server reads a null body or field as one not given
         if not isinstance(schema, Mapping):
             raise NoExample("the schema accepts no value")
         if "$ref" in schema:
@@ -545,7 +545,7 @@ class _Builder(_Checker):
     def _typed(self, schema: Mapping[str, Any], stack: tuple[str, ...], depth: int) -> Any:
         kinds = _types(schema)
         if not kinds:
-            candidates: list[Any] = [None, "example", 0, False, {}, []]
+            candidates: list[Any] = ["example", 0, False, {}, [], None]
             return next((c for c in candidates if self.accepts(schema, c, 0)), None)
         failure: NoExample | None = None
         for kind in kinds:

@@ -175,7 +175,7 @@ CASES: list[tuple[str, Any, Any]] = [
     (
         "minProperties",
         {"type": "object", "minProperties": 2, "properties": {"a": {"type": "string"}}},
-        {"a": "string", "key1": None},
+        {"a": "string", "key1": "example"},
     ),
     (
         "additionalProperties schema",
@@ -196,8 +196,9 @@ CASES: list[tuple[str, Any, Any]] = [
         {"type": "object", "properties": {"a": {"type": "string"}}},
         {},
     ),
-    ("empty schema", {}, None),
-    ("true schema", True, None),
+    # any value: not null, which a server reads as a body or field not given
+    ("empty schema", {}, "example"),
+    ("true schema", True, "example"),
     ("not null", {"not": {"type": "null"}}, "example"),
 ]
 
