@@ -944,6 +944,40 @@ async def test_a_swagger_authorization_header_becomes_a_credential(
     assert api.requests[0].header("Authorization") == "Token abc123"
 
 
+@pytest.mark.parametrize("shared", [False, True])
+async def test_an_openapi_3_authorization_header_with_no_scheme_is_a_credential(
+    tmp_path: Path, api: FakeApi, shared: bool
+) -> None:
+    """A 3.x document converted from 2.0 (APIs.guru's) or written in its habit declares the header
+    as a parameter and no security scheme: 3.x ignores it, which left no way to authenticate; it
+    is read as 2.0's is."""
+    header = {
+        "name": "Authorization",
+        "in": "header",
+        "required": True,
+        "schema": {"type": "string"},
+    }
+    parameter = {"$ref": "#/components/parameters/Auth"} if shared else header
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "Stations", "version": "1"},
+        "servers": [{"url": "https://stations.example"}],
+        "paths": {
+            "/stations": {
+                "get": {"operationId": "searchStations", "parameters": [parameter], "responses": OK}
+            }
+        },
+        "components": {"parameters": {"Auth": header}},
+    }
+    served = Probe(tmp_path, document, api, AUTHORIZATION_KEY="Bearer s3cret")
+    try:
+        assert list(served.tools["search_stations"]["inputSchema"]["properties"]) == ["_select"]
+        assert "isError" not in await served.call("search_stations", {})
+    finally:
+        await served.server.aclose()
+    assert api.requests[0].header("Authorization") == "Bearer s3cret"
+
+
 async def test_an_explicit_null_whole_json_body_is_sent_as_null(probe: Probe) -> None:
     result = await probe.call("patch_config", {"body": None})
     assert "isError" not in result, result

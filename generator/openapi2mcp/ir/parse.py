@@ -12,6 +12,7 @@ makes the run crash.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, replace
 from typing import Any, Final, cast
@@ -20,6 +21,7 @@ from ..diagnostics import Report
 from ..load.reading import LoadedDocument, is_swagger2
 from ..load.refs import ROOT, Location, Resolver, inline_references
 from ..load.swagger2 import convert_document, convert_fragment
+from ..load.swagger2_auth import authorization_parameters, declares_authorization
 from ..load.validate import check_document
 from .bodies import declared_content_type, request_body
 from .model import (
@@ -71,6 +73,12 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     transform = None
     if is_swagger2(doc.data):
         doc, transform = convert_document(doc, report), convert_fragment
+    elif declares_authorization(doc.data):
+        # 3.x ignores an Authorization header parameter; where nothing else sets the header, it
+        # is the API's credential, read as 2.0's is (on a copy: the document is the caller's)
+        copied = copy.deepcopy(doc.data)
+        authorization_parameters(copied, report)
+        doc = replace(doc, data=copied)
     data = doc.data
     check_document(data, report)
     resolver = Resolver(doc, report, transform=transform)

@@ -8,6 +8,10 @@ converted document gets an ``apiKey`` security scheme for the header (its enviro
 the credential) and each operation that declared the parameter may use it: as its only requirement
 when it declared none, as another alternative when none of its own already sets ``Authorization``.
 Works on the converted (3.0-shaped) document, in place; each operation it changes is reported.
+
+OpenAPI 3 documents converted from 2.0 keep such parameters too (APIs.guru's, and hand-written ones
+that copy the habit): where nothing else of the operation sets the header, they are read the same
+way (``declares_authorization`` tells whether a document needs it, before it is copied).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 
 from ..diagnostics import Report, pointer
 
-__all__ = ["SCHEME_NAME", "authorization_parameters"]
+__all__ = ["SCHEME_NAME", "authorization_parameters", "declares_authorization"]
 
 SCHEME_NAME = "authorization"
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch")
@@ -59,6 +63,23 @@ def authorization_parameters(document: JsonObject, report: Report) -> None:
         return
     for name in [name for name, value in shared.items() if _is_authorization(value)]:
         del shared[name]
+
+
+def declares_authorization(document: JsonObject) -> bool:
+    """Whether any path item, operation or shared parameter of ``document`` is an ``in: header``
+    ``Authorization`` parameter (written inline or as a shared one)."""
+    shared = document.get("components", {})
+    shared = shared.get("parameters") if isinstance(shared, dict) else None
+    if isinstance(shared, dict) and any(_is_authorization(v) for v in shared.values()):
+        return True
+    paths = document.get("paths")
+    for item in paths.values() if isinstance(paths, dict) else ():
+        owners = [item, *(item.get(m) for m in _METHODS)] if isinstance(item, dict) else []
+        for owner in owners:
+            parameters = owner.get("parameters") if isinstance(owner, dict) else None
+            if isinstance(parameters, list) and any(_is_authorization(p) for p in parameters):
+                return True
+    return False
 
 
 def _is_authorization(value: Any) -> bool:

@@ -356,25 +356,31 @@ def test_path_parameter_defaults(tmp_path: Path) -> None:
     assert where(report) == []
 
 
-def test_accept_content_type_and_authorization_headers_are_ignored(tmp_path: Path) -> None:
+def test_accept_and_content_type_are_ignored_and_authorization_is_the_credential(
+    tmp_path: Path,
+) -> None:
+    """OpenAPI 3 ignores the three headers as parameters; an Authorization header parameter of an
+    operation that nothing else authenticates is its credential (as in Swagger 2.0 documents:
+    APIs.guru's converted ones keep it), never a tool argument."""
     op, report = one_operation(
         tmp_path,
         f"""\
         parameters:
           - {{name: Accept, in: header, schema: {{type: string}}}}
           - {{name: content-type, in: header, schema: {{type: string}}}}
-          - {{name: Authorization, in: header, schema: {{type: string}}}}
+          - {{name: Authorization, in: header, required: true, schema: {{type: string}}}}
           - {{name: Authorization, in: query, schema: {{type: string}}}}
         responses: {NO_CONTENT}
         """,
     )
     assert [(p.name, p.location) for p in op.parameters] == [("Authorization", "query")]
+    assert op.security == (("authorization",),)
     assert where(report) == [
+        ("swagger-authorization-header", "#/paths/~1pets/get"),
         ("param-ignored", "#/paths/~1pets/get/parameters/0"),
         ("param-ignored", "#/paths/~1pets/get/parameters/1"),
-        ("param-ignored", "#/paths/~1pets/get/parameters/2"),
     ]
-    assert messages(report)[0] == (
+    assert messages(report)[1] == (
         "info",
         "param-ignored",
         "#/paths/~1pets/get/parameters/0",
