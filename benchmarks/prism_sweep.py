@@ -129,7 +129,8 @@ class Recorder:
                 )
                 self.send_response(response.status)
                 for name, value in response.getheaders():
-                    if name.lower() not in {"content-length", "connection", "keep-alive"}:
+                    hop = {"content-length", "connection", "keep-alive", "transfer-encoding"}
+                    if name.lower() not in hop:  # the proxy frames the body itself
                         self.send_header(name, value)
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
