@@ -254,3 +254,15 @@ async def test_extra_headers_reach_the_api_and_their_values_never_come_back(
     assert not checked.is_error, checked
     assert result_json(checked) == {"authenticated": True, "user": user}
     assert httpx.get(f"{httpbin.root_url}/basic-auth/{user}/{password}").status_code == 401
+
+
+async def test_an_image_chosen_by_accept_comes_back_as_the_image(httpbin: LiveApi) -> None:
+    """``/image`` answers the type the Accept header asks for and 406 to ``*/*``; its Swagger 2.0
+    operation produces five image types and documents no schema: the request names them, and the
+    image comes back as one (it had been refused with 406)."""
+    async with mcp_client(httpbin.stdio(), "auto") as client:
+        result = await client.call_tool("get_image", {})
+    assert not result.is_error, whole_result(result)
+    [image] = [c for c in result.content if c.type == "image"]
+    assert image.mime_type == "image/webp"
+    assert base64.b64decode(image.data)[8:12] == b"WEBP"

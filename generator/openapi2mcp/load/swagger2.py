@@ -696,6 +696,11 @@ class _Converter:
                 if media_type in content:
                     content[media_type] = {**content[media_type], "example": example}
             out["content"] = content
+        elif produces and _succeeds(at) and any(_base_media(m) != _JSON for m in produces):
+            # a success with no schema, but what it produces is said (httpbin's /image: image/webp,
+            # image/png ...): the media types stay, so that the request can ask for one of them (a
+            # server that chooses by Accept refuses */* with 406)
+            out["content"] = {m: {} for m in produces}
         dropped = [m for m in examples if m not in out.get("content", {})]
         if dropped:
             self._info(
@@ -737,3 +742,12 @@ class _Converter:
                 out[key] = item
         _schema_idioms(out, value)
         return out
+
+
+def _succeeds(at: Location) -> bool:
+    """Whether ``at`` is an operation's 2xx response (its status code is the last token)."""
+    return bool(at.tokens) and str(at.tokens[-1]).upper().startswith("2")
+
+
+def _base_media(media_type: str) -> str:
+    return media_type.split(";", 1)[0].strip().lower()
