@@ -28,12 +28,10 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import gzip
 import json
 import re
 import sys
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +41,17 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from prism_sweep import Exchange, Recorder, Server, all_arguments  # noqa: E402
+from prism_sweep import (  # noqa: E402
+    Called,
+    Exchange,
+    Recorder,
+    Report,
+    Server,
+    all_arguments,
+    call_each,
+    settled,
+    smoke_cases,
+)
 
 from tests.realapis.conftest import JUPYTER_TOKEN, POWERDNS_API_KEY, RUNNERS  # noqa: E402
 
@@ -82,27 +90,12 @@ SETUP: dict[str, dict[str, Any]] = {
 }
 
 
-@dataclass
-class Report:
-    label: str
-    problem: str = ""
-    kinds: collections.Counter[str] = field(default_factory=collections.Counter)
-    findings: list[str] = field(default_factory=list)
-
-
 def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, str]:
     """The kind of one call and what to print about it."""
-    if "result" not in reply:
-        return "other", f"JSON-RPC error {json.dumps(reply.get('error'))[:300]}"
-    result = reply["result"]
-    text = " ".join(c.get("text", "") for c in result.get("content", []) if c.get("type") == "text")
-    failed = bool(result.get("isError"))
-    if not exchanges:
-        return ("refused", text[:400]) if failed else ("other", "success without a request")
-    last = exchanges[-1]
-    line = f"{last.method} {last.target[:300]}"
-    if last.status == 0:
-        return "other", f"{line} -> {last.body.decode()}"
+    called = settled(reply, exchanges)
+    if not isinstance(called, Called):
+        return called
+    text, failed, last, line = called.text, called.failed, called.last, called.line
     upstream_ok = 200 <= last.status < 300
     documented_redirect = 300 <= last.status < 400 and "as this operation documents" in text
     if documented_redirect and not failed:
@@ -131,14 +124,7 @@ def sweep(label: str, use_all: bool, home: Path) -> Report:
         document = home / f"{label}-live.json"
         document.write_text(json.dumps(live.spec), encoding="utf-8")
         generation = generate(str(document), GenerateOptions(name=label, tool_mode="full"))
-        tests = live.package / "tests"
-        gz = tests / "smoke_cases.json.gz"
-        raw = (
-            gzip.decompress(gz.read_bytes())
-            if gz.exists()
-            else (tests / "smoke_cases.json").read_bytes()
-        )
-        cases = json.loads(raw)
+        cases = smoke_cases(live.package)
         skip = re.compile(setup["skip"])
         paths = {tool.name: tool.operation.path for tool in generation.plan.tools}
         recorder = Recorder(live.server.port)
@@ -151,19 +137,12 @@ def sweep(label: str, use_all: bool, home: Path) -> Report:
         calls = [(c["tool"], c["arguments"]) for c in cases["tools"]]
         if use_all:
             calls += list(all_arguments(generation).items())
+        calls = [
+            (tool, arguments) for tool, arguments in calls if not skip.search(paths.get(tool, ""))
+        ]
         server = Server(live.package, env)
         try:
-            for tool, arguments in calls:
-                if skip.search(paths.get(tool, "")):
-                    continue
-                before = len(recorder.exchanges)
-                reply = server.call(tool, arguments)
-                kind, said = sort_call(reply, recorder.exchanges[before:])
-                report.kinds[kind] += 1
-                if said:
-                    report.findings.append(f"[{kind}] {tool}: {said}")
-        except RuntimeError as exc:
-            report.problem = str(exc)
+            call_each(server, recorder, calls, sort_call, report)
         finally:
             server.close()
             recorder.close()

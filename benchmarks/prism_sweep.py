@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -307,8 +308,19 @@ def _problem(exchange: Exchange) -> list[dict[str, Any]]:
     ]
 
 
-def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, str]:
-    """The kind of one call and what to print about it."""
+@dataclass
+class Called:
+    """One call still to be judged: what the tool said, whether it failed, the last exchange."""
+
+    text: str
+    failed: bool
+    last: Exchange
+    line: str
+
+
+def settled(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, str] | Called:
+    """The verdicts every sweep shares (a JSON-RPC error, no request sent, the upstream gone), or
+    the call to judge further."""
     if "result" not in reply:
         return "other", f"JSON-RPC error {json.dumps(reply.get('error'))[:300]}"
     result = reply["result"]
@@ -320,6 +332,47 @@ def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, st
     line = f"{last.method} {last.target[:300]}"
     if last.status == 0:
         return "other", f"{line} -> {last.body.decode()}"
+    return Called(text, failed, last, line)
+
+
+def smoke_cases(package: Path) -> dict[str, Any]:
+    """The generated package's smoke cases (its tests' data, gzipped for big APIs)."""
+    tests = package / "tests"
+    gz = tests / "smoke_cases.json.gz"
+    raw = gz.read_bytes() if gz.exists() else (tests / "smoke_cases.json").read_bytes()
+    found: dict[str, Any] = json.loads(gzip.decompress(raw) if gz.exists() else raw)
+    return found
+
+
+Sort = Callable[[dict[str, Any], list[Exchange]], tuple[str, str]]
+
+
+def call_each(
+    server: Server,
+    recorder: Recorder,
+    calls: list[tuple[str, dict[str, Any]]],
+    sort: Sort,
+    report: Report,
+) -> None:
+    """Call each tool through ``server``, sorting each call into ``report``."""
+    try:
+        for tool, arguments in calls:
+            before = len(recorder.exchanges)
+            reply = server.call(tool, arguments)
+            kind, said = sort(reply, recorder.exchanges[before:])
+            report.kinds[kind] += 1
+            if said:
+                report.findings.append(f"[{kind}] {tool}: {said}")
+    except RuntimeError as exc:
+        report.problem = str(exc)
+
+
+def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, str]:
+    """The kind of one call and what to print about it."""
+    called = settled(reply, exchanges)
+    if not isinstance(called, Called):
+        return called
+    text, failed, last, line = called.text, called.failed, called.last, called.line
     errors = [v for v in last.violations + _problem(last) if v.get("severity") == "Error"]
     request_errors = [v for v in errors if (v.get("location") or [""])[0] == "request"]
     if request_errors:
@@ -368,13 +421,7 @@ def sweep(
                 target.write_bytes(content)
             else:
                 target.write_text(content, encoding="utf-8")
-        tests = package / "tests"
-        raw = (
-            gzip.decompress((tests / "smoke_cases.json.gz").read_bytes())
-            if (tests / "smoke_cases.json.gz").exists()
-            else (tests / "smoke_cases.json").read_bytes()
-        )
-        cases = json.loads(raw)
+        cases = smoke_cases(package)
         prefix = generation.plan.env_prefix
         env = {
             f"{prefix}_BASE_URL": recorder.url,
@@ -390,15 +437,7 @@ def sweep(
             calls = calls[:limit]
         server = Server(package, env)
         try:
-            for tool, arguments in calls:
-                before = len(recorder.exchanges)
-                reply = server.call(tool, arguments)
-                kind, said = sort_call(reply, recorder.exchanges[before:])
-                report.kinds[kind] += 1
-                if said:
-                    report.findings.append(f"[{kind}] {tool}: {said}")
-        except RuntimeError as exc:
-            report.problem = str(exc)
+            call_each(server, recorder, calls, sort_call, report)
         finally:
             server.close()
             recorder.close()
