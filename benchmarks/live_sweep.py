@@ -49,6 +49,7 @@ from prism_sweep import (  # noqa: E402
     Server,
     all_arguments,
     call_each,
+    print_report,
     settled,
     smoke_cases,
 )
@@ -163,13 +164,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix=f"live-sweep-{label}-") as home:
             report = sweep(label, args.all, Path(home))
         totals += report.kinds
-        counts = ", ".join(f"{k} {report.kinds[k]}" for k in KINDS if report.kinds[k])
-        print(f"{label}: {counts}" + (f" ({report.problem})" if report.problem else ""), flush=True)
-        shown = report.findings if args.verbose else report.findings[:5]
-        for finding in shown:
-            print(f"  {finding}", flush=True)
-        if len(report.findings) > len(shown):
-            print(f"  ... {len(report.findings) - len(shown)} more (-v)", flush=True)
+        print_report(report, KINDS, args.verbose)
     print("all:", ", ".join(f"{k} {totals[k]}" for k in KINDS if totals[k]))
 
 

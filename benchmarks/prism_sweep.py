@@ -446,6 +446,19 @@ def sweep(
     return report
 
 
+def print_report(report: Report, kinds: tuple[str, ...], verbose: bool) -> None:
+    """One document's (or server's) counts by kind, and its findings (five unless verbose)."""
+    counts = ", ".join(f"{k} {report.kinds[k]}" for k in kinds if report.kinds[k])
+    print(
+        f"{report.label}: {counts}" + (f" ({report.problem})" if report.problem else ""), flush=True
+    )
+    shown = report.findings if verbose else report.findings[:5]
+    for finding in shown:
+        print(f"  {finding}", flush=True)
+    if len(report.findings) > len(shown):
+        print(f"  ... {len(report.findings) - len(shown)} more (-v)", flush=True)
+
+
 def _drawn(count: int, seed: int) -> list[tuple[str, Path]]:
     """``count`` documents of the APIs.guru collection, drawn at random, none of the public specs."""
     directory = realworld.CACHE / realworld.DIRECTORY
@@ -507,13 +520,7 @@ def main() -> None:
             path = realworld.spec_file(realworld.CACHE, str(where), Path(tmp))
             report = sweep(label, path, prism, args.all, args.limit, args.dynamic)
             totals += report.kinds
-            counts = ", ".join(f"{k} {report.kinds[k]}" for k in KINDS if report.kinds[k])
-            print(f"{label}: {report.problem or counts}", flush=True)
-            shown = report.findings if args.verbose else report.findings[:5]
-            for finding in shown:
-                print(f"  {finding}", flush=True)
-            if len(report.findings) > len(shown):
-                print(f"  ... {len(report.findings) - len(shown)} more (-v)", flush=True)
+            print_report(report, KINDS, args.verbose)
     print("all:", ", ".join(f"{k} {totals[k]}" for k in KINDS if totals[k]))
 
 

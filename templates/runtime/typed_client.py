@@ -21,9 +21,9 @@ from typing import Any
 
 import httpx
 
-from .catalog.model import Catalog
+from .catalog.model import Catalog, documented_redirect
 from .errors import ApiError as ApiError  # noqa: PLC0414 - re-exported
-from .upstream.client import Upstream, documented_redirect
+from .upstream.client import Upstream
 
 _NOT_MODIFIED = 304
 

@@ -36,7 +36,7 @@ import copy
 import gzip
 import json
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 from urllib.parse import unquote
@@ -749,3 +749,12 @@ def _refs(node: Any) -> list[str]:
         elif isinstance(current, list):
             stack.extend(current)
     return names
+
+
+def documented_redirect(status: int, redirects: Sequence[str]) -> bool:
+    """Whether a redirect that was not followed is the operation's answer: one it documents
+    (``redirects``: its documented 3xx codes), other than 304 and 307/308, which ask for the same
+    request elsewhere (it was not carried out)."""
+    if status not in range(300, 400) or status in (304, 307, 308):
+        return False
+    return bool({str(status), "3XX"} & {code.upper() for code in redirects})

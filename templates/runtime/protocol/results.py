@@ -40,9 +40,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
+from ..catalog.model import documented_redirect
 from ..errors import UpstreamStatusError
 from ..jsonschema import Validator
-from ..upstream.client import UpstreamResponse, documented_redirect
+from ..upstream.client import UpstreamResponse
 from ..upstream.multipart import MultipartError, Part, parse_multipart
 from ..upstream.redaction import scrub_credentials
 from .projection import Selection, SelectionError, as_structured, nothing_selected

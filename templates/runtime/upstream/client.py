@@ -123,15 +123,6 @@ class UpstreamResponse:
     cut_after: float | None = None
 
 
-def documented_redirect(status: int, redirects: Sequence[str]) -> bool:
-    """Whether a redirect that was not followed is the operation's answer: one it documents
-    (``redirects``: its documented 3xx codes), other than 304 and 307/308, which ask for the same
-    request elsewhere (it was not carried out)."""
-    if status not in range(300, 400) or status in (304, 307, 308):
-        return False
-    return bool({str(status), "3XX"} & {code.upper() for code in redirects})
-
-
 class _RefuseCookies(CookiePolicy):
     """Neither store nor send cookies: a shared client must not carry one caller's session."""
 
