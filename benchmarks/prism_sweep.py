@@ -384,7 +384,8 @@ def sort_call(reply: dict[str, Any], exchanges: list[Exchange]) -> tuple[str, st
         return "rejected", f"{line}{sent} -> {said}"
     if b"NO_PATH_MATCHED" in last.body or b"NO_METHOD_MATCHED" in last.body:
         return "no route", line
-    upstream_ok = 200 <= last.status < 300
+    # a 304 answers a conditional request: the copy the caller has is current (a success)
+    upstream_ok = 200 <= last.status < 300 or last.status == 304
     if 300 <= last.status < 400 and not failed and "as this operation documents" in text:
         return "ok", ""  # a redirect the operation documents as its answer
     if upstream_ok == failed:

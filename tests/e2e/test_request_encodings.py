@@ -348,6 +348,29 @@ PROBE: dict[str, Any] = {
                 "responses": {"204": {"description": "written"}},
             }
         },
+        # Google Home's local API (and VTEX's): a required Content-Type header parameter on an
+        # operation that may go without a body; the server refuses a request that lacks it
+        "/assistant/notifications": {
+            "post": {
+                "operationId": "doNotDisturb",
+                "parameters": [
+                    {
+                        "name": "Content-Type",
+                        "in": "header",
+                        "required": True,
+                        "schema": {"type": "string", "example": "application/json"},
+                    }
+                ],
+                "requestBody": _json(
+                    {
+                        "type": "object",
+                        "properties": {"notifications_enabled": {"type": "boolean"}},
+                    },
+                    required=False,
+                ),
+                "responses": OK,
+            }
+        },
         # Azure's runbook content: Swagger 2.0's `type: file` left as `format: file` on an object
         "/runbooks/{name}/content": {
             "put": {
@@ -866,6 +889,20 @@ async def test_an_enumerated_accept_is_sent_as_one_of_its_values(probe: Probe) -
     await probe.call("get_telegraf", {"id": "t1"})
     [request] = probe.api.requests
     assert request.header("Accept") == "application/json"
+
+
+async def test_a_required_content_type_goes_also_without_a_body(probe: Probe) -> None:
+    """A required ``Content-Type`` header parameter is not an argument (OpenAPI ignores it), but
+    the type it names goes with a request sent without a body (Google Home's "an empty-body POST
+    returns the current value"; a validator in front of the API refuses it without the header)."""
+    await probe.call("do_not_disturb", {})
+    await probe.call("do_not_disturb", {"notifications_enabled": False})
+    empty, full = probe.api.requests
+    assert (empty.header("Content-Type"), empty.body) == ("application/json", b"")
+    assert (full.header("Content-Type"), full.body) == (
+        "application/json",
+        b'{"notifications_enabled":false}',
+    )
 
 
 def _parts(request: Any) -> list[bytes]:

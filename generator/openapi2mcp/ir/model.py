@@ -148,6 +148,9 @@ class Operation:
     redirects: tuple[str, ...] = ()
     # the media types an `Accept` header parameter enumerates (the parameter itself is ignored)
     accept: tuple[str, ...] = ()
+    # the type a `Content-Type` header parameter names, sent on a request that goes without a body
+    # (the parameter itself is ignored; "" when there is none)
+    bare_content_type: str = ""
     # alternatives; each a tuple of scheme names; () inside means anonymous is allowed
     security: tuple[tuple[str, ...], ...] = ()
     # the operation's `x-mcp` extension over the path item's and the document's (checked by the parser)

@@ -214,7 +214,9 @@ def _media_values(ctx: Context, raw: Any, at: Location) -> tuple[str, tuple[str,
     """An ignored ``Accept`` or ``Content-Type`` header parameter's name (lower case) and the
     media types it enumerates, or None: a server that declares them compares the header with each
     (InfluxDB answers TOML to any ``Accept`` but exactly ``application/json``; Docker's build
-    wants ``application/x-tar``), so one of them is sent alone."""
+    wants ``application/x-tar``), so one of them is sent alone. A required ``Content-Type`` that
+    enumerates nothing names its type by its default or example (Google Home's local API and
+    VTEX's require ``Content-Type: application/json`` on requests without a body)."""
     resolved = ctx.resolver.deref(raw, at)  # resolved once already, by ``parameter``
     value = resolved[0] if resolved is not None else None
     name = str(value.get("name", "")).lower() if isinstance(value, dict) else ""
@@ -224,10 +226,14 @@ def _media_values(ctx: Context, raw: Any, at: Location) -> tuple[str, tuple[str,
     if isinstance(schema, dict) and "$ref" in schema:
         target = ctx.resolver.target(schema["$ref"], at.child("schema"))
         schema = ctx.resolver.lookup(target)[1] if target is not None else None
-    enum = schema.get("enum") if isinstance(schema, dict) else None
+    schema = schema if isinstance(schema, dict) else {}
+    enum = schema.get("enum")
     found = (
         tuple(v for v in enum if isinstance(v, str) and "/" in v) if isinstance(enum, list) else ()
     )
+    if not found and name == "content-type" and value.get("required") is True:
+        named = (schema.get("default"), schema.get("example"), value.get("example"))
+        found = next(((v,) for v in named if isinstance(v, str) and "/" in v), ())
     return (name, found) if found else None
 
 

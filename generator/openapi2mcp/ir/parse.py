@@ -558,6 +558,7 @@ def _operation(
         response=response(ctx, raw.get("responses"), at.child("responses")),
         redirects=documented_redirects(raw.get("responses")),
         accept=media.get("accept", ()),
+        bare_content_type=media.get("content-type", ("",))[0],
         security=security,
         x_mcp=x_mcp,
         x_mcp_origins=x_mcp_origins,

@@ -447,6 +447,8 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> rt.OperationSpec
     accept = _accept(op)
     if accept and accept != spec["responseMediaType"]:
         spec["accept"] = accept
+    if op.bare_content_type:
+        spec["bareContentType"] = op.bare_content_type
     # the operation's own style (x-mcp), where the config file sets none for the whole server
     if tool.settings.deep_object_arrays is not None:
         spec["deepObjectArrays"] = tool.settings.deep_object_arrays

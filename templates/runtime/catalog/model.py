@@ -189,6 +189,9 @@ class OperationSpec(TypedDict):
     responseMediaType: str
     # the Accept header: the media types the operation documents, preferred first
     accept: NotRequired[str]
+    # the Content-Type of a request that goes without a body, where the operation declares one (a
+    # required Content-Type header parameter: some servers refuse a request that lacks it)
+    bareContentType: NotRequired[str]
     # arrays inside deepObject values, when the operation's x-mcp sets it (see UpstreamInfo)
     deepObjectArrays: NotRequired[str]
     # JSON pointer of the operation in the spec, for people tracing it back; left out when it is

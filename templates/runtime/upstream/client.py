@@ -30,8 +30,6 @@ import asyncio
 import http
 import json
 import re
-import socket
-import ssl
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from http.cookiejar import CookieJar, CookiePolicy
@@ -77,6 +75,7 @@ from .resilience import (
     Policy,
     PolicyError,
     Refused,
+    failure_reason,
 )
 from .resilience import parse_retry_after as _parse_retry_after
 
@@ -141,43 +140,6 @@ class _RefuseCookies(CookiePolicy):
 
     def path_return_ok(self, path: str, request: Any) -> bool:
         return False
-
-
-_REASONS = (
-    ("refused", "connection refused"),
-    ("name or service not known", "host not found"),
-    ("nodename nor servname", "host not found"),
-    ("getaddrinfo", "host not found"),
-    ("name resolution", "host not found"),
-    ("no address associated", "host not found"),
-    ("certificate", "TLS certificate verification failed"),
-    ("unreachable", "network is unreachable"),
-    ("reset by peer", "connection reset"),
-    ("server disconnected", "the server closed the connection without answering"),
-)
-
-
-def _reason(exc: BaseException) -> str:
-    """A short cause, found along the exception chain (httpx wraps the OS error twice)."""
-    chain: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and current not in chain and len(chain) < 10:
-        chain.append(current)
-        current = current.__cause__ or current.__context__
-    for error in chain:
-        if isinstance(error, ConnectionRefusedError):
-            return "connection refused"
-        if isinstance(error, socket.gaierror):
-            return "host not found"
-        if isinstance(error, ssl.SSLCertVerificationError):
-            return "TLS certificate verification failed"
-    for error in chain:
-        lowered = str(error).lower()
-        for needle, reason in _REASONS:
-            if needle in lowered:
-                return reason
-    text = str(exc)
-    return text[:200] if text else type(exc).__name__
 
 
 class _Failed(Exception):
@@ -500,7 +462,7 @@ class Upstream:
                 user_agent=self._user_agent,
                 timeout=self._timeout,
                 transport=self._transport,
-                describe=_reason,
+                describe=failure_reason,
                 on_token=self._remember_token,
             )
         return self._oauth
@@ -612,13 +574,15 @@ class Upstream:
         except TooLarge:
             raise UpstreamError(_too_large()) from None
         except httpx.ConnectError as exc:
-            message = self._scrub(f"could not reach {origin}: {_reason(exc)}", prepared)
-            raise _Failed(message, _reason(exc), retryable=True) from None
+            message = self._scrub(f"could not reach {origin}: {failure_reason(exc)}", prepared)
+            raise _Failed(message, failure_reason(exc), retryable=True) from None
         except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-            message = self._scrub(f"request to {origin} failed: {_reason(exc)}", prepared)
-            raise _Failed(message, self._scrub(_reason(exc), prepared), retryable=True) from None
+            message = self._scrub(f"request to {origin} failed: {failure_reason(exc)}", prepared)
+            raise _Failed(
+                message, self._scrub(failure_reason(exc), prepared), retryable=True
+            ) from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            message = self._scrub(f"request to {origin} failed: {_reason(exc)}", prepared)
+            message = self._scrub(f"request to {origin} failed: {failure_reason(exc)}", prepared)
             raise _Failed(message, "", retryable=False) from None
         try:
             decoded = decode_body(raw, coding, MAX_RESPONSE_BYTES)
@@ -667,7 +631,7 @@ class Upstream:
         try:
             credentials.apply(spec["security"], parts)
             path = self._parameters(spec, arguments, parts)
-            content = self._body(spec.get("body"), arguments, parts, self._arrays_of(spec))
+            content = self._body(spec, arguments, parts)
         except (EncodingRefused, ValueError) as exc:
             raise UpstreamError(str(exc)) from None
         public = base + path + ("?" + "&".join(parts.query) if parts.query else "")
@@ -740,14 +704,23 @@ class Upstream:
         return arrays if arrays in ARRAY_MODES else INDEXED
 
     def _body(
+        self, operation: OperationSpec, arguments: Mapping[str, Any], parts: RequestParts
+    ) -> bytes | None:
+        """The request body, its Content-Type among ``parts``; None when none goes (with the
+        Content-Type the operation declares for that, if any)."""
+        spec = operation.get("body")
+        content = None if spec is None else self._content(spec, arguments, parts, operation)
+        if content is None and "bareContentType" in operation:
+            parts.headers.append(("Content-Type", operation["bareContentType"]))
+        return content
+
+    def _content(
         self,
-        spec: BodySpec | None,
+        spec: BodySpec,
         arguments: Mapping[str, Any],
         parts: RequestParts,
-        arrays: str = INDEXED,
+        operation: OperationSpec,
     ) -> bytes | None:
-        if spec is None:
-            return None
         argument = spec.get("argument")
         if argument is not None:
             value = arguments.get(argument)
@@ -777,7 +750,7 @@ class Upstream:
             argument or "body",
             spec.get("parts"),
             declared=spec.get("declaredType", ""),
-            arrays=arrays,
+            arrays=self._arrays_of(operation),
             as_text=spec.get("asText", False),
         )
         parts.headers.append(("Content-Type", content_type))

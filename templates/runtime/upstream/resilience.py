@@ -10,7 +10,8 @@ cool-down to let one probe through. What the API answers to one bad request (a 4
 never opens a circuit, and one operation's failures never pause another: a healthy read keeps
 working while a broken write is paused. ``Guard.retry_delay`` is exponential backoff with jitter, or
 the upstream's ``Retry-After`` when it fits under the cap. Every refusal is a ``Refused`` whose
-message tells a model what happened and when to try again. Stdlib only; the clock, the sleep and the
+message tells a model what happened and when to try again; ``failure_reason`` names what went
+wrong with a connection (refused, host not found, TLS). Stdlib only; the clock, the sleep and the
 random source can be replaced in tests.
 """
 
@@ -19,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+import socket
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -35,6 +38,7 @@ __all__ = [
     "Policy",
     "PolicyError",
     "Refused",
+    "failure_reason",
     "parse_retry_after",
 ]
 
@@ -51,6 +55,44 @@ THROTTLED = 429
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
+
+
+_REASONS = (
+    ("refused", "connection refused"),
+    ("name or service not known", "host not found"),
+    ("nodename nor servname", "host not found"),
+    ("getaddrinfo", "host not found"),
+    ("name resolution", "host not found"),
+    ("no address associated", "host not found"),
+    ("certificate", "TLS certificate verification failed"),
+    ("unreachable", "network is unreachable"),
+    ("reset by peer", "connection reset"),
+    ("server disconnected", "the server closed the connection without answering"),
+)
+
+
+def failure_reason(exc: BaseException) -> str:
+    """A short cause of a transport failure, found along the exception chain (httpx wraps the OS
+    error twice)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain and len(chain) < 10:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    for error in chain:
+        if isinstance(error, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(error, socket.gaierror):
+            return "host not found"
+        if isinstance(error, ssl.SSLCertVerificationError):
+            return "TLS certificate verification failed"
+    for error in chain:
+        lowered = str(error).lower()
+        for needle, reason in _REASONS:
+            if needle in lowered:
+                return reason
+    text = str(exc)
+    return text[:200] if text else type(exc).__name__
 
 
 @dataclass(frozen=True, slots=True)
