@@ -18,6 +18,7 @@ SERVERS=(
     "jupyter-server|jupyter-server==2.21.1"
     "prefect|prefect==3.9.1"
     "gns3-server|gns3-server==3.0.6"
+    "label-studio|label-studio==1.23.2"
 )
 
 for entry in "${SERVERS[@]}"; do

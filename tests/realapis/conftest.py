@@ -1,6 +1,6 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
-Each server (httpbin, kinto, jupyter-server, prefect, gns3-server; PowerDNS and Alertmanager from
+Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio; PowerDNS and Alertmanager from
 Debian; LoopBack's examples from npm) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
@@ -329,9 +329,11 @@ def _launched(name: str, module: str, realapi_dir: Path) -> Iterator[LiveApi]:
     home = realapi_dir / f"{name}-home"
     home.mkdir()
     with launch.server(name, home, realapi_dir) as server:
-        package, spec = _generate_live(server, launch.document_path, {}, realapi_dir, name)
+        headers = launch.document_headers
+        package, spec = _generate_live(server, launch.document_path, headers, realapi_dir, name)
         base_url = server.root_url + launch.api_path
-        yield LiveApi(server, package, module, name.upper(), base_url, spec)
+        prefix = name.upper().replace("-", "_")
+        yield LiveApi(server, package, module, prefix, base_url, spec)
 
 
 @pytest.fixture(scope="session")
@@ -342,6 +344,11 @@ def prefect(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def gns3(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_gns3(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def label_studio(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_label_studio(realapi_dir)
 
 
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
@@ -366,6 +373,10 @@ def run_gns3(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _launched("gns3", "gns3_mcp", realapi_dir)
 
 
+def run_label_studio(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from _launched("label-studio", "label_studio_mcp", realapi_dir)
+
+
 # each real API server with its generated package, started with its data in a directory (the
 # fixtures below, and benchmarks/live_sweep.py)
 RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
@@ -378,6 +389,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "loopback-files": run_loopback_files,
     "prefect": run_prefect,
     "gns3": run_gns3,
+    "label-studio": run_label_studio,
 }
 
 

@@ -28,6 +28,7 @@ VENVS = REPO / ".work" / "realapis"
 INSTALL_HINT = "run `bash scripts/install_realapis.sh` to install the real API servers"
 
 START_TIMEOUT = 60.0
+LABEL_STUDIO_TOKEN = "realapi-label-studio-4c1b7e"
 STOP_TIMEOUT = 10.0
 
 
@@ -62,8 +63,10 @@ class RealServer:
         cwd: Path | None = None,
         ready_headers: Mapping[str, str] | None = None,
         env: Mapping[str, str] | None = None,
+        start_timeout: float = START_TIMEOUT,
     ) -> None:
         self.name = name
+        self.start_timeout = start_timeout
         self.command = [str(part) for part in command]
         self.port = port
         self.root_url = f"http://127.0.0.1:{port}"
@@ -107,7 +110,7 @@ class RealServer:
 
     def _wait_until_ready(self) -> None:
         assert self.process is not None
-        deadline = time.monotonic() + START_TIMEOUT
+        deadline = time.monotonic() + self.start_timeout
         last_problem = "no answer yet"
         with httpx.Client(timeout=2.0) as client:
             while time.monotonic() < deadline:
@@ -126,7 +129,7 @@ class RealServer:
                     last_problem = f"HTTP {answer.status_code}"
                 time.sleep(0.1)
         pytest.fail(
-            f"{self.name} did not answer {self.ready_path} within {START_TIMEOUT:.0f} s "
+            f"{self.name} did not answer {self.ready_path} within {self.start_timeout:.0f} s "
             f"({last_problem})\n{self.log_tail()}"
         )
 
@@ -155,7 +158,8 @@ class RealServer:
 class Launch:
     """How to run one installed real API server with its data in ``home``: its venv and command
     (``{port}`` and ``{home}`` filled in), the path that answers once it is ready, where it serves
-    its OpenAPI document, and the base URL's path below its root."""
+    its OpenAPI document (and the headers that reading it takes), and the base URL's path below its
+    root."""
 
     venv: str
     command: tuple[str, ...]
@@ -163,6 +167,9 @@ class Launch:
     document_path: str
     api_path: str = ""
     env: Mapping[str, str] = field(default_factory=dict)
+    document_headers: Mapping[str, str] = field(default_factory=dict)
+    # a first start that creates its database takes longer
+    start_timeout: float = START_TIMEOUT
 
     def server(self, name: str, home: Path, log_dir: Path) -> RealServer:
         port = free_port()
@@ -178,6 +185,7 @@ class Launch:
             log_dir=log_dir,
             cwd=home,
             env=env,
+            start_timeout=self.start_timeout,
         )
 
 
@@ -197,6 +205,40 @@ LAUNCHES: dict[str, Launch] = {
             "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
             "PREFECT_UI_ENABLED": "false",
         },
+    ),
+    # Label Studio (Django REST Framework, drf-spectacular): its SQLite database in ``home``, an
+    # administrator with a fixed token (legacy "Token" authentication, which its document declares),
+    # no version check, analytics or error reports sent anywhere
+    "label-studio": Launch(
+        "label-studio",
+        (
+            "label-studio",
+            "start",
+            "--no-browser",
+            "--internal-host",
+            "127.0.0.1",
+            "--port",
+            "{port}",
+            "--username",
+            "admin@example.com",
+            "--password",
+            "realapi-admin-9d2e",
+            "--user-token",
+            LABEL_STUDIO_TOKEN,
+        ),
+        ready_path="/health",
+        document_path="/docs/api/schema/?format=json",
+        env={
+            "HOME": "{home}",
+            "LABEL_STUDIO_BASE_DATA_DIR": "{home}/data",
+            "LABEL_STUDIO_ENABLE_LEGACY_API_TOKEN": "true",
+            "LATEST_VERSION_CHECK": "false",
+            "COLLECT_ANALYTICS": "false",
+            "SENTRY_DSN": "",
+            "FRONTEND_SENTRY_DSN": "",
+        },
+        document_headers={"Authorization": f"Token {LABEL_STUDIO_TOKEN}"},
+        start_timeout=180.0,
     ),
     "gns3": Launch(
         "gns3-server",
