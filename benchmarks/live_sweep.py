@@ -89,10 +89,10 @@ SETUP: dict[str, dict[str, Any]] = {
         },
         "skip": r"/v3/(shutdown|reload)$|/notifications$",
     },
-    # not the calls that replace the token the sweep signs in with
+    # not the calls that replace the token the sweep signs in with, or turn such tokens off
     "label-studio": {
         "env": {"TOKEN_KEY": LABEL_STUDIO_TOKEN},
-        "skip": r"/api/current-user/reset-token/$",
+        "skip": r"/api/current-user/reset-token/$|/api/jwt/settings$",
     },
 }
 
