@@ -3,28 +3,30 @@
 This module owns :class:`SchemaNormaliser`. It rewrites one schema for the ``input`` direction (what
 a client sends: ``readOnly`` properties removed) or the ``output`` direction (what the API returns:
 ``writeOnly`` properties removed), turns 3.0 idioms into 2020-12 (``nullable``, boolean exclusive
-bounds, ``example``), keeps only JSON Schema keywords, and never makes a schema stricter, with one
-exception: a schema without ``type`` that uses object keywords (``properties``,
-``additionalProperties``, ``patternProperties``, ``required``) is read as ``type: object``, and one
-with ``items`` or ``prefixItems`` as ``type: array``, which is what Swagger 2.0 definitions and
-hand-written specs mean (``required`` alone, the usual fragment inside ``anyOf`` or ``not``, counts
-only outside such applicators; a schema with ``anyOf`` or ``oneOf`` beside them, whose branches may
-have other types, keeps no type). Boolean subschemas (legal anywhere in 3.1) become their object
-forms (``true`` → ``{}``, ``false`` → ``{"not": {}}``; a ``true`` member of ``allOf`` is dropped)
-except where a boolean is the idiom (``additionalProperties``, ``unevaluatedProperties``,
-``unevaluatedItems``), so that nothing downstream meets a bare boolean; a property whose schema is
-``false`` may never be present and is dropped with a diagnostic. A list under ``items`` (draft-04's
-tuple form, which no OpenAPI version allows) is read, with a warning, as items of any of its
-schemas, which is what such writers mean. References to component schemas, and to schemas in other
-files, stay references to ``#/$defs/<Name>``; the referenced schemas are collected
-(deterministically named) and normalised once per direction by :meth:`SchemaNormaliser.definitions`,
-which also breaks reference cycles that would make a validator loop forever (``A`` is ``allOf: [B]``
-and ``B`` is ``allOf: [A]``). Other local references are inlined. ``$schema`` and ``$id`` are
-dropped everywhere (a spec's dialect URI, e.g. draft-04 or the OAS 3.1 dialect, would be wrong
-inside a tool's 2020-12 schema). A component's own ``$anchor`` is kept on its ``$defs`` entry, which
-appears once per tool schema; an anchor name two components claim stays with the first, and anchors
-anywhere else are dropped, since inlined copies would repeat them. A same-document ``$ref`` to such
-an anchor (``#addressDef``) is a reference to that component.
+bounds, ``example``), reads ``oneOf`` as ``anyOf`` (outside ``not``, and where its branches do more
+than require fields: a value that fits two branches is the API's to judge), keeps only JSON Schema
+keywords, and never makes a schema stricter, with one exception: a schema without ``type`` that uses
+object keywords (``properties``, ``additionalProperties``, ``patternProperties``, ``required``) is
+read as ``type: object``, and one with ``items`` or ``prefixItems`` as ``type: array``, which is
+what Swagger 2.0 definitions and hand-written specs mean (``required`` alone, the usual fragment
+inside ``anyOf`` or ``not``, counts only outside such applicators; a schema with ``anyOf`` or
+``oneOf`` beside them, whose branches may have other types, keeps no type). Boolean subschemas
+(legal anywhere in 3.1) become their object forms (``true`` → ``{}``, ``false`` → ``{"not": {}}``; a
+``true`` member of ``allOf`` is dropped) except where a boolean is the idiom
+(``additionalProperties``, ``unevaluatedProperties``, ``unevaluatedItems``), so that nothing
+downstream meets a bare boolean; a property whose schema is ``false`` may never be present and is
+dropped with a diagnostic. A list under ``items`` (draft-04's tuple form, which no OpenAPI version
+allows) is read, with a warning, as items of any of its schemas, which is what such writers mean.
+References to component schemas, and to schemas in other files, stay references to
+``#/$defs/<Name>``; the referenced schemas are collected (deterministically named) and normalised
+once per direction by :meth:`SchemaNormaliser.definitions`, which also breaks reference cycles that
+would make a validator loop forever (``A`` is ``allOf: [B]`` and ``B`` is ``allOf: [A]``). Other
+local references are inlined. ``$schema`` and ``$id`` are dropped everywhere (a spec's dialect URI,
+e.g. draft-04 or the OAS 3.1 dialect, would be wrong inside a tool's 2020-12 schema). A component's
+own ``$anchor`` is kept on its ``$defs`` entry, which appears once per tool schema; an anchor name
+two components claim stays with the first, and anchors anywhere else are dropped, since inlined
+copies would repeat them. A same-document ``$ref`` to such an anchor (``#addressDef``) is a
+reference to that component.
 """
 
 from __future__ import annotations
@@ -266,6 +268,8 @@ class SchemaNormaliser:
             out["required"] = [name for name in out["required"] if name not in hidden]
             if not out["required"]:
                 del out["required"]
+        if "oneOf" in out and not _under_not(at) and not _fields_one_of(out["oneOf"]):
+            _one_of_as_any_of(out)
         _infer_type(out, value, fragment=fragment)
         self._enum_of_type(out, at)
         if "$ref" in value:
@@ -541,6 +545,39 @@ class SchemaNormaliser:
             return {**inlined, **out}
         rest = {key: item for key, item in out.items() if key != "allOf"}
         return {"allOf": [inlined, *out.get("allOf", [])], **rest}
+
+
+def _under_not(at: Location) -> bool:
+    """Whether ``at`` lies under a ``not`` (where reading ``oneOf`` as ``anyOf`` would make the
+    schema stricter, not looser)."""
+    path = at.tokens
+    return any(
+        step == "not" and (index == 0 or path[index - 1] not in _SCHEMA_MAPS)
+        for index, step in enumerate(path)
+    )
+
+
+def _fields_one_of(members: list[Any]) -> bool:
+    """Branches that each only require fields (GitHub's ``oneOf: [{required: [id]}, {required:
+    [owner, repo, number]}]``): "exactly one of these ways" is what they mean, and they overlap only
+    where a value gives both."""
+    return all(
+        isinstance(member, dict) and set(member) - {"title", "description"} == {"required"}
+        for member in members
+    )
+
+
+def _one_of_as_any_of(out: JsonObject) -> None:
+    """``oneOf`` read as ``anyOf``: a value may fit more than one branch, and the API, not us,
+    decides which it is. Kept as "exactly one", it refused values the API takes wherever branches
+    overlap: Chroma's metadata value is ``oneOf: [integer, number, ...]`` (3 is both), and object
+    variants without a discriminator both fit a value that has what each requires. Beside an
+    ``anyOf`` of its own, the branches go into ``allOf``."""
+    members = out.pop("oneOf")
+    if "anyOf" in out:
+        out["allOf"] = [*out.get("allOf", []), {"anyOf": members}]
+    else:
+        out["anyOf"] = members
 
 
 def _as_string(value: Any) -> str | None:

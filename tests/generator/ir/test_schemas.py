@@ -200,7 +200,7 @@ def test_openapi_only_keywords_are_dropped_and_json_schema_ones_kept() -> None:
         "type": "object",
         "title": "Pet",
         "description": "a pet",
-        "oneOf": [{"type": "object"}],
+        "anyOf": [{"type": "object"}],
         "additionalProperties": False,
         "minProperties": 1,
         "properties": {
@@ -211,6 +211,26 @@ def test_openapi_only_keywords_are_dropped_and_json_schema_ones_kept() -> None:
         },
     }
     assert diagnostics == []
+
+
+def test_one_of_is_read_as_any_of_where_a_value_may_fit_two_branches() -> None:
+    """Chroma's metadata values are ``oneOf: [integer, number, ...]``: 3 is both, so "exactly
+    one" refused what the API takes. The API judges a value that fits two branches."""
+    value = {"oneOf": [{"type": "integer"}, {"type": "number"}, {"type": "string"}]}
+    assert normalise(value)[0] == {
+        "anyOf": [{"type": "integer"}, {"type": "number"}, {"type": "string"}]
+    }
+    beside = {"anyOf": [{"type": "object"}, {"type": "null"}], "oneOf": [{"minProperties": 1}]}
+    assert normalise(beside)[0] == {
+        "anyOf": [{"type": "object"}, {"type": "null"}],
+        "allOf": [{"anyOf": [{"minProperties": 1}]}],
+    }
+    # under `not`, anyOf would refuse more, not less; and branches that only require fields
+    # mean "exactly one of these ways" (GitHub's id, or owner, repo and number)
+    negated = {"not": {"oneOf": [{"type": "integer"}, {"type": "number"}]}}
+    assert normalise(negated)[0] == negated
+    ways = {"oneOf": [{"required": ["id"]}, {"required": ["owner", "repo", "number"]}]}
+    assert normalise(ways)[0] == ways
 
 
 def test_composition_and_array_keywords_are_normalised_recursively() -> None:
