@@ -94,6 +94,7 @@ SETUP: dict[str, dict[str, Any]] = {
         "env": {"TOKEN_KEY": LABEL_STUDIO_TOKEN},
         "skip": r"/api/current-user/reset-token/$|/api/jwt/settings$",
     },
+    "chroma": {"env": {}, "skip": r"^$"},
 }
 
 

@@ -19,6 +19,7 @@ SERVERS=(
     "prefect|prefect==3.9.1"
     "gns3-server|gns3-server==3.0.6"
     "label-studio|label-studio==1.23.2"
+    "chroma|chromadb==1.5.9"
 )
 
 for entry in "${SERVERS[@]}"; do

@@ -1,6 +1,7 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
-Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio; PowerDNS and Alertmanager from
+Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS and
+Alertmanager from
 Debian; LoopBack's examples from npm) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
@@ -351,6 +352,11 @@ def label_studio(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_label_studio(realapi_dir)
 
 
+@pytest.fixture(scope="session")
+def chroma(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_chroma(realapi_dir)
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -377,6 +383,10 @@ def run_label_studio(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _launched("label-studio", "label_studio_mcp", realapi_dir)
 
 
+def run_chroma(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from _launched("chroma", "chroma_mcp", realapi_dir)
+
+
 # each real API server with its generated package, started with its data in a directory (the
 # fixtures below, and benchmarks/live_sweep.py)
 RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
@@ -390,6 +400,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "prefect": run_prefect,
     "gns3": run_gns3,
     "label-studio": run_label_studio,
+    "chroma": run_chroma,
 }
 
 

@@ -240,6 +240,15 @@ LAUNCHES: dict[str, Launch] = {
         document_headers={"Authorization": f"Token {LABEL_STUDIO_TOKEN}"},
         start_timeout=180.0,
     ),
+    # Chroma's server: a Rust (axum) frontend whose OpenAPI 3.1 document utoipa writes; its data
+    # in ``home``, no telemetry
+    "chroma": Launch(
+        "chroma",
+        ("chroma", "run", "--path", "{home}/data", "--host", "127.0.0.1", "--port", "{port}"),
+        ready_path="/api/v2/heartbeat",
+        document_path="/openapi.json",
+        env={"HOME": "{home}", "ANONYMIZED_TELEMETRY": "False"},
+    ),
     "gns3": Launch(
         "gns3-server",
         ("gns3server", "--local", "--host", "127.0.0.1", "--port", "{port}"),
