@@ -348,6 +348,31 @@ PROBE: dict[str, Any] = {
                 "responses": {"204": {"description": "written"}},
             }
         },
+        # springdoc (Spring Boot): a controller that names no media type answers under */*
+        "/owners/{id}": {
+            "get": {
+                "operationId": "getOwner",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+                ],
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {
+                            "*/*": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "id": {"type": "integer"},
+                                        "name": {"type": "string"},
+                                    },
+                                }
+                            }
+                        },
+                    }
+                },
+            }
+        },
         # Google Home's local API (and VTEX's): a required Content-Type header parameter on an
         # operation that may go without a body; the server refuses a request that lacks it
         "/assistant/notifications": {
@@ -889,6 +914,23 @@ async def test_an_enumerated_accept_is_sent_as_one_of_its_values(probe: Probe) -
     await probe.call("get_telegraf", {"id": "t1"})
     [request] = probe.api.requests
     assert request.header("Accept") == "application/json"
+
+
+async def test_structured_data_under_a_media_range_is_asked_for_and_read_as_json(
+    probe: Probe,
+) -> None:
+    """springdoc documents every Spring controller that names no media type as ``*/*``; with
+    ``Accept: */*`` Spring answers XML where an XML converter is present. A schema of structured
+    data there is JSON: asked for first, and the answer is the tool's structured content."""
+    assert set(probe.tools["get_owner"]["outputSchema"]["properties"]) == {"id", "name"}
+    probe.api.reply(200, b'{"id":7,"name":"Ada"}', {"Content-Type": "application/json"})
+    result = await probe.call("get_owner", {"id": 7})
+    [request] = probe.api.requests
+    assert request.header("Accept") == "application/json, */*;q=0.9"
+    assert (result.get("isError", False), result["structuredContent"]) == (
+        False,
+        {"id": 7, "name": "Ada"},
+    )
 
 
 async def test_a_required_content_type_goes_also_without_a_body(probe: Probe) -> None:

@@ -53,6 +53,9 @@ BODY_PREFERENCE: Final = (
     "application/octet-stream",
 )
 _RESPONSE_PREFERENCE: Final = ("application/json", "+json")
+_JSON: Final = "application/json"
+# the media ranges a JSON answer falls under
+_JSON_RANGES: Final = frozenset({"*/*", "application/*"})
 _SUCCESS_CODE: Final = re.compile(r"2\d\d")
 
 
@@ -365,16 +368,42 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
     chosen = json_type or media_types[0]
     report_dropped(ctx, loc.child("content"), chosen, media_types, f"response {status}")
     media = content[chosen]
+    # what the answer is read as: a range over structured data is JSON, asked for first
+    read_as = chosen
+    if json_type is None and _structured_range(ctx, chosen, media, loc.child("content", chosen)):
+        json_type = read_as = _JSON
     schema: JsonSchema | None = None
     if json_type is not None and isinstance(media, dict) and "schema" in media:
         schema = _schema_of(ctx, media, loc.child("content", chosen), "output")
     return Response(
         status=status,
-        content_type=chosen,
+        content_type=read_as,
         schema=schema,
         description=description,
-        media_types=tuple(dict.fromkeys([chosen, *others])),
+        media_types=tuple(dict.fromkeys([read_as, chosen, *others])),
     )
+
+
+def _structured_range(ctx: Context, media_type: str, media: Any, at: Location) -> bool:
+    """Whether a response documented under a media range that covers JSON (``*/*``,
+    ``application/*``) describes structured data: springdoc writes ``*/*`` for every Spring
+    controller that does not name what it produces, over a schema of objects. Such a response is
+    read as JSON (its output schema kept) and ``application/json`` is asked for first: with
+    ``Accept: */*`` Spring answers XML where an XML converter is present. A string schema (text,
+    a file) stays what the range says."""
+    if base_media_type(media_type) not in _JSON_RANGES or not isinstance(media, dict):
+        return False
+    resolved = ctx.resolver.deref(media.get("schema"), at.child("schema"))
+    schema = resolved[0] if resolved is not None else None
+    if not isinstance(schema, dict) or not schema or schema.get("type") == "string":
+        return False
+    ctx.resolver.info(
+        "response-range-json",
+        at,
+        f"the response documented as {media_type} describes structured data: read as JSON, "
+        f"asked for as {_JSON} first",
+    )
+    return True
 
 
 def _success_media_types(ctx: Context, responses: dict[str, Any], at: Location) -> list[str]:
