@@ -478,6 +478,18 @@ def structured(result: CallToolResult, mode: str = "auto") -> Any:
     return content
 
 
+def content(result: CallToolResult) -> Any:
+    """The structured content of a successful result, whatever the revision: before 2026-07-28
+    structured content is an object, and an array or a scalar comes wrapped as ``{"result": ...}``
+    (unwrapped here)."""
+    assert not result.is_error, result
+    found = result.structured_content
+    assert found is not None, result
+    if isinstance(found, dict) and set(found) == {"result"}:
+        return found["result"]
+    return found
+
+
 def whole_result(result: CallToolResult) -> str:
     """Everything the model sees of a result, as one string (to look for leaked values)."""
     return result.model_dump_json(by_alias=True)

@@ -11,13 +11,10 @@ does not serve, closes the connection without answering (a failure that says so)
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
-from mcp.types import CallToolResult
 
-from tests.realapis.conftest import LiveApi, mcp_client, only_text, texts
+from tests.realapis.conftest import LiveApi, content, mcp_client, only_text, texts
 
 pytestmark = pytest.mark.realapi
 
@@ -25,23 +22,12 @@ WHERE = {"tenant": "default_tenant", "database": "default_database"}
 ROOT = "/api/v2/tenants/default_tenant/databases/default_database"
 
 
-def _content(result: CallToolResult) -> Any:
-    """The structured content of a successful result: the response Chroma sent."""
-    assert not result.is_error, result
-    content = result.structured_content
-    assert content is not None, result
-    # before 2026-07-28 structured content is an object: anything else comes wrapped
-    if isinstance(content, dict) and set(content) == {"result"}:
-        return content["result"]
-    return content
-
-
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_records_are_added_queried_changed_and_deleted(chroma: LiveApi, mode: str) -> None:
     name = f"pets-{mode}"
     with httpx.Client(base_url=chroma.base_url, timeout=10) as direct:
         async with mcp_client(chroma.stdio(), mode) as client:
-            made = _content(
+            made = content(
                 await client.call_tool(
                     "create_collection", {**WHERE, "name": name, "metadata": {"topic": "pets"}}
                 )
@@ -61,10 +47,10 @@ async def test_records_are_added_queried_changed_and_deleted(chroma: LiveApi, mo
                 },
             )
             assert not added.is_error, added
-            assert _content(await client.call_tool("collection_count", collection)) == 3
+            assert content(await client.call_tool("collection_count", collection)) == 3
             assert direct.get(f"{ROOT}/collections/{made['id']}/count").json() == 3
 
-            nearest = _content(
+            nearest = content(
                 await client.call_tool(
                     "collection_query",
                     {
@@ -79,7 +65,7 @@ async def test_records_are_added_queried_changed_and_deleted(chroma: LiveApi, mo
                 [["a", "c"]],
                 [["cats purr", "kittens meow"]],
             )
-            cats = _content(
+            cats = content(
                 await client.call_tool(
                     "collection_get",
                     {**collection, "where": {"kind": "cat"}, "include": ["documents"]},
@@ -91,7 +77,7 @@ async def test_records_are_added_queried_changed_and_deleted(chroma: LiveApi, mo
                 "collection_update", {**collection, "ids": ["a"], "documents": ["cats purr loudly"]}
             )
             assert not changed.is_error, changed
-            gone = _content(
+            gone = content(
                 await client.call_tool("collection_delete", {**collection, "ids": ["b"]})
             )
             assert gone == {"deleted": 1}

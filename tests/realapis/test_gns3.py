@@ -14,13 +14,12 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
-from mcp.types import CallToolResult, TextContent, TextResourceContents
+from mcp.types import TextContent, TextResourceContents
 
-from tests.realapis.conftest import LiveApi, mcp_client, only_text, whole_result
+from tests.realapis.conftest import LiveApi, content, mcp_client, only_text, whole_result
 
 pytestmark = pytest.mark.realapi
 
@@ -32,14 +31,6 @@ SCHEME = "OAUTH2_PASSWORD_BEARER"
 def _signed_in(gns3: LiveApi, user: str, password: str) -> dict[str, str]:
     """The generated server's variables to sign in as ``user``."""
     return {f"{SCHEME}_USERNAME": user, f"{SCHEME}_PASSWORD": password}
-
-
-def _content(result: CallToolResult) -> Any:
-    assert not result.is_error, result
-    content = result.structured_content
-    if isinstance(content, dict) and set(content) == {"result"}:
-        return content["result"]  # an array, wrapped before 2026-07-28
-    return content
 
 
 @pytest.fixture
@@ -70,21 +61,21 @@ async def test_the_server_signs_in_and_builds_a_project(
     name = f"lab-{mode}-{uuid.uuid4().hex[:6]}"
     stdio = gns3.stdio(TOOL_MODE="full", **_signed_in(gns3, ADMIN, ADMIN_PASSWORD))
     async with mcp_client(stdio, mode) as client:
-        me = _content(await client.call_tool("get_logged_in_user", {}))
+        me = content(await client.call_tool("get_logged_in_user", {}))
         assert (me["username"], me["is_superadmin"]) == (ADMIN, True)
-        made = _content(await client.call_tool("create_project", {"name": name}))
+        made = content(await client.call_tool("create_project", {"name": name}))
         project = direct.get(f"/v3/projects/{made['project_id']}").json()
         assert (project["name"], project["status"]) == (name, "opened")
-        listed = _content(await client.call_tool("get_projects", {}))
+        listed = content(await client.call_tool("get_projects", {}))
         assert made["project_id"] in [each["project_id"] for each in listed]
         # its update model repeats the path's project_id: the other fields are arguments as usual
         renamed = f"{name}-renamed"
         changes = {"project_id": made["project_id"], "name": renamed, "auto_close": False}
-        _content(await client.call_tool("update_project", changes))
+        content(await client.call_tool("update_project", changes))
         project = direct.get(f"/v3/projects/{made['project_id']}").json()
         assert (project["name"], project["auto_close"]) == (renamed, False)
         svg = '<svg height="10" width="20"><rect width="20" height="10"/></svg>'
-        drawn = _content(
+        drawn = content(
             await client.call_tool(
                 "create_drawing", {"project_id": made["project_id"], "svg": svg, "x": 10, "y": 20}
             )
@@ -107,7 +98,7 @@ async def test_a_user_the_administrator_adds_signs_in_as_herself(
     alice, password = f"alice{uuid.uuid4().hex[:6]}", "Alice-pass-8d2e"
     admin = gns3.stdio(TOOL_MODE="full", **_signed_in(gns3, ADMIN, ADMIN_PASSWORD))
     async with mcp_client(admin, "auto") as client:
-        added = _content(
+        added = content(
             await client.call_tool(
                 "create_user", {"username": alice, "password": password, "email": f"{alice}@lab.io"}
             )
@@ -117,7 +108,7 @@ async def test_a_user_the_administrator_adds_signs_in_as_herself(
     try:
         own = gns3.stdio(TOOL_MODE="full", **_signed_in(gns3, alice, password))
         async with mcp_client(own, "auto") as client:
-            me = _content(await client.call_tool("get_logged_in_user", {}))
+            me = content(await client.call_tool("get_logged_in_user", {}))
             everyone = await client.call_tool("get_users", {})
         assert me["username"] == alice
         assert everyone.is_error

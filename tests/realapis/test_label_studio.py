@@ -12,13 +12,11 @@ Studio.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import httpx
 import pytest
-from mcp.types import CallToolResult
 
-from tests.realapis.conftest import LiveApi, mcp_client, only_text
+from tests.realapis.conftest import LiveApi, content, mcp_client, only_text
 from tests.realapis.servers import LABEL_STUDIO_TOKEN
 
 pytestmark = pytest.mark.realapi
@@ -27,17 +25,6 @@ SENTIMENT = (
     '<View><Text name="text" value="$text"/><Choices name="sentiment" toName="text">'
     '<Choice value="Positive"/><Choice value="Negative"/></Choices></View>'
 )
-
-
-def _content(result: CallToolResult) -> Any:
-    """The structured content of a successful result: the response Label Studio sent."""
-    assert not result.is_error, result
-    content = result.structured_content
-    assert content is not None, result
-    # before 2026-07-28 structured content is an object: an array comes wrapped
-    if isinstance(content, dict) and set(content) == {"result"}:
-        return content["result"]
-    return content
 
 
 def _direct(live: LiveApi) -> httpx.Client:
@@ -50,7 +37,7 @@ async def test_a_project_is_labelled_exported_and_deleted(label_studio: LiveApi,
     texts = ["Great product", f"Broke in a day ({mode})"]
     with _direct(label_studio) as direct:
         async with mcp_client(label_studio.stdio(TOKEN_KEY=LABEL_STUDIO_TOKEN), mode) as client:
-            project = _content(
+            project = content(
                 await client.call_tool(
                     "projects_create",
                     {"title": f"Reviews {mode}", "label_config": SENTIMENT, "description": "d"},
@@ -59,7 +46,7 @@ async def test_a_project_is_labelled_exported_and_deleted(label_studio: LiveApi,
             stored = direct.get(f"/api/projects/{project['id']}/").json()
             assert (stored["title"], stored["label_config"]) == (f"Reviews {mode}", SENTIMENT)
 
-            imported = _content(
+            imported = content(
                 await client.call_tool(
                     "projects_import_create",
                     {
@@ -72,7 +59,7 @@ async def test_a_project_is_labelled_exported_and_deleted(label_studio: LiveApi,
             assert imported["task_count"] == 2
             first, second = imported["task_ids"]
 
-            listed = _content(
+            listed = content(
                 await client.call_tool(
                     "tasks_list",
                     {"project": project["id"], "_select": "tasks[].{id: id, text: data.text}"},
@@ -82,7 +69,7 @@ async def test_a_project_is_labelled_exported_and_deleted(label_studio: LiveApi,
 
             choice = {"choices": ["Positive"]}
             result = [{"from_name": "sentiment", "to_name": "text", "type": "choices"}]
-            annotation = _content(
+            annotation = content(
                 await client.call_tool(
                     "tasks_annotations_create",
                     {"id": first, "result": [{**result[0], "value": choice}]},
@@ -91,7 +78,7 @@ async def test_a_project_is_labelled_exported_and_deleted(label_studio: LiveApi,
             kept = direct.get(f"/api/annotations/{annotation['id']}/").json()
             assert (kept["task"], kept["result"][0]["value"]) == (first, choice)
 
-            changed = _content(
+            changed = content(
                 await client.call_tool(
                     "projects_partial_update",
                     {"id": project["id"], "title": f"Product reviews {mode}", "description": None},
@@ -101,7 +88,7 @@ async def test_a_project_is_labelled_exported_and_deleted(label_studio: LiveApi,
             stored = direct.get(f"/api/projects/{project['id']}/").json()
             assert (stored["title"], stored["description"]) == (f"Product reviews {mode}", None)
 
-            export = _content(
+            export = content(
                 await client.call_tool(
                     "projects_exports_create", {"id": project["id"], "title": "first"}
                 )

@@ -13,14 +13,13 @@ Prefect.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 import httpx
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, Tool
 
-from tests.realapis.conftest import LiveApi, mcp_client, only_text, texts
+from tests.realapis.conftest import LiveApi, content, mcp_client, only_text, texts
 
 pytestmark = pytest.mark.realapi
 
@@ -35,17 +34,6 @@ async def _every_tool(client: Client) -> dict[str, Tool]:
         cursor = page.next_cursor
         if cursor is None:
             return tools
-
-
-def _content(result: CallToolResult) -> Any:
-    """The structured content of a successful result: the response Prefect sent."""
-    assert not result.is_error, result
-    content = result.structured_content
-    assert content is not None, result
-    # before 2026-07-28 structured content is an object: an array or a scalar comes wrapped
-    if isinstance(content, dict) and set(content) == {"result"}:
-        return content["result"]
-    return content
 
 
 async def test_tools_are_named_by_their_fastapi_functions(prefect: LiveApi) -> None:
@@ -93,7 +81,7 @@ async def test_variables_are_created_read_filtered_changed_and_deleted(
     with httpx.Client(base_url=prefect.base_url, timeout=10) as direct:
         async with mcp_client(prefect.stdio(), mode) as client:
             await _every_tool(client)
-            made = _content(
+            made = content(
                 await client.call_tool(
                     "create_variable", {"name": name, "value": "hello", "tags": ["demo"]}
                 )
@@ -104,10 +92,10 @@ async def test_variables_are_created_read_filtered_changed_and_deleted(
                 "hello",
                 ["demo"],
             )
-            _content(await client.call_tool("create_variable", {"name": other, "value": settings}))
+            content(await client.call_tool("create_variable", {"name": other, "value": settings}))
             assert direct.get(f"/variables/name/{other}").json()["value"] == settings
 
-            read = _content(await client.call_tool("read_variable_by_name", {"name": name}))
+            read = content(await client.call_tool("read_variable_by_name", {"name": name}))
             assert read == direct.get(f"/variables/name/{name}").json()
 
             # the body has a "name" of its own beside the path's: that one is body_name, and
@@ -118,13 +106,13 @@ async def test_variables_are_created_read_filtered_changed_and_deleted(
             assert not changed.is_error, changed
             assert direct.get(f"/variables/name/{name}").json()["value"] == "hi there"
 
-            found = _content(
+            found = content(
                 await client.call_tool(
                     "read_variables", {"variables": {"name": {"like_": f"greeting_{mode}"}}}
                 )
             )
             assert [variable["name"] for variable in found] == [name]
-            counted = _content(await client.call_tool("count_variables", {}))
+            counted = content(await client.call_tool("count_variables", {}))
             assert counted == direct.post("/variables/count").json()
 
             gone = await client.call_tool("delete_variable_by_name", {"name": name})
@@ -144,14 +132,14 @@ async def test_a_flow_run_moves_through_states_and_logs(prefect: LiveApi, mode: 
     with httpx.Client(base_url=prefect.base_url, timeout=10) as direct:
         async with mcp_client(prefect.stdio(), mode) as client:
             await _every_tool(client)
-            flow = _content(
+            flow = content(
                 await client.call_tool(
                     "create_flow",
                     {"name": flow_name, "tags": ["nightly"], "labels": {"team": "data"}},
                 )
             )
             assert direct.get(f"/flows/{flow['id']}").json()["name"] == flow_name
-            run = _content(
+            run = content(
                 await client.call_tool(
                     "create_flow_run",
                     {
@@ -166,7 +154,7 @@ async def test_a_flow_run_moves_through_states_and_logs(prefect: LiveApi, mode: 
                 "n": 1,
                 "label": None,
             }
-            moved = _content(
+            moved = content(
                 await client.call_tool(
                     "set_flow_run_state",
                     {"id": run["id"], "state": {"type": "RUNNING", "name": "Running"}},
@@ -175,7 +163,7 @@ async def test_a_flow_run_moves_through_states_and_logs(prefect: LiveApi, mode: 
             assert (moved["status"], moved["state"]["type"]) == ("ACCEPT", "RUNNING")
             assert direct.get(f"/flow_runs/{run['id']}").json()["state"]["type"] == "RUNNING"
 
-            running = _content(
+            running = content(
                 await client.call_tool(
                     "read_flow_runs",
                     {
@@ -195,7 +183,7 @@ async def test_a_flow_run_moves_through_states_and_logs(prefect: LiveApi, mode: 
             }
             logged = await client.call_tool("create_logs", {"body": [line]})
             assert not logged.is_error, logged
-            logs = _content(
+            logs = content(
                 await client.call_tool(
                     "read_logs", {"logs": {"flow_run_id": {"any_": [run["id"]]}}}
                 )
@@ -212,7 +200,7 @@ async def test_a_null_argument_clears_a_field(prefect: LiveApi) -> None:
     with httpx.Client(base_url=prefect.base_url, timeout=10) as direct:
         async with mcp_client(prefect.stdio(), "auto") as client:
             await _every_tool(client)
-            made = _content(
+            made = content(
                 await client.call_tool(
                     "create_work_pool",
                     {"name": pool, "type": "process", "concurrency_limit": 2, "description": "x"},
