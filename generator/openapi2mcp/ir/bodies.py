@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
 from typing import Any, Final
 
 from ..load.refs import Location
 from .model import BodyPart, JsonSchema, RequestBody
 from .operation_parts import (
     BODY_PREFERENCE,
+    JSON_TYPE,
     Context,
     SkipOperation,
     base_media_type,
@@ -31,13 +31,21 @@ from .operation_parts import (
     report_dropped,
     text,
 )
+from .operation_parts import (
+    binary_media as _binary,
+)
+from .operation_parts import (
+    raw_schema as _raw_schema,
+)
+from .operation_parts import (
+    shape as _shape,
+)
 
 __all__ = ["request_body", "sent_as_text"]
 
 _MULTIPART: Final = "multipart/form-data"
 _FORM: Final = "application/x-www-form-urlencoded"
 _OCTETS: Final = "application/octet-stream"
-_JSON: Final = "application/json"
 # file parts of these media types are taken as text; any other file part as base64
 _TEXT_PART: Final = re.compile(
     r"text/.*|application/(json|xml|yaml|x-yaml|javascript|graphql|sql)|.*\+(json|xml)",
@@ -48,8 +56,6 @@ _TEXT_BODY: Final = re.compile(
     r"text/.*|application/(xml|yaml|x-yaml|javascript|graphql|sql)|.*\+xml", re.IGNORECASE
 )
 _STYLES: Final = frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject"})
-_MAX_HOPS: Final = 16
-_COMPOSITION: Final = ("properties", "items", "allOf", "anyOf", "oneOf", "additionalProperties")
 
 
 def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> RequestBody | None:
@@ -138,7 +144,7 @@ def sent_as_text(body: RequestBody) -> bool:
     return (
         body.schema.get("type") == "string"
         and "contentEncoding" not in body.schema
-        and base not in (_JSON, _FORM, _MULTIPART)
+        and base not in (JSON_TYPE, _FORM, _MULTIPART)
         and not base.endswith("+json")
         and not _TEXT_BODY.fullmatch(base)
     )
@@ -147,36 +153,6 @@ def sent_as_text(body: RequestBody) -> bool:
 def is_encoded_form(body: RequestBody) -> bool:
     """A form body whose schema is a string: the form itself, already encoded (sent as given)."""
     return base_media_type(body.content_type) == _FORM and body.schema.get("type") == "string"
-
-
-def _raw_schema(ctx: Context, media: Any, at: Location) -> dict[str, Any]:
-    """The media type's schema as written, ``$ref`` followed (for its shape only)."""
-    if not isinstance(media, dict) or "schema" not in media:
-        return {}
-    schema, where = media["schema"], at.child("schema")
-    # quietly: the schema normaliser reports broken and cyclic references itself
-    for _ in range(_MAX_HOPS):
-        if not isinstance(schema, dict) or "$ref" not in schema:
-            break
-        target = ctx.resolver.target(schema["$ref"], where)
-        found, schema = ctx.resolver.lookup(target) if target is not None else (False, None)
-        if not found or target is None:
-            return {}
-        where = target
-    return schema if isinstance(schema, dict) and "$ref" not in schema else {}
-
-
-def _shape(schema: Mapping[str, Any]) -> str:
-    """``json`` (objects, arrays, composition), ``binary``, ``text`` (a string) or ``any``."""
-    if _binary(schema) is not None:
-        return "binary"
-    kind = schema.get("type")
-    kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
-    if any(k in ("object", "array") for k in kinds) or any(k in schema for k in _COMPOSITION):
-        return "json"
-    if kinds and all(k == "string" for k in kinds if k != "null"):
-        return "text"
-    return "json" if kinds else "any"
 
 
 _A: Final = {"array": "a list", "string": "a string", "integer": "a number", "number": "a number"}
@@ -216,7 +192,7 @@ def _concrete_type(chosen: str, schema: dict[str, Any]) -> str:
     if base == _OCTETS and _shape(schema) == "json":
         # bytes described as an object or a list are a JSON document (Docker's network connect,
         # whose converted document says octet-stream): they could only be sent as JSON
-        return _JSON
+        return JSON_TYPE
     if "*" not in base:
         return chosen
     shape = _shape(schema)
@@ -228,12 +204,12 @@ def _concrete_type(chosen: str, schema: dict[str, Any]) -> str:
         return _OCTETS
     if shape == "text":
         return "text/plain"
-    return _JSON
+    return JSON_TYPE
 
 
 def _is_binary_body(base: str, schema: dict[str, Any]) -> bool:
     """A body sent as bytes: a binary schema, or no schema under a binary media type."""
-    if base in (_JSON, _FORM, _MULTIPART) or base.endswith("+json"):
+    if base in (JSON_TYPE, _FORM, _MULTIPART) or base.endswith("+json"):
         return False
     if _binary(schema) is not None:
         return True
@@ -275,7 +251,7 @@ def _multipart(
         content_type = _first_concrete(entry.get("contentType")) or _first_concrete(binary)
         if binary is None:
             if not content_type and _part_shape(ctx, prop, written.get(name), at) == "json":
-                content_type = _JSON
+                content_type = JSON_TYPE
             if content_type or headers:
                 parts.append(BodyPart(name, content_type, headers=headers))
             continue
@@ -383,23 +359,6 @@ def _fixed_value(schema: dict[str, Any]) -> str | None:
         if isinstance(candidate, str | int | float) and not isinstance(candidate, bool):
             value = str(candidate)
             return value if value.isprintable() and "\r" not in value else None
-    return None
-
-
-def _binary(schema: Any) -> str | None:
-    """For a binary string schema its ``contentMediaType`` (``""`` when none), else ``None``."""
-    if not isinstance(schema, dict) or "$ref" in schema:
-        return None
-    if schema.get("format") == "file":
-        return ""  # Swagger 2.0's `type: file`, as converters leave it (Azure: `type: object`)
-    kind = schema.get("type", "string")
-    if kind != "string" and not (isinstance(kind, list) and "string" in kind):
-        return None
-    media = schema.get("contentMediaType")
-    if schema.get("format") == "binary" or (
-        isinstance(media, str) and "contentEncoding" not in schema
-    ):
-        return media if isinstance(media, str) else ""
     return None
 
 

@@ -10,6 +10,7 @@ guessed is a diagnostic.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -52,10 +53,13 @@ BODY_PREFERENCE: Final = (
     "text/plain",
     "application/octet-stream",
 )
-_RESPONSE_PREFERENCE: Final = ("application/json", "+json")
-_JSON: Final = "application/json"
+JSON_TYPE: Final = "application/json"
+_RESPONSE_PREFERENCE: Final = (JSON_TYPE, "+json")
 # the media ranges a JSON answer falls under
 _JSON_RANGES: Final = frozenset({"*/*", "application/*"})
+_MAX_HOPS: Final = 16
+# keywords of a schema of JSON values (an object, a list, a composition)
+_COMPOSITION: Final = ("properties", "items", "allOf", "anyOf", "oneOf", "additionalProperties")
 _SUCCESS_CODE: Final = re.compile(r"2\d\d")
 
 
@@ -186,7 +190,7 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
 
 def _is_json(media_type: str) -> bool:
     base = base_media_type(media_type)
-    return base == "application/json" or base.endswith("+json")
+    return base == JSON_TYPE or base.endswith("+json")
 
 
 def _parameter_schema(
@@ -371,7 +375,7 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
     # what the answer is read as: a range over structured data is JSON, asked for first
     read_as = chosen
     if json_type is None and _structured_range(ctx, chosen, media, loc.child("content", chosen)):
-        json_type = read_as = _JSON
+        json_type = read_as = JSON_TYPE
     schema: JsonSchema | None = None
     if json_type is not None and isinstance(media, dict) and "schema" in media:
         schema = _schema_of(ctx, media, loc.child("content", chosen), "output")
@@ -386,24 +390,70 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
 
 def _structured_range(ctx: Context, media_type: str, media: Any, at: Location) -> bool:
     """Whether a response documented under a media range that covers JSON (``*/*``,
-    ``application/*``) describes structured data: springdoc writes ``*/*`` for every Spring
+    ``application/*``) describes JSON values (``shape``): springdoc writes ``*/*`` for every Spring
     controller that does not name what it produces, over a schema of objects. Such a response is
     read as JSON (its output schema kept) and ``application/json`` is asked for first: with
     ``Accept: */*`` Spring answers XML where an XML converter is present. A string schema (text,
-    a file) stays what the range says."""
-    if base_media_type(media_type) not in _JSON_RANGES or not isinstance(media, dict):
-        return False
-    resolved = ctx.resolver.deref(media.get("schema"), at.child("schema"))
-    schema = resolved[0] if resolved is not None else None
-    if not isinstance(schema, dict) or not schema or schema.get("type") == "string":
+    a file) or none stays what the range says."""
+    if (
+        base_media_type(media_type) not in _JSON_RANGES
+        or shape(raw_schema(ctx, media, at)) != "json"
+    ):
         return False
     ctx.resolver.info(
         "response-range-json",
         at,
         f"the response documented as {media_type} describes structured data: read as JSON, "
-        f"asked for as {_JSON} first",
+        f"asked for as {JSON_TYPE} first",
     )
     return True
+
+
+def raw_schema(ctx: Context, media: Any, at: Location) -> dict[str, Any]:
+    """The media type's schema as written, ``$ref`` followed (for its shape only)."""
+    if not isinstance(media, dict) or "schema" not in media:
+        return {}
+    schema, where = media["schema"], at.child("schema")
+    # quietly: the schema normaliser reports broken and cyclic references itself
+    for _ in range(_MAX_HOPS):
+        if not isinstance(schema, dict) or "$ref" not in schema:
+            break
+        target = ctx.resolver.target(schema["$ref"], where)
+        found, schema = ctx.resolver.lookup(target) if target is not None else (False, None)
+        if not found or target is None:
+            return {}
+        where = target
+    return schema if isinstance(schema, dict) and "$ref" not in schema else {}
+
+
+def shape(schema: Mapping[str, Any]) -> str:
+    """``json`` (objects, arrays, composition), ``binary``, ``text`` (a string) or ``any``."""
+    if binary_media(schema) is not None:
+        return "binary"
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
+    if any(k in ("object", "array") for k in kinds) or any(k in schema for k in _COMPOSITION):
+        return "json"
+    if kinds and all(k == "string" for k in kinds if k != "null"):
+        return "text"
+    return "json" if kinds else "any"
+
+
+def binary_media(schema: Any) -> str | None:
+    """For a binary string schema its ``contentMediaType`` (``""`` when none), else ``None``."""
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return None
+    if schema.get("format") == "file":
+        return ""  # Swagger 2.0's `type: file`, as converters leave it (Azure: `type: object`)
+    kind = schema.get("type", "string")
+    if kind != "string" and not (isinstance(kind, list) and "string" in kind):
+        return None
+    media = schema.get("contentMediaType")
+    if schema.get("format") == "binary" or (
+        isinstance(media, str) and "contentEncoding" not in schema
+    ):
+        return media if isinstance(media, str) else ""
+    return None
 
 
 def _success_media_types(ctx: Context, responses: dict[str, Any], at: Location) -> list[str]:
