@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
 # each under .work/realapis/, so that their dependencies never clash with ours or with each other,
-# PowerDNS and Alertmanager from Debian, and LoopBack's examples from npm.
+# PowerDNS, Alertmanager and PostgreSQL from Debian, LoopBack's examples and Unleash from npm.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
 set -euo pipefail
@@ -68,4 +68,22 @@ if [[ ! -f "$loopback/.installed" || "$(cat "$loopback/.installed")" != "$loopba
     # shellcheck disable=SC2086  # the pins are meant to split into arguments
     npm install --prefix "$loopback" --no-audit --no-fund --loglevel=error $loopback_pins >/dev/null
     printf '%s' "$loopback_pins" >"$loopback/.installed"
+fi
+
+# Unleash (npm): an Express server whose OpenAPI 3.0 document is written from its JSON schemas,
+# with its data in PostgreSQL (Debian's; the tests run a cluster of their own on a free port).
+# 7.5.1 is the last release that runs on Node 20.
+if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || ! id postgres >/dev/null 2>&1; then
+    echo "== real API server: PostgreSQL (Debian), for Unleash" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
+unleash="$ROOT/unleash"
+unleash_pins="unleash-server@7.5.1"
+if [[ ! -f "$unleash/.installed" || "$(cat "$unleash/.installed")" != "$unleash_pins" ]]; then
+    echo "== real API server: Unleash ($unleash_pins, npm)" >&2
+    rm -rf "$unleash"
+    mkdir -p "$unleash"
+    npm install --prefix "$unleash" --no-audit --no-fund --loglevel=error "$unleash_pins" >/dev/null
+    printf '%s' "$unleash_pins" >"$unleash/.installed"
 fi

@@ -1,8 +1,8 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS and
-Alertmanager from
-Debian; LoopBack's examples from npm) is installed by ``scripts/install_realapis.sh`` (the
+Alertmanager from Debian; LoopBack's examples and Unleash from npm, Unleash with a PostgreSQL cluster
+of its own, ``postgres.py``) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
 HTTP, as a user of the generator would get it (Alertmanager's, which it does not serve, from the
@@ -22,7 +22,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from mcp.types import CallToolResult, TextContent
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
+from tests.realapis import postgres
 from tests.realapis.servers import (
     INSTALL_HINT,
     LAUNCHES,
@@ -58,6 +59,9 @@ class LiveApi:
     prefix: str
     base_url: str
     spec: dict[str, Any]
+    # credentials made when the server started, as the generated server's variables (after the
+    # prefix): what a test or the sweep signs in with
+    credentials: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def root_url(self) -> str:
@@ -357,6 +361,74 @@ def chroma(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_chroma(realapi_dir)
 
 
+# Unleash (npm: an Express server; its OpenAPI 3.0 document is written from its JSON schemas) with
+# its data in a PostgreSQL cluster of its own and nothing sent anywhere (no version check, no
+# telemetry). Its administrator signs in once to make a personal access token, which the tests use:
+# an admin API token (made at start-up too) is no user, and the calls about "me" refuse it.
+UNLEASH_ADMIN_TOKEN = "*:*.realapi-unleash-admin-6e0d2b"
+UNLEASH_PASSWORD = "Realapi-unleash-4f2a!"
+
+
+def run_unleash(realapi_dir: Path) -> Iterator[LiveApi]:
+    app = VENVS / "unleash" / "node_modules" / "unleash-server"
+    node = shutil.which("node")
+    if node is None or not (app / "dist" / "server.js").is_file():
+        pytest.fail(f"Unleash (or node) is missing: {INSTALL_HINT}")
+    home = realapi_dir / "unleash-home"
+    home.mkdir()
+    with postgres.cluster(("unleash",), realapi_dir) as database:
+        port = free_port()
+        env = {
+            "TZ": "UTC",
+            "DATABASE_URL": f"{database}/unleash",
+            "DATABASE_SSL": "false",
+            "HTTP_HOST": "127.0.0.1",
+            "HTTP_PORT": str(port),
+            "ENABLE_OAS": "true",
+            "INIT_ADMIN_API_TOKENS": UNLEASH_ADMIN_TOKEN,
+            "UNLEASH_DEFAULT_ADMIN_USERNAME": "admin",
+            "UNLEASH_DEFAULT_ADMIN_PASSWORD": UNLEASH_PASSWORD,
+            "CHECK_VERSION": "false",
+            "SEND_TELEMETRY": "false",
+            "LOG_LEVEL": "warn",
+        }
+        command: list[str | Path] = [node, app / "dist" / "server.js"]
+        with RealServer(
+            "unleash",
+            command,
+            port=port,
+            ready_path="/health",
+            log_dir=realapi_dir,
+            cwd=home,
+            env=env,
+        ) as server:
+            package, spec = _generate_live(server, "/docs/openapi.json", {}, realapi_dir, "unleash")
+            token = _unleash_personal_token(server.root_url)
+            yield LiveApi(
+                server,
+                package,
+                "unleash_mcp",
+                "UNLEASH",
+                server.root_url,
+                spec,
+                credentials={"API_KEY": token},
+            )
+
+
+def _unleash_personal_token(root_url: str) -> str:
+    """The administrator's personal access token, made through a signed-in session."""
+    with httpx.Client(base_url=root_url, timeout=30) as session:
+        login = {"username": "admin", "password": UNLEASH_PASSWORD}
+        session.post("/auth/simple/login", json=login).raise_for_status()
+        made = session.post(
+            "/api/admin/user/tokens",
+            json={"description": "realapi tests", "expiresAt": "2099-01-01T00:00:00Z"},
+        )
+        made.raise_for_status()
+        secret: str = made.json()["secret"]
+        return secret
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -401,7 +473,13 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "gns3": run_gns3,
     "label-studio": run_label_studio,
     "chroma": run_chroma,
+    "unleash": run_unleash,
 }
+
+
+@pytest.fixture(scope="session")
+def unleash(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_unleash(realapi_dir)
 
 
 @pytest.fixture(scope="session")

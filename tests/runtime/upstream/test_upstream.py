@@ -265,6 +265,41 @@ async def test_optional_body_left_out(api: FakeApi, make: Make) -> None:
     assert api.requests[0].header("Content-Type") is None
 
 
+async def test_a_bodiless_request_refused_for_declaring_no_type_goes_again_declared_json(
+    api: FakeApi, make: Make
+) -> None:
+    """Unleash's favourites (``POST /api/admin/projects/{id}/favorites``, no body documented)
+    answer 415 "you didn't provide one" to a request without a Content-Type: it goes once more,
+    declared JSON and empty, and that answer is the call's."""
+    api.reply(415, b'{"name":"ContentTypeError"}', {"Content-Type": "application/json"})
+    response = await call(make, op("POST", "/projects/p1/favorites"), {})
+    first, second = api.requests
+    assert (first.header("Content-Type"), first.body) == (None, b"")
+    assert (second.method, second.target, second.body) == ("POST", "/projects/p1/favorites", b"")
+    assert (second.header("Content-Type"), second.header("Content-Length")) == (
+        "application/json",
+        "0",
+    )
+    assert (response.status, response.body) == (200, b'{"ok":true}')
+
+
+async def test_a_415_to_a_declared_request_is_the_answer(api: FakeApi, make: Make) -> None:
+    """A request that declared its type (a body, or a required Content-Type) is not sent again:
+    the API refused that type, and the 415 says so; nor is a bodiless one sent a third time."""
+    body = {"contentType": "application/json", "required": True, "argument": "body"}
+    api.reply(415)
+    refused = await call(make, op("POST", "/pets", body=body), {"body": {"a": 1}})
+    api.reply(415)
+    api.reply(415)
+    again = await call(make, op("DELETE", "/pets/1"), {})
+    assert (refused.status, again.status) == (415, 415)
+    assert [(r.method, r.header("Content-Type")) for r in api.requests] == [
+        ("POST", "application/json"),
+        ("DELETE", None),
+        ("DELETE", "application/json"),
+    ]
+
+
 async def test_missing_required_body(make: Make) -> None:
     spec = op(
         "POST",
