@@ -519,6 +519,9 @@ PROBE: dict[str, Any] = {
                                         "type": "array",
                                         "items": {"$ref": "#/components/schemas/User"},
                                     },
+                                    "overwrite": {"type": "boolean"},
+                                    "episodes": {"type": "integer", "nullable": True},
+                                    "n": {"$ref": "#/components/schemas/ImageRequest/properties/n"},
                                 },
                             }
                         }
@@ -1005,6 +1008,27 @@ async def test_an_object_part_behind_a_reference_is_json(probe: Probe) -> None:
             'Content-Type: application/json\r\n\r\n{"id":7}\r\n'
             f'--{boundary}\r\nContent-Disposition: form-data; name="tags"\r\n'
             'Content-Type: application/json\r\n\r\n[{"id":1}]\r\n'
+            f"--{boundary}--\r\n"
+        ).encode()
+    )
+
+
+async def test_a_number_or_a_boolean_part_is_plain_text(probe: Probe) -> None:
+    """OpenAPI's default for a primitive part is text/plain: a boolean, a (nullable) integer or one
+    behind a $ref goes as a plain form field, as ``curl -F`` sends it; Superset's dashboard import
+    (``overwrite: boolean``) had it labelled JSON, which a server may read as a file."""
+    arguments = {"podcast": {"id": 7}, "overwrite": True, "episodes": 12, "n": 3}
+    assert "isError" not in await probe.call("create_podcast", arguments)
+    [request] = probe.api.requests
+    boundary = (request.header("Content-Type") or "").removeprefix("multipart/form-data; boundary=")
+    assert (
+        request.body
+        == (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="podcast"\r\n'
+            'Content-Type: application/json\r\n\r\n{"id":7}\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="overwrite"\r\n\r\ntrue\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="episodes"\r\n\r\n12\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="n"\r\n\r\n3\r\n'
             f"--{boundary}--\r\n"
         ).encode()
     )

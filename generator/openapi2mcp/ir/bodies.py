@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from typing import Any, Final
 
 from ..load.refs import Location
@@ -272,12 +273,29 @@ def _part_shape(ctx: Context, prop: JsonSchema, written: Any, at: Location) -> s
     the references of the schema as written (Zeno's ``podcast: {$ref: Podcast}``, an object, is a
     JSON part: a server such as Spring's ``@RequestPart`` reads it only with that type)."""
     items = prop.get("items") if prop.get("type") == "array" else None
-    shape = _shape(items if isinstance(items, dict) else prop)
+    target = items if isinstance(items, dict) else prop
     if isinstance(items, dict) and isinstance(written, dict):
         written = written.get("items")
-    if shape != "any" or not isinstance(written, dict) or "$ref" not in written:
-        return shape
-    return _shape(_raw_schema(ctx, {"schema": written}, at.child("schema", "properties")))
+    if _shape(target) == "any" and isinstance(written, dict) and "$ref" in written:
+        target = _raw_schema(ctx, {"schema": written}, at.child("schema", "properties"))
+    shape = _shape(target)
+    # a number or a boolean is a primitive: OpenAPI's default for it is text/plain, a form field
+    return "text" if shape == "json" and not _structured(target) else shape
+
+
+def _structured(schema: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` may be an object or an array (a reference is taken to be one)."""
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
+    if any(k in ("object", "array") for k in kinds) or "$ref" in schema:
+        return True
+    branches = [
+        branch
+        for key in ("anyOf", "oneOf", "allOf")
+        for branch in schema.get(key) or ()
+        if isinstance(branch, dict)
+    ]
+    return any(_structured(branch) for branch in branches) if branches else not kinds
 
 
 def _form(ctx: Context, media: dict[str, Any], at: Location) -> tuple[BodyPart, ...]:
