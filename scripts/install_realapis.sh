@@ -20,6 +20,10 @@ SERVERS=(
     "gns3-server|gns3-server==3.0.6"
     "label-studio|label-studio==1.23.2"
     "chroma|chromadb==1.5.9"
+    # Superset 6.1.0 imports rich (its CLI) and cachetools (its database list) without requiring them,
+    # and its metastore cache predates
+    # Flask-Caching 2.3.1's new argument
+    "superset|apache-superset==6.1.0 flask-caching==2.3.0 rich==15.0.0 cachetools==8.0.2"
 )
 
 for entry in "${SERVERS[@]}"; do

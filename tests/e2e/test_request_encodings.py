@@ -530,6 +530,31 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        "/database/{pk}/upload": {
+            "post": {
+                "operationId": "uploadTable",
+                "parameters": [
+                    {"name": "pk", "in": "path", "required": True, "schema": {"type": "integer"}}
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["file", "table_name"],
+                                "properties": {
+                                    "file": {"type": "string", "format": "text/csv"},
+                                    "table_name": {"type": "string"},
+                                    "when": {"type": "string", "format": "dd/mm"},
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
         "/telegrafs/{id}": {
             "get": {
                 "operationId": "getTelegraf",
@@ -1029,6 +1054,33 @@ async def test_a_number_or_a_boolean_part_is_plain_text(probe: Probe) -> None:
             f'--{boundary}\r\nContent-Disposition: form-data; name="overwrite"\r\n\r\ntrue\r\n'
             f'--{boundary}\r\nContent-Disposition: form-data; name="episodes"\r\n\r\n12\r\n'
             f'--{boundary}\r\nContent-Disposition: form-data; name="n"\r\n\r\n3\r\n'
+            f"--{boundary}--\r\n"
+        ).encode()
+    )
+
+
+async def test_a_string_part_whose_format_is_a_media_type_is_a_file(probe: Probe) -> None:
+    """apispec writes a marshmallow file field as ``{type: string, format: text/csv}`` (Superset's
+    CSV upload): a file of that type, its text given as is; a format that is no media type
+    (``dd/mm``) leaves a part a plain field."""
+    schema = probe.tools["upload_table"]["inputSchema"]["properties"]
+    assert schema["file"] == {
+        "type": "string",
+        "contentMediaType": "text/csv",
+        "description": "File content, as text.",
+    }
+    assert schema["when"] == {"type": "string", "format": "dd/mm"}
+    arguments = {"pk": 1, "file": "id,name\n1,Rex\n", "table_name": "pets", "when": "03/12"}
+    assert "isError" not in await probe.call("upload_table", arguments)
+    [request] = probe.api.requests
+    boundary = (request.header("Content-Type") or "").removeprefix("multipart/form-data; boundary=")
+    assert (
+        request.body
+        == (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="file.csv"\r\n'
+            "Content-Type: text/csv\r\n\r\nid,name\n1,Rex\n\r\n"
+            f'--{boundary}\r\nContent-Disposition: form-data; name="table_name"\r\n\r\npets\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="when"\r\n\r\n03/12\r\n'
             f"--{boundary}--\r\n"
         ).encode()
     )

@@ -429,6 +429,73 @@ def _unleash_personal_token(root_url: str) -> str:
         return secret
 
 
+# Apache Superset (Flask-AppBuilder: its OpenAPI 3.0 document is written by apispec from marshmallow
+# schemas; list filters go as one `q` query parameter): its metadata in SQLite in ``home``, an
+# administrator who signs in for a JWT, no CSRF token asked of API calls made with one, and SQLite
+# databases allowed as data sources (the test registers one)
+SUPERSET_PASSWORD = "Realapi-superset-8b3d!"
+SUPERSET_CONFIG = """\
+from datetime import timedelta
+
+SECRET_KEY = "realapi-superset-7d41c2a9e8b05f36"
+SQLALCHEMY_DATABASE_URI = "sqlite:///{home}/superset.db"
+JWT_ACCESS_TOKEN_EXPIRES = timedelta(hours=4)
+WTF_CSRF_ENABLED = False
+TALISMAN_ENABLED = False
+PREVENT_UNSAFE_DB_CONNECTIONS = False
+SCARF_ANALYTICS = False
+"""
+
+
+def run_superset(realapi_dir: Path) -> Iterator[LiveApi]:
+    superset = venv_executable("superset", "superset")
+    home = realapi_dir / "superset-home"
+    home.mkdir()
+    config = home / "superset_config.py"
+    config.write_text(SUPERSET_CONFIG.format(home=home), encoding="utf-8")
+    env = {"SUPERSET_CONFIG_PATH": str(config), "SUPERSET_HOME": str(home)}
+    admin = ["--username", "admin", "--firstname", "Ada", "--lastname", "Admin"]
+    admin += ["--email", "admin@example.com", "--password", SUPERSET_PASSWORD]
+    for step in (["db", "upgrade"], ["fab", "create-admin", *admin], ["init"]):
+        done = subprocess.run(
+            [superset, *step],
+            env={**os.environ, **env},
+            cwd=home,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        if done.returncode != 0:
+            pytest.fail(f"superset {step[0]} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    port = free_port()
+    command: list[str | Path] = [superset, "run", "-h", "127.0.0.1", "-p", str(port)]
+    with RealServer(
+        "superset",
+        [*command, "--with-threads"],
+        port=port,
+        ready_path="/health",
+        log_dir=realapi_dir,
+        cwd=home,
+        env=env,
+    ) as server:
+        login = {"username": "admin", "password": SUPERSET_PASSWORD, "provider": "db"}
+        answer = httpx.post(server.root_url + "/api/v1/security/login", json=login, timeout=30)
+        answer.raise_for_status()
+        token: str = answer.json()["access_token"]
+        bearer = {"Authorization": f"Bearer {token}"}
+        package, spec = _generate_live(server, "/api/v1/_openapi", bearer, realapi_dir, "superset")
+        yield LiveApi(
+            server,
+            package,
+            "superset_mcp",
+            "SUPERSET",
+            server.root_url,
+            spec,
+            credentials={"JWT_TOKEN": token},
+        )
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -474,12 +541,18 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "label-studio": run_label_studio,
     "chroma": run_chroma,
     "unleash": run_unleash,
+    "superset": run_superset,
 }
 
 
 @pytest.fixture(scope="session")
 def unleash(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_unleash(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def superset(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_superset(realapi_dir)
 
 
 @pytest.fixture(scope="session")

@@ -57,6 +57,11 @@ _TEXT_BODY: Final = re.compile(
     r"text/.*|application/(xml|yaml|x-yaml|javascript|graphql|sql)|.*\+xml", re.IGNORECASE
 )
 _STYLES: Final = frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject"})
+# a media type written as a string property's format (apispec writes a marshmallow file field so:
+# Superset's CSV upload, `file: {type: string, format: text/csv}`)
+_MEDIA_FORMAT: Final = re.compile(
+    r"(application|audio|font|image|model|text|video)/[a-z0-9][a-z0-9!#$&^_.+-]*", re.IGNORECASE
+)
 
 
 def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> RequestBody | None:
@@ -248,7 +253,7 @@ def _multipart(
         entry: dict[str, Any] = found if isinstance(found, dict) else {}
         headers = _part_headers(ctx, entry, at.child("encoding", name))
         items = prop.get("items") if prop.get("type") == "array" else None
-        binary = _binary(items if isinstance(items, dict) else prop)
+        binary = _part_binary(items if isinstance(items, dict) else prop)
         content_type = _first_concrete(entry.get("contentType")) or _first_concrete(binary)
         if binary is None:
             if not content_type and _part_shape(ctx, prop, written.get(name), at) == "json":
@@ -266,6 +271,16 @@ def _multipart(
     if any(part.file for part in parts):
         schema = {**schema, "properties": rewritten}
     return schema, tuple(parts)
+
+
+def _part_binary(schema: JsonSchema) -> str | None:
+    """A part's file media type (``""``: any), or ``None`` when the part is no file: a binary
+    string, or a string whose format is a media type."""
+    found = _binary(schema)
+    written = schema.get("format")
+    if found is None and schema.get("type") == "string" and isinstance(written, str):
+        return written if _MEDIA_FORMAT.fullmatch(written) else None
+    return found
 
 
 def _part_shape(ctx: Context, prop: JsonSchema, written: Any, at: Location) -> str:
