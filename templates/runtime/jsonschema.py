@@ -43,12 +43,15 @@ def _pointer(location: Path) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ValidationIssue:
-    """One reason a value does not conform: where (``body.tags[0]``, and as keys and indexes in
-    ``location``) and why."""
+    """One reason a value does not conform: where (``body.tags[0]``) and why; ``location`` is, as
+    keys and indexes, the part that breaks the schema as a whole: the same place, or for a value
+    that fails inside a nullable one (``ids: [2]`` for an array of strings or null, ``ids[0]``
+    shown), the nullable value (``ids``), which null may replace, and ``inner`` the rest (``0``)."""
 
     path: str
     message: str
     location: Path = ()
+    inner: Path = ()
 
 
 def format_path(path: Path) -> str:
@@ -105,13 +108,16 @@ class Validator:
     (the default: none, every such reference is a ``SchemaError``).
     """
 
-    __slots__ = ("_compiled", "_root")
+    __slots__ = ("_branches", "_compiled", "_resources", "_root")
 
     def __init__(
         self, schema: Mapping[str, Any] | bool, *, resources: Mapping[str, Any] | None = None
     ) -> None:
         self._root: Any = schema
-        self._compiled = _compile(schema, resources or {})
+        self._resources = resources or {}
+        self._compiled = _compile(schema, self._resources)
+        # validators of the non-null branches of nullable values, by their place in the schema
+        self._branches: dict[Path, Validator | None] = {}
 
     def issues(self, instance: Any, limit: int = 10) -> list[ValidationIssue]:
         """Up to ``limit`` reasons ``instance`` does not conform ([] when it does)."""
@@ -119,14 +125,52 @@ class Validator:
         try:
             for error in self._compiled.iter_errors(instance):
                 location: Path = tuple(error.instance_path)
-                message = self._message(error)
-                found.append(ValidationIssue(format_path(location), message, location))
+                inner = self._inside_nullable(error)
+                # why from inside the value, where it is; null stands in for the whole value
+                for issue in inner:
+                    below = (*issue.location, *issue.inner)
+                    where = format_path((*location, *below))
+                    found.append(ValidationIssue(where, issue.message, location, below))
+                if not inner:
+                    message = self._message(error)
+                    found.append(ValidationIssue(format_path(location), message, location))
                 if len(found) >= max(1, limit):
                     break
         except (ValueError, TypeError, RecursionError) as exc:
             # not JSON data at all (a set, an object, a structure nested beyond reason)
             return [ValidationIssue("", f"the value cannot be validated as JSON: {exc}")]
-        return found
+        return found[: max(1, limit)]
+
+    def _inside_nullable(self, error: Any) -> list[ValidationIssue]:
+        """Why a value that is not null fails a nullable schema's other branch, from inside it
+        (``ids[0]: 2 is not of type "string"``, not "not valid under any of the schemas"); []
+        when the failure is not of that kind, or the value's own type is already wrong."""
+        if error.message != f"{_MASK}{_ANY_OF_FAILED}" or error.instance is None:
+            return []
+        at: Path = tuple(error.schema_path)[:-1]
+        node = _node_at(self._root, at)
+        kinds = _nullable_kinds(node)
+        if kinds and json_type(error.instance) not in kinds:
+            return []  # the message names the types admitted
+        if at not in self._branches:
+            self._branches[at] = self._branch(node)
+        branch = self._branches[at]
+        return [] if branch is None else branch.issues(error.instance, limit=3)
+
+    def _branch(self, node: Any) -> Validator | None:
+        """A validator of the branch that is not ``{"type": "null"}`` of a nullable ``node``, the
+        root's definitions beside it (its references point there); ``None`` when there is none."""
+        branches = node.get("anyOf") if isinstance(node, dict) else None
+        if not isinstance(branches, list) or len(branches) != 2 or {"type": "null"} not in branches:
+            return None
+        other = branches[0] if branches[1] == {"type": "null"} else branches[1]
+        if not isinstance(other, dict) or not isinstance(self._root, Mapping):
+            return None
+        shared = {k: self._root[k] for k in ("$defs", "definitions") if k in self._root}
+        try:
+            return Validator({**shared, **other}, resources=self._resources)
+        except SchemaError:
+            return None
 
     def _message(self, error: Any) -> str:
         """The library's message; for a nullable value (an ``anyOf`` of one type and ``null``,

@@ -122,6 +122,36 @@ def test_a_write_whose_response_drifts_says_the_change_was_made() -> None:
 NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 
 
+def test_a_value_that_breaks_a_nullable_field_inside_says_where_and_the_field_is_nulled() -> None:
+    """Superset's lists answer ``ids: [2, 1]`` where its document says strings: the note names
+    each item and its type (not "not valid under any of the schemas listed in the 'anyOf'
+    keyword"), and the structured content nulls the field, which its schema admits."""
+    listing = {
+        "type": "object",
+        "properties": {
+            "count": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "ids": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+        },
+    }
+    result = tool_result(response(body=b'{"count": 2, "ids": [2, 1]}'), Validator(listing))
+    assert result == {
+        "resultType": "complete",
+        "content": [
+            {"type": "text", "text": '{"count":2,"ids":[2,1]}'},
+            {
+                "type": "text",
+                "text": "The call succeeded (HTTP 200 OK). Its response does not match the "
+                "documented schema:\n"
+                '- ids[0]: 2 is not of type "string"\n'
+                '- ids[1]: 1 is not of type "string"\n'
+                "The text above is the response as received; the structured content sets what "
+                "does not match to null.",
+            },
+        ],
+        "structuredContent": {"count": 2, "ids": None},
+    }
+
+
 def test_a_text_body_where_a_string_is_documented_is_the_structured_value() -> None:
     """PowerDNS documents its zone export as a JSON string and sends the zone file as text/plain."""
     zone = "ex.org.\t3600\tIN\tNS\tns1.ex.org.\n"
