@@ -2,13 +2,13 @@
 
 The servers the ``realapi`` tests launch (``tests/realapis/conftest.py``: ``RUNNERS``; installed
 by ``scripts/install_realapis.sh``: httpbin, Kinto, Jupyter Server, PowerDNS, Alertmanager,
-LoopBack's two examples, Prefect, GNS3, Label Studio, Chroma, Unleash) are started on 127.0.0.1
-with their data in a temporary directory; each one's live OpenAPI document is generated into a
-package, and the package's server (stdio, full mode, signed in where the API needs it) calls every
-tool with its smoke arguments and (``--all``) with a value for every argument, through a recording
-proxy. FastAPI answers a request
-that does not match its own document with a 422 naming the field, so the server is the judge of
-what we send, and its real responses the judge of how we read them. Each call is sorted into:
+LoopBack's two examples, Prefect, GNS3, Label Studio, Chroma, Unleash, Superset, Platformatic DB)
+are started on 127.0.0.1 with their data in a temporary directory; each one's live OpenAPI document
+is generated into a package, and the package's server (stdio, full mode, signed in where the API
+needs it) calls every tool with its smoke arguments and (``--all``) with a value for every
+argument, through a recording proxy. FastAPI and Fastify answer a request that does not match their
+own document with a 4xx naming the field, so the server is the judge of what we send, and its real
+responses the judge of how we read them. Each call is sorted into:
 
 - ``ok``: 2xx, reported as success, with no drift note;
 - ``invalid``: 400 or 422, the API saying the request does not match what it accepts (printed
@@ -100,6 +100,7 @@ SETUP: dict[str, dict[str, Any]] = {
     # would refuse every change after it, nor a segment by a made-up id, on which Unleash 7.5.1
     # exits (its RBAC middleware's "no segment" is an unhandled rejection)
     "superset": {"env": {}, "skip": r"^$"},
+    "platformatic": {"env": {}, "skip": r"^$"},
     "unleash": {"env": {}, "skip": r"/api/admin/maintenance$|/api/admin/segments/\{id\}$"},
 }
 

@@ -91,3 +91,15 @@ if [[ ! -f "$unleash/.installed" || "$(cat "$unleash/.installed")" != "$unleash_
     npm install --prefix "$unleash" --no-audit --no-fund --loglevel=error "$unleash_pins" >/dev/null
     printf '%s' "$unleash_pins" >"$unleash/.installed"
 fi
+
+# Platformatic DB (npm): a Fastify server that exposes a SQLite database as REST, its OpenAPI 3.0
+# document written by @fastify/swagger (the 2.x line runs on Node 20; better-sqlite3 comes built)
+platformatic="$ROOT/platformatic"
+platformatic_pins="@platformatic/db@2.61.0"
+if [[ ! -f "$platformatic/.installed" || "$(cat "$platformatic/.installed")" != "$platformatic_pins" ]]; then
+    echo "== real API server: Platformatic DB ($platformatic_pins, npm)" >&2
+    rm -rf "$platformatic"
+    mkdir -p "$platformatic"
+    npm install --prefix "$platformatic" --no-audit --no-fund --loglevel=error "$platformatic_pins" >/dev/null
+    printf '%s' "$platformatic_pins" >"$platformatic/.installed"
+fi

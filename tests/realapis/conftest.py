@@ -1,8 +1,8 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS and
-Alertmanager from Debian; LoopBack's examples and Unleash from npm, Unleash with a PostgreSQL cluster
-of its own, ``postgres.py``) is installed by ``scripts/install_realapis.sh`` (the
+Alertmanager from Debian; LoopBack's examples, Unleash and Platformatic DB from npm, Unleash with a
+PostgreSQL cluster of its own, ``postgres.py``; Superset from PyPI) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
 HTTP, as a user of the generator would get it (Alertmanager's, which it does not serve, from the
@@ -496,6 +496,55 @@ def run_superset(realapi_dir: Path) -> Iterator[LiveApi]:
         )
 
 
+# Platformatic DB (npm: a Fastify server that exposes a SQL database as REST; its OpenAPI 3.0
+# document, written by @fastify/swagger from the tables, filters through query parameters named
+# `where.<column>.<operator>`; Fastify refuses with a 400 naming the field any request that breaks
+# it): two related tables of SQLite in ``home``, made by the migration below when it starts
+PLATFORMATIC_MIGRATION = """\
+CREATE TABLE owners (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT UNIQUE);
+CREATE TABLE pets (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  born DATE,
+  weight REAL,
+  vaccinated BOOLEAN DEFAULT 0,
+  owner_id INTEGER REFERENCES owners(id),
+  notes TEXT
+);
+"""
+
+
+def run_platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
+    app = VENVS / "platformatic" / "node_modules" / "@platformatic" / "db" / "db.mjs"
+    node = shutil.which("node")
+    if node is None or not app.is_file():
+        pytest.fail(f"Platformatic DB (or node) is missing: {INSTALL_HINT}")
+    home = realapi_dir / "platformatic-home"
+    (home / "migrations").mkdir(parents=True)
+    (home / "migrations" / "001.do.sql").write_text(PLATFORMATIC_MIGRATION, encoding="utf-8")
+    port = free_port()
+    config = {
+        "server": {"hostname": "127.0.0.1", "port": port, "logger": {"level": "warn"}},
+        "db": {"connectionString": "sqlite://./db.sqlite", "openapi": True, "graphql": False},
+        "migrations": {"dir": "./migrations", "autoApply": True},
+    }
+    (home / "platformatic.db.json").write_text(json.dumps(config), encoding="utf-8")
+    command: list[str | Path] = [node, app, "start", "-c", "platformatic.db.json"]
+    with RealServer(
+        "platformatic",
+        command,
+        port=port,
+        ready_path="/documentation/json",
+        log_dir=realapi_dir,
+        cwd=home,
+    ) as server:
+        package, spec = _generate_live(
+            server, "/documentation/json", {}, realapi_dir, "platformatic"
+        )
+        yield LiveApi(server, package, "platformatic_mcp", "PLATFORMATIC", server.root_url, spec)
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -542,6 +591,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "chroma": run_chroma,
     "unleash": run_unleash,
     "superset": run_superset,
+    "platformatic": run_platformatic,
 }
 
 
@@ -553,6 +603,11 @@ def unleash(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def superset(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_superset(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_platformatic(realapi_dir)
 
 
 @pytest.fixture(scope="session")
