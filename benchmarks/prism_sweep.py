@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -85,6 +86,23 @@ class Exchange:
     sent_type: str = ""
 
 
+def _readable(payload: bytes, coding: str) -> bytes:
+    """The body as the server meant it (a compressed answer, Unleash's brotli, decoded), for the
+    report; the proxy passes on what it received."""
+    try:
+        if coding.strip() == "gzip":
+            return gzip.decompress(payload)
+        if coding.strip() == "deflate":
+            return zlib.decompress(payload)
+        if coding.strip() == "br":
+            import brotli  # noqa: PLC0415 - only for a server that compresses so
+
+            return bytes(brotli.decompress(payload))
+    except (ImportError, OSError, zlib.error, EOFError, ValueError):
+        pass
+    return payload
+
+
 class Recorder:
     """A reverse proxy on 127.0.0.1 that forwards to Prism and keeps what each exchange was."""
 
@@ -123,7 +141,7 @@ class Recorder:
                         self.path,
                         response.status,
                         violations,
-                        payload,
+                        _readable(payload, response.getheader("Content-Encoding") or ""),
                         body,
                         self.headers.get("Content-Type") or "",
                     )
