@@ -194,6 +194,10 @@ def style_pairs(
     deepObject nests: ``a[b][c]=x``; an array inside it is written as ``arrays`` says (``a[0]=x``,
     ``a[]=x`` or ``a=x``), since OpenAPI leaves that open.
     """
+    if isinstance(value, dict | list | tuple) and not value:
+        # an empty list or object is undefined (RFC 6570, 2.3): nothing is sent, not `name=` (which
+        # a server reads as one empty value: Airflow's update_mask=[""] names no field it knows)
+        return []
     if style == "deepObject" and isinstance(value, dict | list | tuple):
         return _deep_object(name, value, enc, arrays)
     if isinstance(value, dict) and explode:

@@ -661,8 +661,16 @@ async def test_path_styles(
         ("form", True, OBJECT, "role=admin&firstName=Alex"),
         ("form", False, ARRAY, "id=3,4,5"),
         ("form", False, OBJECT, "id=role,admin,firstName,Alex"),
-        ("form", False, [], "id="),
+        # an empty list or object is undefined (RFC 6570 2.3, OpenAPI 3.1.1's "undefined"
+        # column): nothing is sent; an empty string is a value (Airflow read update_mask= as [""])
+        ("form", False, [], ""),
+        ("form", True, [], ""),
+        ("form", False, {}, ""),
+        ("spaceDelimited", False, [], ""),
+        ("pipeDelimited", False, [], ""),
+        ("deepObject", True, {}, ""),
         ("form", True, "", "id="),
+        ("form", False, [""], "id="),
         ("form", False, ["a,b", "c"], "id=a%2Cb,c"),
         ("spaceDelimited", False, ARRAY, "id=3%204%205"),
         ("spaceDelimited", False, OBJECT, "id=role%20admin%20firstName%20Alex"),
