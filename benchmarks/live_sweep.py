@@ -2,8 +2,8 @@
 
 The servers the ``realapi`` tests launch (``tests/realapis/conftest.py``: ``RUNNERS``; installed
 by ``scripts/install_realapis.sh``: httpbin, Kinto, Jupyter Server, PowerDNS, Alertmanager,
-LoopBack's two examples, Prefect, GNS3, Label Studio, Chroma, Unleash, Superset, Platformatic DB)
-are started on 127.0.0.1 with their data in a temporary directory; each one's live OpenAPI document
+LoopBack's two examples, Prefect, GNS3, Label Studio, Chroma, Unleash, Superset, Platformatic DB,
+Airflow) are started on 127.0.0.1 with their data in a temporary directory; each one's live OpenAPI document
 is generated into a package, and the package's server (stdio, full mode, signed in where the API
 needs it) calls every tool with its smoke arguments and (``--all``) with a value for every
 argument, through a recording proxy. FastAPI and Fastify answer a request that does not match their
@@ -101,6 +101,7 @@ SETUP: dict[str, dict[str, Any]] = {
     # exits (its RBAC middleware's "no segment" is an unhandled rejection)
     "superset": {"env": {}, "skip": r"^$"},
     "platformatic": {"env": {}, "skip": r"^$"},
+    "airflow": {"env": {}, "skip": r"^$"},
     "unleash": {"env": {}, "skip": r"/api/admin/maintenance$|/api/admin/segments/\{id\}$"},
 }
 

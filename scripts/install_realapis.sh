@@ -23,6 +23,7 @@ SERVERS=(
     # Superset 6.1.0 imports rich (its CLI) and cachetools (its database list) without requiring them,
     # and its metastore cache predates
     # Flask-Caching 2.3.1's new argument
+    "airflow|apache-airflow==2.10.5"
     "superset|apache-superset==6.1.0 flask-caching==2.3.0 rich==15.0.0 cachetools==8.0.2"
 )
 

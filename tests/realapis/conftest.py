@@ -2,7 +2,7 @@
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS and
 Alertmanager from Debian; LoopBack's examples, Unleash and Platformatic DB from npm, Unleash with a
-PostgreSQL cluster of its own, ``postgres.py``; Superset from PyPI) is installed by ``scripts/install_realapis.sh`` (the
+PostgreSQL cluster of its own, ``postgres.py``; Superset and Airflow from PyPI) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
 HTTP, as a user of the generator would get it (Alertmanager's, which it does not serve, from the
@@ -13,6 +13,7 @@ missing install fails the fixture with the command to run; it never skips.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -429,6 +430,27 @@ def _unleash_personal_token(root_url: str) -> str:
         return secret
 
 
+def _prepare(
+    executable: Path, steps: tuple[list[str], ...], env: Mapping[str, str], home: Path
+) -> None:
+    """Run a server's set-up commands (its database, its administrator) before it starts."""
+    for step in steps:
+        done = subprocess.run(
+            [executable, *step],
+            env={**os.environ, **env},
+            cwd=home,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        if done.returncode != 0:
+            output = (done.stdout + done.stderr)[-3000:]
+            pytest.fail(
+                f"{executable.name} {' '.join(step[:2])} failed ({done.returncode}):\n{output}"
+            )
+
+
 # Apache Superset (Flask-AppBuilder: its OpenAPI 3.0 document is written by apispec from marshmallow
 # schemas; list filters go as one `q` query parameter): its metadata in SQLite in ``home``, an
 # administrator who signs in for a JWT, no CSRF token asked of API calls made with one, and SQLite
@@ -456,18 +478,7 @@ def run_superset(realapi_dir: Path) -> Iterator[LiveApi]:
     env = {"SUPERSET_CONFIG_PATH": str(config), "SUPERSET_HOME": str(home)}
     admin = ["--username", "admin", "--firstname", "Ada", "--lastname", "Admin"]
     admin += ["--email", "admin@example.com", "--password", SUPERSET_PASSWORD]
-    for step in (["db", "upgrade"], ["fab", "create-admin", *admin], ["init"]):
-        done = subprocess.run(
-            [superset, *step],
-            env={**os.environ, **env},
-            cwd=home,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        if done.returncode != 0:
-            pytest.fail(f"superset {step[0]} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    _prepare(superset, (["db", "upgrade"], ["fab", "create-admin", *admin], ["init"]), env, home)
     port = free_port()
     command: list[str | Path] = [superset, "run", "-h", "127.0.0.1", "-p", str(port)]
     with RealServer(
@@ -545,6 +556,59 @@ def run_platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
         yield LiveApi(server, package, "platformatic_mcp", "PLATFORMATIC", server.root_url, spec)
 
 
+# Apache Airflow 2.10 (its REST API served by Connexion from a hand-written OpenAPI 3.0 document,
+# which checks every request against it; the document declares Basic and requires nothing, since
+# the deployment chooses how to sign in: here with a user and password): its metadata in SQLite
+# in ``home``, one DAG, no examples, one web worker
+AIRFLOW_PASSWORD = "Realapi-airflow-2c7e!"
+AIRFLOW_DAG = """\
+from datetime import datetime
+
+from airflow import DAG
+from airflow.operators.empty import EmptyOperator
+
+with DAG("hello", start_date=datetime(2026, 1, 1), schedule=None, catchup=False, tags=["demo"]):
+    EmptyOperator(task_id="start") >> EmptyOperator(task_id="finish")
+"""
+
+
+def run_airflow(realapi_dir: Path) -> Iterator[LiveApi]:
+    airflow = venv_executable("airflow", "airflow")
+    home = realapi_dir / "airflow-home"
+    (home / "dags").mkdir(parents=True)
+    (home / "dags" / "hello.py").write_text(AIRFLOW_DAG, encoding="utf-8")
+    env = {
+        "AIRFLOW_HOME": str(home),
+        "AIRFLOW__CORE__DAGS_FOLDER": str(home / "dags"),
+        "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+        "AIRFLOW__API__AUTH_BACKENDS": "airflow.api.auth.backend.basic_auth",
+        "AIRFLOW__WEBSERVER__SECRET_KEY": "realapi-airflow-5e19d7c3",
+        "AIRFLOW__WEBSERVER__WORKERS": "1",
+    }
+    admin = ["-u", "admin", "-p", AIRFLOW_PASSWORD, "-f", "Ada", "-l", "Admin", "-r", "Admin"]
+    steps = (["db", "migrate"], ["users", "create", *admin, "-e", "admin@example.com"])
+    _prepare(airflow, (*steps, ["dags", "reserialize"]), env, home)
+    port = free_port()
+    command: list[str | Path] = [airflow, "webserver", "-H", "127.0.0.1", "-p", str(port)]
+    with RealServer(
+        "airflow", command, port=port, ready_path="/health", log_dir=realapi_dir, cwd=home, env=env
+    ) as server:
+        pair = base64.b64encode(f"admin:{AIRFLOW_PASSWORD}".encode()).decode()
+        signed = {"Authorization": f"Basic {pair}"}
+        package, spec = _generate_live(
+            server, "/api/v1/openapi.yaml", signed, realapi_dir, "airflow"
+        )
+        yield LiveApi(
+            server,
+            package,
+            "airflow_mcp",
+            "AIRFLOW",
+            server.root_url + "/api/v1",
+            spec,
+            credentials={"BASIC_USERNAME": "admin", "BASIC_PASSWORD": AIRFLOW_PASSWORD},
+        )
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -592,6 +656,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "unleash": run_unleash,
     "superset": run_superset,
     "platformatic": run_platformatic,
+    "airflow": run_airflow,
 }
 
 
@@ -608,6 +673,11 @@ def superset(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_platformatic(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def airflow(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_airflow(realapi_dir)
 
 
 @pytest.fixture(scope="session")

@@ -95,6 +95,7 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     operations = _assign_keys(
         resolver, _operations(ctx, data, default_security, schemes, document_x_mcp)
     )
+    operations = _unrequired_schemes(resolver, operations, schemes)
     inputs, outputs = ctx.schemas.definitions()
     return Api(
         title=title,
@@ -686,6 +687,30 @@ def _link(resolver: Resolver, name: str, status: str, raw: Any, at: Location) ->
         request_body=link.get("requestBody"),
         description=text(link.get("description")),
     )
+
+
+def _unrequired_schemes(
+    resolver: Resolver, operations: tuple[Operation, ...], schemes: _Schemes
+) -> tuple[Operation, ...]:
+    """Operations that may take the credentials of schemes the document declares but never requires.
+
+    A document that declares security schemes and requires none (Airflow 2's `security: []`, its
+    API's authentication being the deployment's choice; 177 of the 2,639 APIs.guru documents) had
+    every call sent without credentials, the variables its README names set or not. Each operation
+    then takes any one of the schemes, or none: the credentials set go, and a call goes without them
+    when none are set, as the document says it may.
+    """
+    names = tuple(schemes.supported)
+    if not names or not operations or any(alt for op in operations for alt in op.security):
+        return operations
+    resolver.info(
+        "security-unrequired",
+        ROOT.child("components", "securitySchemes"),
+        f"no operation requires the security schemes the document declares ({', '.join(names)}): "
+        "their credentials are sent when they are set, and calls go without them otherwise",
+    )
+    alternatives = (*((name,) for name in names), ())
+    return tuple(replace(op, security=alternatives) for op in operations)
 
 
 def _assign_keys(

@@ -871,6 +871,61 @@ def test_security_requirements(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize("top", ["security: []", "x-security: none declared"])
+def test_schemes_declared_and_never_required_are_each_an_alternative(
+    tmp_path: Path, top: str
+) -> None:
+    """Airflow 2's document declares Basic and requires nothing (`security: []`); so do 177 of
+    APIs.guru's: each operation takes any one declared scheme, or none, so that the credentials
+    its README names go when they are set; the scheme that cannot be used stays out."""
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""
+            {top}
+            paths:
+              /dags:
+                get: {{operationId: listDags, responses: {NO_CONTENT}}}
+                post: {{operationId: login, security: [], responses: {NO_CONTENT}}}
+            components:
+              securitySchemes:
+                Basic: {{type: http, scheme: basic}}
+                Kerberos: {{type: http, scheme: negotiate}}
+                key: {{type: apiKey, in: header, name: X-Key}}
+            """
+        ),
+    )
+    assert {op.key: op.security for op in api.operations} == {
+        "listDags": (("Basic",), ("key",), ()),
+        "login": (("Basic",), ("key",), ()),
+    }
+    assert (
+        "info",
+        "security-unrequired",
+        "#/components/securitySchemes",
+        "no operation requires the security schemes the document declares (Basic, key): their "
+        "credentials are sent when they are set, and calls go without them otherwise",
+    ) in messages(report)
+
+
+def test_a_scheme_one_operation_requires_leaves_the_others_anonymous(tmp_path: Path) -> None:
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""            paths:
+              /a:
+                get: {{operationId: open, responses: {NO_CONTENT}}}
+                put: {{operationId: guarded, security: [{{key: []}}], responses: {NO_CONTENT}}}
+            components:
+              securitySchemes:
+                key: {{type: apiKey, in: header, name: X-Key}}
+            """
+        ),
+    )
+    assert {op.key: op.security for op in api.operations} == {"open": (), "guarded": (("key",),)}
+    assert "security-unrequired" not in [code for _, code, _, _ in messages(report)]
+
+
 @pytest.mark.parametrize(
     ("scheme", "message"),
     [
