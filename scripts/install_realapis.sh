@@ -62,18 +62,23 @@ if ! command -v prometheus-alertmanager >/dev/null ||
         prometheus-alertmanager golang-github-prometheus-alertmanager-dev >/dev/null
 fi
 
+# One npm package set under $ROOT/<name>, reinstalled when its pins change.
+npm_server() {
+    local name=$1 pins=$2 prefix="$ROOT/$1"
+    if [[ -f "$prefix/.installed" && "$(cat "$prefix/.installed")" == "$pins" ]]; then
+        return
+    fi
+    echo "== real API server: $name ($pins, npm)" >&2
+    rm -rf "$prefix"
+    mkdir -p "$prefix"
+    # shellcheck disable=SC2086  # the pins are meant to split into arguments
+    npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error $pins >/dev/null
+    printf '%s' "$pins" >"$prefix/.installed"
+}
+
 # LoopBack 4's examples (npm): Node applications whose OpenAPI 3.0 documents take filters as JSON
 # in the query string (a parameter with `content`) and files as multipart uploads
-loopback="$ROOT/loopback"
-loopback_pins="@loopback/example-todo@6.0.0 @loopback/example-file-transfer@1.7.0"
-if [[ ! -f "$loopback/.installed" || "$(cat "$loopback/.installed")" != "$loopback_pins" ]]; then
-    echo "== real API servers: LoopBack's examples ($loopback_pins, npm)" >&2
-    rm -rf "$loopback"
-    mkdir -p "$loopback"
-    # shellcheck disable=SC2086  # the pins are meant to split into arguments
-    npm install --prefix "$loopback" --no-audit --no-fund --loglevel=error $loopback_pins >/dev/null
-    printf '%s' "$loopback_pins" >"$loopback/.installed"
-fi
+npm_server loopback "@loopback/example-todo@6.0.0 @loopback/example-file-transfer@1.7.0"
 
 # Unleash (npm): an Express server whose OpenAPI 3.0 document is written from its JSON schemas,
 # with its data in PostgreSQL (Debian's; the tests run a cluster of their own on a free port).
@@ -83,24 +88,8 @@ if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || ! id postgres >
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 fi
-unleash="$ROOT/unleash"
-unleash_pins="unleash-server@7.5.1"
-if [[ ! -f "$unleash/.installed" || "$(cat "$unleash/.installed")" != "$unleash_pins" ]]; then
-    echo "== real API server: Unleash ($unleash_pins, npm)" >&2
-    rm -rf "$unleash"
-    mkdir -p "$unleash"
-    npm install --prefix "$unleash" --no-audit --no-fund --loglevel=error "$unleash_pins" >/dev/null
-    printf '%s' "$unleash_pins" >"$unleash/.installed"
-fi
+npm_server unleash "unleash-server@7.5.1"
 
 # Platformatic DB (npm): a Fastify server that exposes a SQLite database as REST, its OpenAPI 3.0
 # document written by @fastify/swagger (the 2.x line runs on Node 20; better-sqlite3 comes built)
-platformatic="$ROOT/platformatic"
-platformatic_pins="@platformatic/db@2.61.0"
-if [[ ! -f "$platformatic/.installed" || "$(cat "$platformatic/.installed")" != "$platformatic_pins" ]]; then
-    echo "== real API server: Platformatic DB ($platformatic_pins, npm)" >&2
-    rm -rf "$platformatic"
-    mkdir -p "$platformatic"
-    npm install --prefix "$platformatic" --no-audit --no-fund --loglevel=error "$platformatic_pins" >/dev/null
-    printf '%s' "$platformatic_pins" >"$platformatic/.installed"
-fi
+npm_server platformatic "@platformatic/db@2.61.0"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.realapis.servers import INSTALL_HINT, STOP_TIMEOUT, free_port
+from tests.realapis.servers import INSTALL_HINT, free_port, stop_group
 
 ROLE = "realapi"
 START_TIMEOUT = 30.0
@@ -99,15 +98,8 @@ def cluster(databases: tuple[str, ...], log_dir: Path) -> Iterator[str]:
             subprocess.run([*createdb, name], check=True, capture_output=True)
         yield f"postgres://{ROLE}@127.0.0.1:{port}"
     finally:
-        if process is not None and process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=STOP_TIMEOUT)
+        if process is not None:
+            stop_group(process)
         shutil.rmtree(home, ignore_errors=True)
 
 

@@ -49,6 +49,21 @@ def free_port() -> int:
         return port
 
 
+def stop_group(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process started in a session of its own and whatever it forked: SIGTERM to its group,
+    then SIGKILL after a grace period."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=STOP_TIMEOUT)
+
+
 class RealServer:
     """One real API server process on 127.0.0.1:``port``, ready once ``ready_path`` answers < 500."""
 
@@ -135,16 +150,8 @@ class RealServer:
 
     def stop(self) -> None:
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=STOP_TIMEOUT)
+        if process is not None:
+            stop_group(process)
 
     def log_tail(self, lines: int = 30) -> str:
         try:
