@@ -89,12 +89,13 @@ class Exchange:
 def _readable(payload: bytes, coding: str) -> bytes:
     """The body as the server meant it (a compressed answer, Unleash's brotli, decoded), for the
     report; the proxy passes on what it received."""
+    coding = coding.strip()
     try:
-        if coding.strip() == "gzip":
+        if coding == "gzip":
             return gzip.decompress(payload)
-        if coding.strip() == "deflate":
+        if coding == "deflate":
             return zlib.decompress(payload)
-        if coding.strip() == "br":
+        if coding == "br":
             import brotli  # noqa: PLC0415 - only for a server that compresses so
 
             return bytes(brotli.decompress(payload))
