@@ -137,8 +137,9 @@ class RequestParts:
     credential_headers: set[str] = field(default_factory=set)
     # client-credentials schemes whose tokens are fetched once the call may go ahead
     oauth: list[str] = field(default_factory=list)
-    # what a 401/403 answer should tell the user about credentials ("" when nothing to say), or
-    # the variables whose credentials were sent (the answer's status says what to tell of them)
+    # what a 401/403 answer should tell the user about credentials ("" when nothing to say): what
+    # to set when none were sent, what to know of them when some were; and the variables whose
+    # credentials were sent (the answer's status says what to tell of them)
     auth_hint: str = ""
     sent_credentials: str = ""
 
@@ -219,9 +220,12 @@ class Credentials:
 
 def answer_hint(advice: str, sent: str, status: int) -> str:
     """What a 401 or 403 answer tells about credentials: ``advice`` (what to set) when none were
-    sent; of those ``sent``, that they were refused (401) or may lack a permission (403)."""
+    sent; of those ``sent``, that they were refused (401) or may lack a permission (403), then
+    ``advice`` about them, if any."""
     if not sent:
         return advice
     if status == 403:
-        return f"the API refused this to the credentials of {sent}: they may lack a permission"
-    return f"the API did not accept the credentials of {sent}"
+        told = f"the API refused this to the credentials of {sent}: they may lack a permission"
+    else:
+        told = f"the API did not accept the credentials of {sent}"
+    return f"{told}; {advice}" if advice else told

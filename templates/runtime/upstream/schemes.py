@@ -83,6 +83,14 @@ class ApiKey:
             # a value that already says a scheme word ("Token abc", "Bearer ...") is sent as it is
             if prefix and " " not in key.strip():
                 key = f"{prefix} {key.strip()}"
+            elif wire.lower() == "authorization" and " " not in key.strip():
+                # some APIs take a bare key there (Unleash), most a word before it (Directus
+                # reads a bare one as no credentials): said if the answer is a refusal
+                parts.auth_hint = (
+                    f"{self.scheme['env']} is sent as the whole Authorization header, as it is "
+                    'set: if the API wants a word before the key, set it with one, e.g. "Bearer '
+                    '<key>"'
+                )
             parts.headers.append((wire, key))
             parts.credential_headers.add(wire.lower())
         elif where == "query":
@@ -96,7 +104,11 @@ class ApiKey:
         'Token <key>'``."""
         where = f"{self.scheme['location']} {self.scheme['name']!r}"
         prefix = self.scheme.get("prefix")
-        return f"{where}, as '{prefix} <key>'" if prefix else where
+        if prefix:
+            return f"{where}, as '{prefix} <key>'"
+        if self.scheme["location"] == "header" and self.scheme["name"].lower() == "authorization":
+            return f"{where}, whole: with its word if the API wants one, e.g. 'Bearer <key>'"
+        return where
 
 
 @dataclass(frozen=True, slots=True)

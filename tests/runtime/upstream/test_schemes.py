@@ -24,6 +24,8 @@ SCHEMES: dict[str, Any] = {
         "env": "P_DRF_KEY",
         "prefix": "Token",
     },
+    # Unleash's and Directus's: the variable is the whole header (Directus wants "Bearer <key>")
+    "whole": {"type": "apiKey", "location": "header", "name": "Authorization", "env": "P_AUTH"},
     "login": {"type": "basic", "usernameEnv": "P_USER", "passwordEnv": "P_PASSWORD"},
     "machine": {
         "type": "oauth2ClientCredentials",
@@ -47,6 +49,11 @@ def test_each_kind_names_its_variables_and_how_it_is_sent() -> None:
         "drf": (
             [Setting("P_DRF_KEY", "API key")],
             "sent as header 'Authorization', as 'Token <key>'",
+        ),
+        "whole": (
+            [Setting("P_AUTH", "API key")],
+            "sent as header 'Authorization', whole: with its word if the API wants one, "
+            "e.g. 'Bearer <key>'",
         ),
         "login": (
             [Setting("P_USER", "User name"), Setting("P_PASSWORD", "Password")],

@@ -213,6 +213,30 @@ async def test_a_401_without_credentials_knows_which_variables_to_set(
     )
 
 
+async def test_a_bare_key_refused_in_the_authorization_header_says_how_it_went(
+    api: FakeApi, make: Make
+) -> None:
+    """An apiKey scheme in Authorization (438 of the 2,112 APIs.guru documents with schemes)
+    sends the variable as the whole header: Unleash wants the bare key, Directus a "Bearer" before
+    it, and reads a bare one as no credentials at all (403). A refusal says how the key went."""
+    key = {"type": "apiKey", "location": "header", "name": "Authorization", "env": "PET_AUTH"}
+    info: UpstreamInfo = {**INFO, "securitySchemes": {"auth": key}}  # type: ignore[typeddict-item]
+    spec = op(security=[["auth"]])
+    api.reply(403, b'{"errors":[{"message":"You don\'t have permission"}]}', JSON)
+    response = await call(make, spec, {}, environ={"PET_AUTH": "k3y"}, info=info)
+    assert api.requests[0].header("Authorization") == "k3y"
+    assert response.auth_hint == (
+        "the API refused this to the credentials of PET_AUTH: they may lack a permission; "
+        "PET_AUTH is sent as the whole Authorization header, as it is set: if the API wants a "
+        'word before the key, set it with one, e.g. "Bearer <key>"'
+    )
+    # a value that says its word already goes as it is, and its refusal is only a refusal
+    api.reply(401, b"{}", JSON)
+    response = await call(make, spec, {}, environ={"PET_AUTH": "Bearer k3y"}, info=info)
+    assert api.requests[1].header("Authorization") == "Bearer k3y"
+    assert response.auth_hint == "the API did not accept the credentials of PET_AUTH"
+
+
 # -- content codings --------------------------------------------------------------------------
 
 
