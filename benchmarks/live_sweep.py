@@ -102,6 +102,7 @@ SETUP: dict[str, dict[str, Any]] = {
     "superset": {"env": {}, "skip": r"^$"},
     "platformatic": {"env": {}, "skip": r"^$"},
     "airflow": {"env": {}, "skip": r"^$"},
+    "directus": {"env": {}, "skip": r"^$"},
     "unleash": {"env": {}, "skip": r"/api/admin/maintenance$|/api/admin/segments/\{id\}$"},
 }
 

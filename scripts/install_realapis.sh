@@ -93,3 +93,8 @@ npm_server unleash "unleash-server@7.5.1"
 # Platformatic DB (npm): a Fastify server that exposes a SQLite database as REST, its OpenAPI 3.0
 # document written by @fastify/swagger (the 2.x line runs on Node 20; better-sqlite3 comes built)
 npm_server platformatic "@platformatic/db@2.61.0"
+
+# Directus (npm): a headless CMS on Express whose OpenAPI 3.0 document is written at run time from
+# the collections a project defines, with its data in SQLite (its sqlite3 module builds from source
+# against the machine's Node headers). 10.13 is the last line that runs on Node 20.
+npm_server directus "directus@10.13.4"

@@ -2,7 +2,7 @@
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS and
 Alertmanager from Debian; LoopBack's examples, Unleash and Platformatic DB from npm, Unleash with a
-PostgreSQL cluster of its own, ``postgres.py``; Superset and Airflow from PyPI) is installed by ``scripts/install_realapis.sh`` (the
+PostgreSQL cluster of its own, ``postgres.py``, and Directus; Superset and Airflow from PyPI) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
 HTTP, as a user of the generator would get it (Alertmanager's, which it does not serve, from the
@@ -556,6 +556,91 @@ def run_platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
         yield LiveApi(server, package, "platformatic_mcp", "PLATFORMATIC", server.root_url, spec)
 
 
+# Directus 10.13 (npm: a headless CMS on Express whose OpenAPI 3.0 document is written at run time
+# from the project's collections): its data in SQLite in ``home``, an administrator with a static
+# token made at bootstrap, and one collection of articles defined before the document is read, as
+# a project would have. Started without its command-line wrapper, which asks the npm registry for
+# a newer release; telemetry off.
+DIRECTUS_TOKEN = "realapi-directus-admin-93c1f0"
+DIRECTUS_ARTICLES = {
+    "collection": "articles",
+    "meta": {"note": "News articles"},
+    "schema": {},
+    "fields": [
+        {
+            "field": "id",
+            "type": "integer",
+            "meta": {"hidden": True},
+            "schema": {"is_primary_key": True, "has_auto_increment": True},
+        },
+        {"field": "title", "type": "string", "meta": {"required": True}, "schema": {}},
+        {"field": "body", "type": "text", "schema": {}},
+        {"field": "status", "type": "string", "schema": {"default_value": "draft"}},
+        {"field": "published_on", "type": "date", "schema": {}},
+        {"field": "views", "type": "integer", "schema": {"default_value": 0}},
+        {"field": "tags", "type": "json", "meta": {"special": ["cast-json"]}, "schema": {}},
+    ],
+}
+
+
+def run_directus(realapi_dir: Path) -> Iterator[LiveApi]:
+    api = VENVS / "directus" / "node_modules" / "@directus" / "api" / "dist" / "cli" / "run.js"
+    node = shutil.which("node")
+    if node is None or not api.is_file():
+        pytest.fail(f"Directus (or node) is missing: {INSTALL_HINT}")
+    home = realapi_dir / "directus-home"
+    for folder in ("uploads", "extensions"):
+        (home / folder).mkdir(parents=True)
+    # the project's own package file, where Directus looks for extensions installed with npm
+    (home / "package.json").write_text('{"private": true}', encoding="utf-8")
+    port = free_port()
+    env = {
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "PUBLIC_URL": f"http://127.0.0.1:{port}",
+        "DB_CLIENT": "sqlite3",
+        "DB_FILENAME": str(home / "data.db"),
+        "KEY": "realapi-directus-key",
+        "SECRET": "realapi-directus-secret",
+        "ADMIN_EMAIL": "admin@example.com",
+        "ADMIN_PASSWORD": "Realapi-directus-7d2e!",
+        "ADMIN_TOKEN": DIRECTUS_TOKEN,
+        "STORAGE_LOCATIONS": "local",
+        "STORAGE_LOCAL_ROOT": str(home / "uploads"),
+        "EXTENSIONS_PATH": str(home / "extensions"),
+        "TELEMETRY": "false",
+        "CACHE_ENABLED": "false",
+        "RATE_LIMITER_ENABLED": "false",
+        "LOG_LEVEL": "warn",
+    }
+    _prepare(Path(node), ([str(api), "bootstrap"],), env, home)
+    command: list[str | Path] = [node, api, "start"]
+    with RealServer(
+        "directus",
+        command,
+        port=port,
+        ready_path="/server/ping",
+        log_dir=realapi_dir,
+        cwd=home,
+        env=env,
+    ) as server:
+        signed = {"Authorization": f"Bearer {DIRECTUS_TOKEN}"}
+        made = httpx.post(
+            server.root_url + "/collections", json=DIRECTUS_ARTICLES, headers=signed, timeout=30
+        )
+        assert made.status_code == 200, made.text
+        package, spec = _generate_live(server, "/server/specs/oas", signed, realapi_dir, "directus")
+        yield LiveApi(
+            server,
+            package,
+            "directus_mcp",
+            "DIRECTUS",
+            server.root_url,
+            spec,
+            credentials={"AUTH_KEY": f"Bearer {DIRECTUS_TOKEN}"},
+        )
+
+
 # Apache Airflow 2.10 (its REST API served by Connexion from a hand-written OpenAPI 3.0 document,
 # which checks every request against it; the document declares Basic and requires nothing, since
 # the deployment chooses how to sign in: here with a user and password): its metadata in SQLite
@@ -657,6 +742,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "superset": run_superset,
     "platformatic": run_platformatic,
     "airflow": run_airflow,
+    "directus": run_directus,
 }
 
 
@@ -678,6 +764,11 @@ def platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def airflow(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_airflow(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def directus(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_directus(realapi_dir)
 
 
 @pytest.fixture(scope="session")
