@@ -75,6 +75,25 @@ def test_the_readme_says_the_word_goes_before_the_key(package: Path) -> None:
     ) in readme
 
 
+def test_a_scheme_that_says_no_word_is_sent_whole_and_the_readme_says_so(
+    tmp_path: Path,
+) -> None:
+    """Unleash's and Directus's schemes say nothing of a word; Directus wants "Bearer <key>"."""
+    bare = {
+        **SPEC,
+        "components": {
+            "securitySchemes": {
+                "tokenAuth": {"type": "apiKey", "in": "header", "name": "Authorization"}
+            }
+        },
+    }
+    readme = (generate_package(tmp_path, bare, "labels-mcp") / "README.md").read_text("utf-8")
+    assert (
+        "| `LABELS_TOKEN_AUTH_KEY` | API key for 'tokenAuth' (sent as header 'Authorization', "
+        "whole: with its word if the API wants one, e.g. 'Bearer \\<key\\>') (secret) |"
+    ) in readme
+
+
 @pytest.mark.parametrize(
     ("key", "sent"),
     [

@@ -394,10 +394,10 @@ def _security(api: Api, prefix: str) -> tuple[dict[str, rt.SecurityScheme], tupl
                     "name": scheme.parameter,
                     "env": env,
                 }
-                what = f"{scheme.location} {scheme.parameter!r}"
                 if scheme.prefix:
                     key["prefix"] = scheme.prefix
-                    what += f", as '{scheme.prefix} <key>'"
+                # said as the runtime sends it: 'Token <key>', or the whole Authorization header
+                what = runtime_module("upstream.schemes").ApiKey(name, key).sent_as()
                 entries[name] = key
                 env_vars.append(EnvVar(env, f"API key for {name!r} (sent as {what})", secret=True))
             case HttpBearerScheme():
