@@ -145,11 +145,11 @@ def declared_content_type(
 def sent_as_text(body: RequestBody) -> bool:
     """A string body of a media type that is neither JSON, a form nor text, and not binary (no
     base64 to decode, which ``request_body`` would have said with ``contentEncoding``): it goes as
-    given (Spotify's cover, ``image/jpeg`` with ``format: byte``)."""
+    given (Spotify's cover, ``image/jpeg`` with ``format: byte``: base64 is what it takes)."""
     base = base_media_type(body.content_type)
     return (
         body.schema.get("type") == "string"
-        and "contentEncoding" not in body.schema
+        and ("contentEncoding" not in body.schema or body.schema.get("format") == "byte")
         and base not in (JSON_TYPE, _FORM, _MULTIPART)
         and not base.endswith("+json")
         and not _TEXT_BODY.fullmatch(base)

@@ -271,6 +271,13 @@ class SchemaNormaliser:
         if "oneOf" in out and not _under_not(at) and not _fields_one_of(out["oneOf"]):
             _one_of_as_any_of(out)
         _infer_type(out, value, fragment=fragment)
+        kinds = out.get("type")
+        if out.get("format") == "byte" and "string" in (
+            kinds if isinstance(kinds, list) else [kinds]
+        ):
+            # OpenAPI 3.0's base64 string, which 3.1 spells contentEncoding (4.8.24.4): what a model
+            # reads to encode a key (etcd, Google's APIs) where "bytes" alone says nothing
+            out.setdefault("contentEncoding", "base64")
         self._enum_of_type(out, at)
         if "$ref" in value:
             out = self._with_ref(out, value["$ref"], at, direction, stack)
