@@ -586,6 +586,27 @@ PROBE: dict[str, Any] = {
                 },
             }
         },
+        # etcd's RPCs through grpc-gateway: an empty request message is a required {type: object}
+        "/v3/maintenance/status": {
+            "post": {
+                "operationId": "Status",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                },
+                "responses": OK,
+            }
+        },
+        "/v3/config": {
+            "put": {
+                "operationId": "ReplaceConfig",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                },
+                "responses": OK,
+            }
+        },
         "/playlists/{id}/images": {
             "put": {
                 "operationId": "uploadCover",
@@ -871,13 +892,35 @@ async def test_label_and_matrix_paths(probe: Probe) -> None:
 
 async def test_a_base64_body_goes_as_the_base64_it_is(probe: Probe) -> None:
     """Spotify's playlist cover: ``image/jpeg`` whose schema is ``format: byte``, "Base64 encoded
-    JPEG image data": the API wants the base64 text, which had been decoded to JPEG bytes."""
+    JPEG image data": the API wants the base64 text, which had been decoded to JPEG bytes. The
+    argument is said to be base64 (``contentEncoding``, 3.1's spelling of ``format: byte``) and
+    goes as it is."""
     cover = base64.b64encode(PNG).decode()
     body = probe.tools["upload_cover"]["inputSchema"]["properties"]["body"]
-    assert "contentEncoding" not in body
+    assert (body["format"], body["contentEncoding"]) == ("byte", "base64")
     await probe.call("upload_cover", {"id": "p1", "body": cover})
     [request] = probe.api.requests
     assert (request.header("Content-Type"), request.body) == ("image/jpeg", cover.encode())
+
+
+async def test_a_required_body_that_takes_an_empty_object_may_be_left_out(probe: Probe) -> None:
+    """etcd's status (an empty request message, a required ``{type: object}``) called with no
+    arguments sends ``{}``; a PUT's body, which ``{}`` would replace with nothing, stays required."""
+    assert "required" not in probe.tools["status"]["inputSchema"]
+    result = await probe.call("status", {})
+    assert result.get("isError") is not True, result
+    await probe.call("status", {"body": {"verbose": True}})
+    assert [(r.target, r.header("Content-Type"), r.body) for r in probe.api.requests] == [
+        ("/v3/maintenance/status", "application/json", b"{}"),
+        ("/v3/maintenance/status", "application/json", b'{"verbose":true}'),
+    ]
+    assert probe.tools["replace_config"]["inputSchema"]["required"] == ["body"]
+    refused = await probe.call("replace_config", {})
+    assert refused["isError"] is True and len(probe.api.requests) == 2
+    assert refused["content"][0]["text"] == (
+        "Invalid arguments for tool 'replace_config':\n"
+        '- (arguments): "body" is a required property'
+    )
 
 
 async def test_headers_the_http_client_writes_are_no_arguments(probe: Probe) -> None:

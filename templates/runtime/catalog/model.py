@@ -174,6 +174,9 @@ class BodySpec(TypedDict):
     # schema does not describe it as base64 to decode (Spotify's cover image is base64 on the
     # wire, ``format: byte``; a plain string under application/octet-stream is text)
     asText: NotRequired[bool]
+    # a required JSON body whose schema takes {} (etcd's empty request messages): its argument may
+    # be left out, and {} goes then
+    emptyByDefault: NotRequired[bool]
 
 
 class OperationSpec(TypedDict):

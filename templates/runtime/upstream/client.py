@@ -738,9 +738,12 @@ class Upstream:
             # an explicit null is a JSON body of its own (the schema admitted it: it was validated)
             null_body = argument in arguments and is_json(media_type(spec["contentType"]))
             if value is None and not null_body:
-                if spec["required"]:
+                if spec.get("emptyByDefault"):
+                    value = {}
+                elif spec["required"]:
                     raise UpstreamError(f"missing required argument {argument!r}")
-                return None
+                else:
+                    return None
         else:
             # an explicit null is sent (a JSON body can clear a field with it); absent is absent
             names = spec.get("properties", {})
