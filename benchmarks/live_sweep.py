@@ -103,6 +103,13 @@ SETUP: dict[str, dict[str, Any]] = {
     "platformatic": {"env": {}, "skip": r"^$"},
     "airflow": {"env": {}, "skip": r"^$"},
     "directus": {"env": {}, "skip": r"^$"},
+    # not the streams (a watch and a snapshot answer until the client goes), nor the member's
+    # removal or a change of leader, after which it serves no more
+    "etcd": {
+        "env": {},
+        "skip": r"^/v3/(watch|lease/keepalive|cluster/member/remove|maintenance/"
+        r"(snapshot|transfer-leadership))$",
+    },
     "unleash": {"env": {}, "skip": r"/api/admin/maintenance$|/api/admin/segments/\{id\}$"},
 }
 

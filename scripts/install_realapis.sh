@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
 # each under .work/realapis/, so that their dependencies never clash with ours or with each other,
-# PowerDNS, Alertmanager and PostgreSQL from Debian, LoopBack's examples and Unleash from npm.
+# PowerDNS, Alertmanager, etcd and PostgreSQL from Debian, LoopBack's examples, Unleash, Platformatic
+# and Directus from npm.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
 set -euo pipefail
@@ -60,6 +61,15 @@ if ! command -v prometheus-alertmanager >/dev/null ||
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
         prometheus-alertmanager golang-github-prometheus-alertmanager-dev >/dev/null
+fi
+
+# etcd (Debian): a Go key-value store whose JSON API is grpc-gateway's translation of its gRPC
+# services; the Swagger 2.0 document protoc-gen-swagger writes from them ships with its docs
+if ! command -v etcd >/dev/null ||
+    [[ ! -f /usr/share/doc/etcd-server/dev-guide/apispec/swagger/rpc.swagger.json.gz ]]; then
+    echo "== real API server: etcd (Debian)" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server >/dev/null
 fi
 
 # One npm package set under $ROOT/<name>, reinstalled when its pins change.

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import gzip
 import json
 import os
 import re
@@ -292,6 +293,40 @@ def run_alertmanager(realapi_dir: Path) -> Iterator[LiveApi]:
         package, spec = _generate_from(found.group(1).encode("utf-8"), realapi_dir, "alertmanager")
         base_url = server.root_url + "/api/v2"
         yield LiveApi(server, package, "alertmanager_mcp", "ALERTMANAGER", base_url, spec)
+
+
+ETCD_SPEC = Path("/usr/share/doc/etcd-server/dev-guide/apispec/swagger/rpc.swagger.json.gz")
+
+
+def run_etcd(realapi_dir: Path) -> Iterator[LiveApi]:
+    """etcd 3.4 (Debian) as a single member on free ports of 127.0.0.1, its data in the test's
+    directory. Its JSON API is grpc-gateway's translation of its gRPC services: every call a POST,
+    keys and values base64 (``format: byte``), 64-bit numbers as strings; the package is generated
+    from the Swagger 2.0 document protoc-gen-swagger writes from them, which Debian ships with its
+    documentation (etcd does not serve it)."""
+    executable = shutil.which("etcd") or "/usr/bin/etcd"
+    if not Path(executable).is_file() or not ETCD_SPEC.is_file():
+        pytest.fail(f"etcd is not installed: {INSTALL_HINT}")
+    home = realapi_dir / "etcd-home"
+    home.mkdir()
+    port, peer = free_port(), free_port()
+    client_url, peer_url = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{peer}"
+    command: list[str | Path] = [
+        executable,
+        "--name=realapi",
+        f"--data-dir={home / 'data'}",
+        f"--listen-client-urls={client_url}",
+        f"--advertise-client-urls={client_url}",
+        f"--listen-peer-urls={peer_url}",
+        f"--initial-advertise-peer-urls={peer_url}",
+        f"--initial-cluster=realapi={peer_url}",
+        "--log-level=warn",
+    ]
+    with RealServer(
+        "etcd", command, port=port, ready_path="/health", log_dir=realapi_dir, cwd=home
+    ) as server:
+        package, spec = _generate_from(gzip.decompress(ETCD_SPEC.read_bytes()), realapi_dir, "etcd")
+        yield LiveApi(server, package, "etcd_mcp", "ETCD", server.root_url, spec)
 
 
 def _loopback(example: str, realapi_dir: Path, module: str) -> Iterator[LiveApi]:
@@ -743,6 +778,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "platformatic": run_platformatic,
     "airflow": run_airflow,
     "directus": run_directus,
+    "etcd": run_etcd,
 }
 
 
@@ -764,6 +800,11 @@ def platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def airflow(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_airflow(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def etcd(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_etcd(realapi_dir)
 
 
 @pytest.fixture(scope="session")
