@@ -15,6 +15,7 @@ hints itself.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -360,15 +361,48 @@ def _param_schema(param: Parameter, defs: Mapping[str, Any]) -> dict[str, Any]:
         schema["description"] = param.description
     shown = _shown_example(param, schema, defs)
     if shown is not None:
-        # the parameter's own example tells the form a value takes ("447700900000" for a phone
-        # number whose pattern also admits "") and is the value the smoke tests send
+        # the parameter's own example is the value the smoke tests send
         schema["examples"] = [shown]
+    said = _said_example(param, schema, defs)
+    if said is not None:
+        # and tells the model the form a value takes (Directus's filter syntax, a UUID, a phone
+        # number whose pattern also admits ""): in the description, since the advertised schemas
+        # carry no examples (not every provider's dialect takes them)
+        described = str(schema.get("description", "")).rstrip()
+        stop = "" if not described or described.endswith((".", "!", "?", ":")) else "."
+        schema["description"] = f"{described}{stop} Example: {said}".lstrip()
     listed = schema.get("type") == "array" and not param.content_type
     if param.required and listed and "minItems" not in schema:
         # an empty array sends no name at all (exploded) or an empty value (App Store Connect's
         # `filter[app]=`): the required parameter would be missing
         schema["minItems"] = 1
     return schema
+
+
+# the longest example, as JSON, said in a parameter's description
+_SAID_LENGTH = 80
+
+
+def _said_example(
+    param: Parameter, schema: Mapping[str, Any], defs: Mapping[str, Any]
+) -> str | None:
+    """The parameter's first example (its own, else its schema's) as compact JSON, when it is
+    short, says something and its schema accepts it; None where an enum or a constant says it
+    already, or the description quotes it."""
+    if {"enum", "const"} & schema.keys():
+        return None
+    for value in [*param.examples, *_listed(schema.get("examples"))]:
+        # a number or a boolean says no more than its type; "string" is a generator's placeholder
+        if value in (None, "", "string", [], {}) or isinstance(value, bool | int | float):
+            continue
+        said = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        if len(said) > _SAID_LENGTH or not conforms(param.schema, value, defs):
+            continue
+        described = str(schema.get("description", ""))
+        if said.strip('"') in described:
+            return None
+        return said
+    return None
 
 
 def _shown_example(param: Parameter, schema: Mapping[str, Any], defs: Mapping[str, Any]) -> Any:

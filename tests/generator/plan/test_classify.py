@@ -260,6 +260,37 @@ def test_a_parameter_s_own_example_is_shown_in_its_schema() -> None:
     }
 
 
+def test_a_parameter_s_example_is_said_in_its_description() -> None:
+    """The advertised schemas carry no examples, so the form a value takes is said in the
+    argument's description: Directus's filter syntax (its schema's example), a UUID (its own); not
+    a number or a boolean, which say no more than their type, nor what an enum says already, nor
+    a generator's placeholder, nor an example the description quotes."""
+    filter_ = {"type": "object", "examples": [{"<field>": {"<operator>": "<value>"}}]}
+    params = (
+        Parameter("filter", "query", False, filter_, "Select items by given conditions"),
+        Parameter("id", "path", True, {"type": "string"}, "Its id.", examples=("8cbb43fe",)),
+        Parameter("limit", "query", False, {"type": "integer"}, "How many.", examples=(5,)),
+        Parameter("order", "query", False, {"type": "string", "enum": ["a", "d"]}, examples=("a",)),
+        Parameter("q", "query", False, {"type": "string", "examples": ["string"]}, "Words."),
+        Parameter(
+            "tag", "query", False, {"type": "string"}, "A tag such as red.", examples=("red",)
+        ),
+        Parameter("bare", "query", False, {"type": "string"}, examples=("x-1",)),
+    )
+    listed = op("GET", "/items/{id}", "listItems", parameters=params)
+    (tool,) = classify_operations(api(listed), Settings(), "n", Report()).tools
+    said = {k: v.get("description") for k, v in tool.input_schema["properties"].items()}
+    assert said == {
+        "filter": 'Select items by given conditions. Example: {"<field>":{"<operator>":"<value>"}}',
+        "id": 'Its id. Example: "8cbb43fe"',
+        "limit": "How many.",
+        "order": None,
+        "q": "Words.",
+        "tag": "A tag such as red.",
+        "bare": 'Example: "x-1"',
+    }
+
+
 def test_a_body_that_requires_what_it_cannot_carry_is_sent_as_the_api_decides() -> None:
     """Jira's security-level members: ``required: [securitySchemeLevelMembers]``, properties
     ``members`` only and ``additionalProperties: false``: no body satisfies it; the tool leaves
