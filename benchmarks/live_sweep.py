@@ -110,6 +110,8 @@ SETUP: dict[str, dict[str, Any]] = {
         "skip": r"^/v3/(watch|lease/keepalive|cluster/member/remove|maintenance/"
         r"(snapshot|transfer-leadership))$",
     },
+    # not its shutdown
+    "wiremock": {"env": {}, "skip": r"^/__admin/shutdown$"},
     "unleash": {"env": {}, "skip": r"/api/admin/maintenance$|/api/admin/segments/\{id\}$"},
 }
 

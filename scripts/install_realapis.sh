@@ -2,7 +2,7 @@
 # Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
 # each under .work/realapis/, so that their dependencies never clash with ours or with each other,
 # PowerDNS, Alertmanager, etcd and PostgreSQL from Debian, LoopBack's examples, Unleash, Platformatic
-# and Directus from npm.
+# Directus and WireMock (a Java jar) from npm.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
 set -euo pipefail
@@ -108,3 +108,12 @@ npm_server platformatic "@platformatic/db@2.61.0"
 # the collections a project defines, with its data in SQLite (its sqlite3 module builds from source
 # against the machine's Node headers). 10.13 is the last line that runs on Node 20.
 npm_server directus "directus@10.13.4"
+
+# WireMock (npm: its standalone jar): a Java server (Jetty) whose admin API is described by a
+# hand-written OpenAPI 3.0 document it serves; run on the machine's Java, or Debian's when missing
+if ! command -v java >/dev/null; then
+    echo "== real API server: a Java runtime (Debian), for WireMock" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null
+fi
+npm_server wiremock "wiremock@3.13.2"

@@ -2,7 +2,7 @@
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS and
 Alertmanager from Debian; LoopBack's examples, Unleash and Platformatic DB from npm, Unleash with a
-PostgreSQL cluster of its own, ``postgres.py``, and Directus; Superset and Airflow from PyPI) is installed by ``scripts/install_realapis.sh`` (the
+PostgreSQL cluster of its own, ``postgres.py``, Directus and WireMock; etcd from Debian; Superset and Airflow from PyPI) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
 HTTP, as a user of the generator would get it (Alertmanager's, which it does not serve, from the
@@ -327,6 +327,46 @@ def run_etcd(realapi_dir: Path) -> Iterator[LiveApi]:
     ) as server:
         package, spec = _generate_from(gzip.decompress(ETCD_SPEC.read_bytes()), realapi_dir, "etcd")
         yield LiveApi(server, package, "etcd_mcp", "ETCD", server.root_url, spec)
+
+
+def run_wiremock(realapi_dir: Path) -> Iterator[LiveApi]:
+    """WireMock 3 (npm: the standalone jar, run on the machine's Java) on a free port of 127.0.0.1,
+    its mappings and files in the test's directory. Its admin API (Jetty, a hand-written OpenAPI
+    3.0 document served at /__admin/docs/swagger) manages the stubs it answers with: a stub made
+    through it is then asked of WireMock itself."""
+    jar = (
+        VENVS
+        / "wiremock"
+        / "node_modules"
+        / "wiremock"
+        / "build"
+        / "wiremock-standalone-3.13.2.jar"
+    )
+    java = shutil.which("java")
+    if java is None or not jar.is_file():
+        pytest.fail(f"WireMock (or java) is missing: {INSTALL_HINT}")
+    home = realapi_dir / "wiremock-home"
+    home.mkdir()
+    port = free_port()
+    command: list[str | Path] = [
+        java,
+        "-jar",
+        jar,
+        "--bind-address=127.0.0.1",
+        f"--port={port}",
+        f"--root-dir={home}",
+        "--disable-banner",
+    ]
+    with RealServer(
+        "wiremock",
+        command,
+        port=port,
+        ready_path="/__admin/health",
+        log_dir=realapi_dir,
+        cwd=home,
+    ) as server:
+        package, spec = _generate_live(server, "/__admin/docs/swagger", {}, realapi_dir, "wiremock")
+        yield LiveApi(server, package, "wiremock_mcp", "WIREMOCK", server.root_url, spec)
 
 
 def _loopback(example: str, realapi_dir: Path, module: str) -> Iterator[LiveApi]:
@@ -779,6 +819,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "airflow": run_airflow,
     "directus": run_directus,
     "etcd": run_etcd,
+    "wiremock": run_wiremock,
 }
 
 
@@ -800,6 +841,11 @@ def platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def airflow(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_airflow(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def wiremock(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_wiremock(realapi_dir)
 
 
 @pytest.fixture(scope="session")
