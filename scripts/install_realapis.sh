@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
 # each under .work/realapis/, so that their dependencies never clash with ours or with each other,
-# PowerDNS, Alertmanager, etcd and PostgreSQL from Debian, LoopBack's examples, Unleash, Platformatic
-# Directus and WireMock (a Java jar) from npm.
+# PowerDNS, Alertmanager, etcd and PostgreSQL from Debian, LoopBack's examples, Unleash,
+# Platformatic, Directus and WireMock (a Java jar) from npm.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
 set -euo pipefail

@@ -1,12 +1,14 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
-Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS and
-Alertmanager from Debian; LoopBack's examples, Unleash and Platformatic DB from npm, Unleash with a
-PostgreSQL cluster of its own, ``postgres.py``, Directus and WireMock; etcd from Debian; Superset and Airflow from PyPI) is installed by ``scripts/install_realapis.sh`` (the
+Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS,
+Alertmanager and etcd from Debian; LoopBack's examples, Unleash, Platformatic DB, Directus and
+WireMock from npm, Unleash with a PostgreSQL cluster of its own, ``postgres.py``; Superset and
+Airflow from PyPI) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
-HTTP, as a user of the generator would get it (Alertmanager's, which it does not serve, from the
-source it is compiled from), and generated once per session (name given explicitly, tool mode
+HTTP, as a user of the generator would get it (Alertmanager's and etcd's, which they do not serve,
+from the source Alertmanager is compiled from and the documentation etcd ships), and generated once
+per session (name given explicitly, tool mode
 ``full``). Tests open MCP sessions on the generated server over stdio with ``LiveApi.stdio``. A
 missing install fails the fixture with the command to run; it never skips.
 """
