@@ -281,7 +281,8 @@ async def test_a_failing_token_endpoint_is_a_tool_error(
     assert replies[0]["result"]["isError"] is True
     assert texts(replies[0]) == (
         "could not get an access token for 'oauth' from the token endpoint "
-        f"{upstream.url}{TOKEN_PATH}: HTTP 401 invalid_client (bad secret ***)"
+        f"{upstream.url}{TOKEN_PATH}: HTTP 401 invalid_client (bad secret ***); check "
+        "VAULT_OAUTH_CLIENT_ID and VAULT_OAUTH_CLIENT_SECRET"
     )
     # failures are not cached: the next call asks again; the API itself is never called
     assert [r.path for r in upstream.requests] == [TOKEN_PATH, TOKEN_PATH]

@@ -214,7 +214,8 @@ async def test_a_refused_sign_in_says_why_and_never_shows_the_password(
     assert replies[0]["result"]["isError"] is True
     assert texts(replies[0]) == (
         "could not get an access token for 'OAuth2PasswordBearer' from the token endpoint "
-        f"{upstream.url}{TOKEN_PATH}: HTTP 401 (Incorrect username or password: ***)"
+        f"{upstream.url}{TOKEN_PATH}: HTTP 401 (Incorrect username or password: ***); check "
+        "LAB_OAUTH2_PASSWORD_BEARER_USERNAME and LAB_OAUTH2_PASSWORD_BEARER_PASSWORD"
     )
     # a refusal is not kept: the next call signs in again; the API itself is never called
     assert [r.path for r in upstream.requests] == [TOKEN_PATH, TOKEN_PATH]

@@ -131,7 +131,8 @@ async def test_a_wrong_password_says_so_and_shows_no_password(gns3: LiveApi) -> 
     assert refused.is_error
     assert only_text(refused) == (
         "could not get an access token for 'OAuth2PasswordBearer' from the token endpoint "
-        f"{gns3.root_url}/v3/access/users/login: HTTP 401 (Authentication was unsuccessful.)"
+        f"{gns3.root_url}/v3/access/users/login: HTTP 401 (Authentication was unsuccessful.); "
+        "check GNS3_OAUTH2_PASSWORD_BEARER_USERNAME and GNS3_OAUTH2_PASSWORD_BEARER_PASSWORD"
     )
     assert wrong not in whole_result(refused)
 

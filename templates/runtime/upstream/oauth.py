@@ -192,7 +192,10 @@ class OAuthTokens:
             raise TokenError(f"{failed}: {self._scrub(self._describe(exc), hidden)}") from None
         if not 200 <= response.status_code < 300:
             detail = error_detail(json_object(body), tuple(hidden))
-            raise TokenError(f"{failed}: HTTP {response.status_code}{detail}")
+            told = f"{failed}: HTTP {response.status_code}{detail}"
+            if response.status_code in (400, 401, 403):  # the credentials sent, refused
+                told += f"; check {' and '.join(_signed_in_with(scheme, client_id))}"
+            raise TokenError(told)
         token = _parse(body, started)
         if token is None:
             raise TokenError(
@@ -221,3 +224,12 @@ def _parse(body: bytes, started: float) -> _Token | None:
     if seconds is not None:
         renew_at = started + seconds - min(REFRESH_MARGIN, seconds / 10)
     return _Token(token, renew_at)
+
+
+def _signed_in_with(scheme: FetchedScheme, client_id: str) -> list[str]:
+    """The variables whose values a token request sent: the user's name and password (and the
+    client's, when set) in the password flow, the client's id and secret otherwise."""
+    client = [scheme["clientIdEnv"], scheme["clientSecretEnv"]]
+    if scheme["type"] == "oauth2Password":
+        return [scheme["usernameEnv"], scheme["passwordEnv"], *(client if client_id else [])]
+    return client
