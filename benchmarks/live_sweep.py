@@ -112,6 +112,13 @@ SETUP: dict[str, dict[str, Any]] = {
     },
     # not its shutdown
     "wiremock": {"env": {}, "skip": r"^/__admin/shutdown$"},
+    # signed in as the first user (the runner's); not what restarts or stops it or its host,
+    # replaces the user the sweep signs in as, or resets its storage
+    "homebridge": {
+        "env": {},
+        "skip": r"^/api/(server/(restart|reset-homebridge-accessory)|platform-tools/(linux|docker)/|"
+        r"users/|backup/|platform-tools/hb-service/set-full-service-restart-flag)",
+    },
     "unleash": {"env": {}, "skip": r"/api/admin/maintenance$|/api/admin/segments/\{id\}$"},
 }
 

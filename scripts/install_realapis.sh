@@ -2,7 +2,7 @@
 # Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
 # each under .work/realapis/, so that their dependencies never clash with ours or with each other,
 # PowerDNS, Alertmanager, etcd and PostgreSQL from Debian, LoopBack's examples, Unleash,
-# Platformatic, Directus and WireMock (a Java jar) from npm.
+# Platformatic, Directus, WireMock (a Java jar) and Homebridge's UI from npm.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
 set -euo pipefail
@@ -117,3 +117,7 @@ if ! command -v java >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null
 fi
 npm_server wiremock "wiremock@3.13.2"
+
+# Homebridge's UI server (npm): NestJS on Fastify, its OpenAPI 3.0 document written by
+# @nestjs/swagger (the 4.x line runs on Node 20)
+npm_server homebridge "homebridge-config-ui-x@4.76.0 homebridge@1.8.5"

@@ -1,8 +1,8 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS,
-Alertmanager and etcd from Debian; LoopBack's examples, Unleash, Platformatic DB, Directus and
-WireMock from npm, Unleash with a PostgreSQL cluster of its own, ``postgres.py``; Superset and
+Alertmanager and etcd from Debian; LoopBack's examples, Unleash, Platformatic DB, Directus,
+WireMock and Homebridge's UI from npm, Unleash with a PostgreSQL cluster of its own, ``postgres.py``; Superset and
 Airflow from PyPI) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
@@ -369,6 +369,69 @@ def run_wiremock(realapi_dir: Path) -> Iterator[LiveApi]:
     ) as server:
         package, spec = _generate_live(server, "/__admin/docs/swagger", {}, realapi_dir, "wiremock")
         yield LiveApi(server, package, "wiremock_mcp", "WIREMOCK", server.root_url, spec)
+
+
+HOMEBRIDGE_PASSWORD = "Realapi-homebridge-5c1a!"
+
+
+def run_homebridge(realapi_dir: Path) -> Iterator[LiveApi]:
+    """Homebridge's UI server 4.76 (npm: NestJS on Fastify, its OpenAPI 3.0 document written by
+    @nestjs/swagger and served at /swagger-json) on a free port of 127.0.0.1, without Homebridge
+    itself running, its storage in the test's directory. Its document says the bearer token comes
+    from an OAuth2 password flow at /api/auth/login; the first user is made through its setup
+    wizard. What it would fetch from the internet (npm, GitHub, nodejs.org) goes to a proxy that
+    is no one (a closed port of 127.0.0.1)."""
+    app = VENVS / "homebridge" / "node_modules" / "homebridge-config-ui-x" / "dist" / "bin"
+    node = shutil.which("node")
+    if node is None or not (app / "standalone.js").is_file():
+        pytest.fail(f"Homebridge's UI (or node) is missing: {INSTALL_HINT}")
+    home = realapi_dir / "homebridge-home"
+    home.mkdir()
+    port = free_port()
+    ui = {"platform": "config", "name": "Config", "port": port, "host": "127.0.0.1", "auth": "form"}
+    config = {
+        "bridge": {"name": "Homebridge", "username": "0E:11:22:33:44:55", "pin": "031-45-154"},
+        "accessories": [],
+        "platforms": [ui],
+    }
+    (home / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    env = {
+        "UIX_STORAGE_PATH": str(home),
+        "HTTP_PROXY": nowhere,
+        "HTTPS_PROXY": nowhere,
+        "NO_PROXY": "127.0.0.1,localhost",
+    }
+    command: list[str | Path] = [node, app / "standalone.js", "-U", home]
+    with RealServer(
+        "homebridge",
+        command,
+        port=port,
+        ready_path="/api/auth/settings",
+        log_dir=realapi_dir,
+        cwd=home,
+        env=env,
+    ) as server:
+        wizard = httpx.get(server.root_url + "/api/setup-wizard/get-setup-wizard-token", timeout=10)
+        signed = {"Authorization": f"Bearer {wizard.json()['access_token']}"}
+        first = {"name": "Ada", "username": "admin", "password": HOMEBRIDGE_PASSWORD, "admin": True}
+        made = httpx.post(
+            server.root_url + "/api/setup-wizard/create-first-user",
+            json=first,
+            headers=signed,
+            timeout=10,
+        )
+        assert made.status_code == 201, made.text
+        package, spec = _generate_live(server, "/swagger-json", {}, realapi_dir, "homebridge")
+        yield LiveApi(
+            server,
+            package,
+            "homebridge_mcp",
+            "HOMEBRIDGE",
+            server.root_url,
+            spec,
+            credentials={"BEARER_USERNAME": "admin", "BEARER_PASSWORD": HOMEBRIDGE_PASSWORD},
+        )
 
 
 def _loopback(example: str, realapi_dir: Path, module: str) -> Iterator[LiveApi]:
@@ -822,6 +885,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "directus": run_directus,
     "etcd": run_etcd,
     "wiremock": run_wiremock,
+    "homebridge": run_homebridge,
 }
 
 
@@ -843,6 +907,11 @@ def platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def airflow(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_airflow(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def homebridge(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_homebridge(realapi_dir)
 
 
 @pytest.fixture(scope="session")
