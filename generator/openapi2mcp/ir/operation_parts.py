@@ -155,7 +155,7 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
         )
         required = True
     schema, content_type = _parameter_schema(ctx, value, loc, name)
-    if content_type and schema.get("type") == "string" and _is_json(content_type):
+    if content_type and schema.get("type") == "string" and is_json_type(content_type):
         # a string as JSON is a quoted string (`/channels/%22messaging%22/...`), which no server
         # that documents a plain string this way (Stream's path ids) means
         ctx.resolver.info(
@@ -188,7 +188,8 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
     )
 
 
-def _is_json(media_type: str) -> bool:
+def is_json_type(media_type: str) -> bool:
+    """Whether ``media_type`` is JSON (``application/json`` or a ``+json`` type)."""
     base = base_media_type(media_type)
     return base == JSON_TYPE or base.endswith("+json")
 

@@ -715,8 +715,11 @@ def _unrequired_schemes(
     names = tuple(schemes.supported)
     if not names or not operations:
         return operations
+    # the schemes the operations require most go first, when several are set
+    uses = Counter(name for op in operations for alt in op.security for name in alt)
+    names = tuple(sorted(names, key=lambda name: -uses[name]))
     alternatives = (*((name,) for name in names), ())
-    if not any(alt for op in operations for alt in op.security):
+    if not uses:
         resolver.info(
             "security-unrequired",
             ROOT.child("components", "securitySchemes"),
@@ -724,22 +727,18 @@ def _unrequired_schemes(
             " their credentials are sent when they are set, and calls go without them otherwise",
         )
         return tuple(replace(op, security=alternatives) for op in operations)
-    unsaid = {op.pointer for op in operations if op.pointer in unsaid and not op.security}
-    if not unsaid:
+    taking = {op.pointer for op in operations if op.pointer in unsaid and not op.security}
+    if not taking:
         return operations
-    # the schemes the other operations require most go first, when several are set
-    uses = Counter(name for op in operations for alt in op.security for name in alt)
-    names = tuple(sorted(names, key=lambda name: -uses[name]))
     resolver.info(
         "security-unsaid",
         ROOT.child("components", "securitySchemes"),
-        f"{len(unsaid)} of {len(operations)} operations say nothing of security, and the document "
+        f"{len(taking)} of {len(operations)} operations say nothing of security, and the document "
         f"has no default: they take the credentials of any declared scheme ({', '.join(names)}) "
         "when they are set, and go without them otherwise",
     )
-    alternatives = (*((name,) for name in names), ())
     return tuple(
-        replace(op, security=alternatives) if op.pointer in unsaid else op for op in operations
+        replace(op, security=alternatives) if op.pointer in taking else op for op in operations
     )
 
 

@@ -25,21 +25,19 @@ from urllib.parse import quote
 
 from ..config import AnnotationOverride
 from ..diagnostics import Report
-from ..ir.bodies import is_encoded_form
 from ..ir.model import Api, JsonSchema, Operation, Parameter
-from ..ir.operation_parts import base_media_type
 from ..ir.schema_utils import (
     defs_closure,
     enum_values,
     is_scalar,
     json_type,
-    merged_all_of,
     resolve,
 )
 from ..render.examples import conforms
 from ..render.runtime_schema import compilable
 from ..shipped import runtime_module
 from . import naming
+from .body_arguments import body_arguments, lifted, optional_body_requires
 from .hints import VERB_HINTS, read_only_post
 from .model import (
     Annotations,
@@ -54,22 +52,6 @@ from .settings import OperationSettings, Placement, Settings
 
 _LOCATION_ORDER = ("path", "query", "header", "cookie")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-# a body's root keywords that constrain its properties together (see _body_constraints)
-_LIFTABLE = (
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "minProperties",
-    "maxProperties",
-)
-_NOT_LIFTABLE = frozenset(
-    {"$ref", "additionalProperties", "unevaluatedProperties", "patternProperties", "$defs"}
-)
 # RFC 9110 token characters; `x-mcp-header` values must be tokens (mcp-wire §3.2)
 _TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
 # a path segment that is an API version ("v3", "v1beta1"), which tells no operation apart
@@ -278,7 +260,7 @@ def _tool(
     arguments = _arguments(api, op, report)
     # the server refuses every call of a tool whose schema does not compile: repair it here
     input_schema = compilable(
-        _input_schema(api, arguments, _lifted(api, op, arguments)),
+        _input_schema(api, arguments, lifted(api, op, arguments)),
         op.pointer,
         f"input schema of tool {name!r}",
         report,
@@ -333,7 +315,7 @@ def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
             schema["x-mcp-header"] = param.name
         result.append(Argument(name, py, param.location, param.name, param.required, schema))
     if op.body is not None:
-        result.extend(_body_arguments(api, op, taken, py_names, report))
+        result.extend(body_arguments(api, op, taken, py_names, report))
     return tuple(result)
 
 
@@ -419,229 +401,11 @@ def _shown_example(param: Parameter, schema: Mapping[str, Any], defs: Mapping[st
     return None
 
 
-def _body_arguments(
-    api: Api, op: Operation, taken: set[str], py_names: naming.Namer, report: Report
-) -> list[Argument]:
-    body = op.body
-    assert body is not None
-    resolved = merged_all_of(body.schema, api.input_schemas)
-    properties = resolved.get("properties")
-    constraints = _body_constraints(resolved)
-    flattenable = (
-        json_type(resolved, api.input_schemas) == "object"
-        and isinstance(properties, Mapping)
-        and properties
-        and constraints is not None
-        and (body.required or not constraints)
-        and not (taken and _counts_beyond_one(constraints))
-        and resolved.get("additionalProperties") in (None, False)
-    )
-    renamed = _renamed_body_properties(resolved, taken, body.required, constraints)
-    if flattenable and renamed is not None and isinstance(properties, Mapping):
-        required = set(resolved.get("required", ())) if body.required else set()
-        arguments: list[Argument] = []
-        for prop, schema in properties.items():
-            called: str = renamed.get(prop) or prop
-            py = py_names.claim(naming.python_identifier(called), seed=prop)
-            shown = _as_body_field(schema, prop) if prop in renamed else schema
-            arguments.append(Argument(called, py, "body_property", prop, prop in required, shown))
-        return arguments + _undefined_required(op, resolved, taken, py_names, report)
-    name = "body" if "body" not in taken else "request_body"
-    schema = dict(body.schema)
-    if body.description and "description" not in schema:
-        schema["description"] = body.description
-    if is_encoded_form(body) and "description" not in schema:
-        schema["description"] = "The form itself, encoded: name=value pairs joined by &."
-    py = py_names.claim(naming.python_identifier(name), seed=name)
-    needed = body.required and not empty_by_default(op, api.input_schemas)
-    return [Argument(name, py, "body", "", needed, schema)]
-
-
-def empty_by_default(op: Operation, defs: Mapping[str, Any]) -> bool:
-    """Whether the operation's required JSON body may be left out and sent as ``{}``: its schema
-    takes an empty object (etcd's empty request messages, ``{type: object}``; AWS's; 64 APIs.guru
-    documents, 195 operations), as a flattened body with no field given is sent. Not for a PUT,
-    where ``{}`` may replace what is there with nothing."""
-    body = op.body
-    if body is None or not body.required or op.method == "PUT":
-        return False
-    base = base_media_type(body.content_type)
-    json_body = base == "application/json" or base.endswith("+json")
-    resolved = merged_all_of(body.schema, defs)
-    is_object = json_type(resolved, defs) == "object"
-    return json_body and is_object and conforms(body.schema, {}, defs)
-
-
-def _undefined_required(
-    op: Operation,
-    resolved: Mapping[str, Any],
-    taken: set[str],
-    py_names: naming.Namer,
-    report: Report,
-) -> list[Argument]:
-    """Arguments for what a flattened body requires without defining it (Box's token revocation
-    requires ``grant_type``, which its properties leave out): the API asks for it, so the tool
-    takes it (text in a form, any value but null in JSON). Where the body admits no other
-    property (Jira's security-level members), no request can satisfy it; the requirement is left
-    out, with a warning."""
-    properties = resolved.get("properties") or {}
-    required = resolved.get("required")
-    if op.body is None or not isinstance(required, list):
-        return []
-    undefined = [n for n in dict.fromkeys(required) if isinstance(n, str) and n not in properties]
-    if not undefined:
-        return []
-    at = f"{op.pointer}/requestBody"
-    shown = ", ".join(repr(name) for name in undefined)
-    if resolved.get("additionalProperties") is False or any(n in taken for n in undefined):
-        report.warn(
-            "body-required-undefined",
-            at,
-            f"the request body requires {shown}, which its properties do not define and it cannot "
-            "carry: no request satisfies the document; the requirement is left out",
-        )
-        return []
-    report.warn(
-        "body-required-undefined",
-        at,
-        f"the request body requires {shown}, which its properties do not define: the tool takes "
-        f"{'each' if len(undefined) > 1 else 'it'} as an argument",
-    )
-    said: dict[str, Any] = {
-        "description": "Required by the API; its description says nothing more about it.",
-        # a form or multipart field is text; a JSON value anything but null (it is required)
-        "type": "string" if _is_form(op.body.content_type) else [*_NOT_NULL],
-    }
-    return [
-        Argument(
-            name,
-            py_names.claim(naming.python_identifier(name), seed=name),
-            "body_property",
-            name,
-            op.body.required,  # an optional body needs it once any of its fields is given
-            dict(said),
-        )
-        for name in undefined
-    ]
-
-
-_NOT_NULL = ("object", "array", "string", "number", "boolean")
-
-
-def _is_form(content_type: str) -> bool:
-    return base_media_type(content_type) in (
-        "application/x-www-form-urlencoded",
-        "multipart/form-data",
-    )
-
-
-def _renamed_body_properties(
-    resolved: Mapping[str, Any],
-    taken: set[str],
-    required_body: bool,
-    constraints: Mapping[str, Any] | None,
-) -> dict[str, str] | None:
-    """The body's properties named as a parameter is (``project_id`` in the path and in the body,
-    as FastAPI's update models have it), each with its argument's name (``body_project_id``); ``None``
-    when the body cannot be flattened so: its root constraints or, in an optional body, its
-    ``required`` would name a property by the name it no longer has as an argument."""
-    properties = resolved.get("properties")
-    clashing = [p for p in properties if p in taken] if isinstance(properties, Mapping) else []
-    if not clashing:
-        return {}
-    needed = resolved.get("required") if not required_body else None
-    if constraints or (isinstance(needed, list) and set(needed) & set(clashing)):
-        return None
-    names = {prop: f"body_{prop}" for prop in clashing}
-    if taken.intersection(names.values()) or set(names.values()) & set(properties or ()):
-        return None
-    return names
-
-
-def _as_body_field(schema: Any, prop: str) -> Any:
-    """The schema of a body property renamed as an argument, saying which field it sets."""
-    if not isinstance(schema, Mapping) or "description" in schema:
-        return schema
-    return {**schema, "description": f"The request body's {prop!r} (not the parameter {prop!r})"}
-
-
-def _body_constraints(resolved: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A flattened body's own root constraints, which the tool's input schema takes over.
-
-    ``allOf: [{anyOf: [{required: [phone]}, {required: [email]}]}]`` or ``if``/``then``/``else`` about
-    the body's properties still hold once those properties are the tool's arguments (they keep their
-    names). ``None`` when they cannot move safely: a reference or a property-set keyword inside them
-    could say something about the whole body that is false of the whole argument object.
-    """
-    lifted = {key: resolved[key] for key in _LIFTABLE if key in resolved}
-    return None if _mentions(lifted, _NOT_LIFTABLE) else lifted
-
-
-def _counts_beyond_one(constraints: Mapping[str, Any]) -> bool:
-    """Whether the body's root counts its properties in a way the tool's arguments cannot say
-    once other arguments (path, query...) stand beside them: a maximum, or a minimum above one (a
-    minimum of one becomes "one of these arguments at least", see ``_lifted``)."""
-    least = constraints.get("minProperties", 0)
-    return "maxProperties" in constraints or not isinstance(least, int) or least > 1
-
-
-def _mentions(value: Any, keys: frozenset[str]) -> bool:
-    if isinstance(value, Mapping):
-        return any(k in keys or _mentions(v, keys) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_mentions(item, keys) for item in value)
-    return False
-
-
-def _lifted(api: Api, op: Operation, arguments: tuple[Argument, ...]) -> dict[str, Any]:
-    if op.body is None or not any(a.source == "body_property" for a in arguments):
-        return {}
-    lifted = dict(_body_constraints(merged_all_of(op.body.schema, api.input_schemas)) or {})
-    if lifted.get("minProperties") == 1 and any(a.source != "body_property" for a in arguments):
-        # "at least one field" of a body is at least one of its arguments, not of all the
-        # tool's (a PATCH with the path's id and nothing else would send {})
-        del lifted["minProperties"]
-        fields = [a.name for a in arguments if a.source == "body_property"]
-        some = [{"required": [name]} for name in fields]
-        if "anyOf" in lifted or "allOf" in lifted:
-            lifted["allOf"] = [*lifted.get("allOf", ()), {"anyOf": some}]
-        else:
-            lifted["anyOf"] = some
-    needs = optional_body_requires(api, op, arguments)
-    if needs:
-        # an optional body is either left out or sent whole: giving any of its fields requires
-        # the ones its schema requires (OpenAPI: required applies to the body when it is sent)
-        depends = dict(lifted.get("dependentRequired") or {})
-        for argument in arguments:
-            if argument.source == "body_property":
-                others = [name for name in needs if name != argument.name]
-                if others:
-                    depends[argument.name] = [*depends.get(argument.name, []), *others]
-        if depends:
-            lifted["dependentRequired"] = depends
-    return lifted
-
-
-def optional_body_requires(
-    api: Api, op: Operation, arguments: tuple[Argument, ...]
-) -> tuple[str, ...]:
-    """The properties an optional, flattened body must have once any of its fields is given."""
-    if op.body is None or op.body.required:
-        return ()
-    flattened = [a.wire_name for a in arguments if a.source == "body_property"]
-    if not flattened:
-        return ()
-    required = merged_all_of(op.body.schema, api.input_schemas).get("required")
-    if not isinstance(required, list):
-        return ()
-    return tuple(name for name in required if name in flattened)
-
-
 def _input_schema(
-    api: Api, arguments: tuple[Argument, ...], lifted: Mapping[str, Any] | None = None
+    api: Api, arguments: tuple[Argument, ...], constraints: Mapping[str, Any] | None = None
 ) -> JsonSchema:
     schema: dict[str, Any] = {}
-    if lifted:
+    if constraints:
         # applicators at the root: say which dialect gives them their meaning
         schema["$schema"] = DIALECT
     schema["type"] = "object"
@@ -649,7 +413,7 @@ def _input_schema(
     required = [a.name for a in arguments if a.required]
     if required:
         schema["required"] = required
-    schema.update(lifted or {})
+    schema.update(constraints or {})
     schema["additionalProperties"] = False
     defs = defs_closure([a.schema for a in arguments], api.input_schemas)
     if defs:

@@ -508,7 +508,7 @@ def _body(tool: Tool) -> rt.BodySpec:
         body["argument"] = whole[0].name
         if sent_as_text(op_body):
             body["asText"] = True
-        if op_body.required and not whole[0].required:  # classify.empty_by_default
+        if op_body.required and not whole[0].required:  # body_arguments.empty_by_default
             body["emptyByDefault"] = True
     else:
         body["properties"] = {
