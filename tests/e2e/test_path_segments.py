@@ -27,6 +27,7 @@ from tests.reliability.kit import META
 from tests.runtime.upstream_kit import FakeApi, fake_api
 
 OK = {"200": {"description": "ok", "content": {"text/plain": {"schema": {"type": "string"}}}}}
+HREF = {"in": "path", "name": "task_href", "schema": {"type": "string"}, "required": True}
 SPEC: dict[str, Any] = {
     "openapi": "3.0.3",
     "info": {"title": "Segments", "version": "1"},
@@ -83,6 +84,13 @@ SPEC: dict[str, Any] = {
             }
         },
         "/anything": {"trace": {"operationId": "traceAnything", "responses": OK}},
+        # Pulp's drf-spectacular document: the path is the href a response gave
+        "{task_href}": {
+            "get": {"operationId": "tasks_read", "parameters": [HREF], "responses": OK}
+        },
+        "{task_href}cancel/": {
+            "post": {"operationId": "tasks_cancel", "parameters": [HREF], "responses": OK}
+        },
         "/plugins/{version}/disable": {
             "post": {
                 "operationId": "disablePlugin",
@@ -109,6 +117,7 @@ class Served:
         [name] = [f for f in self.generation.files if f.endswith("/catalog.json")]
         catalog: Any = catalog_from_files(self.generation.files, name)
         prefix = catalog["upstream"]["baseUrlEnv"].removesuffix("_BASE_URL")
+        self.catalog = catalog
         self.server = McpServer(
             catalog, Settings.from_env(catalog, {f"{prefix}_BASE_URL": api.url})
         )
@@ -156,6 +165,76 @@ async def test_an_empty_value_for_any_other_path_parameter_is_refused_and_nothin
     assert served.api.requests == []
 
 
+async def test_a_path_that_starts_with_a_parameter_takes_an_href_whole(served: Served) -> None:
+    """Pulp's drf-spectacular document keys 156 of its 216 paths as ``{task_href}`` or
+    ``{task_href}cancel/``: the parameter is the href a response gave. It had been taken as one
+    segment after a ``/`` added in front (``//pulp%2Fapi%2F...``): every such call missed."""
+    href = "/pulp/api/v3/tasks/01a2-3f/"
+    await served.call("tasks_read", {"task_href": href})
+    await served.call("tasks_cancel", {"task_href": href})
+    # an href given without its last slash still ends before what the path adds
+    await served.call("tasks_cancel", {"task_href": href.rstrip("/")})
+    # what is no path of its own is still encoded: a query, a fragment, a space, a lone "%"
+    await served.call("tasks_read", {"task_href": "/a b/50%/c?x=1#y"})
+    assert [(r.method, r.target) for r in served.api.requests] == [
+        ("GET", href),
+        ("POST", href + "cancel/"),
+        ("POST", href + "cancel/"),
+        ("GET", "/a%20b/50%25/c%3Fx=1%23y"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("href", "refusal"),
+    [
+        (
+            "https://elsewhere.example/pulp/api/v3/tasks/1/",
+            "argument 'task_href' is refused: it takes a path of the API (such as an href a "
+            "response gave, '/…/'), not a URL",
+        ),
+        (
+            "//elsewhere.example/tasks/1/",
+            "argument 'task_href' is refused: it takes a path of the API (such as an href a "
+            "response gave, '/…/'), not a URL",
+        ),
+        (
+            "/pulp/api/v3/tasks/../users/",
+            "argument 'task_href' is refused: the path contains '.' or '..', which could reach "
+            "another path of the API",
+        ),
+        (
+            "/pulp/api/v3/tasks/%2e%2e/users/",
+            "argument 'task_href' is refused: the path contains '.' or '..', which could reach "
+            "another path of the API",
+        ),
+        ("/", "argument 'task_href' takes a path of the API, such as an href a response gave"),
+    ],
+)
+async def test_an_href_that_would_leave_the_api_is_refused_and_nothing_sent(
+    served: Served, href: str, refusal: str
+) -> None:
+    result = await served.call("tasks_read", {"task_href": href})
+    assert result["isError"] is True
+    assert result["content"][0]["text"] == refusal
+    assert served.api.requests == []
+
+
+def test_an_href_path_is_said_and_is_no_resource_template(served: Served) -> None:
+    tools = {t["name"]: t for t in served.catalog["tools"]}
+    described = tools["tasks_read"]["inputSchema"]["properties"]["task_href"]["description"]
+    assert described == (
+        "A path of this API, as a response gave it (an href such as '/…/'): sent as is, slashes "
+        "kept."
+    )
+    # "segments://{+task_href}" would match the URI of every other such template
+    templates = [t["name"] for t in served.catalog["resourceTemplates"]]
+    assert templates == ["string_empty", "get_item", "array_in_path"]
+    report = served.generation.report.diagnostics
+    infos = [(d.code, d.pointer) for d in report if d.level == "info" and "task" in d.pointer]
+    assert ("path-key-whole-path", "#/paths/{task_href}") in infos
+    assert not [d for d in served.generation.report.warnings if "task" in d.pointer]
+
+
 def test_smoke_cases_fill_every_path_segment(served: Served) -> None:
     [name] = [f for f in served.generation.files if f.endswith("tests/smoke_cases.json")]
     cases = {case["tool"]: case for case in json.loads(served.generation.files[name])["tools"]}
@@ -163,6 +242,7 @@ def test_smoke_cases_fill_every_path_segment(served: Served) -> None:
     assert cases["array_in_path"]["arguments"] == {"ids": ["string"]}
     assert cases["string_empty"]["arguments"] == {"stringPath": ""}
     assert cases["string_empty"]["expect"]["path"] == "/paths/string/empty/"
+    assert cases["tasks_cancel"]["expect"]["path"] == "/string/cancel/"
     assert "disable_plugin" not in cases
 
 
@@ -185,6 +265,6 @@ def test_the_generated_tests_pass_offline_trace_included(tmp_path: Path, served:
     write_tree(served.generation.files, out, force=False, marker=MARKER)
     done = run_package_tests_offline(out, tmp_path, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    # four tools called (the fifth can never be), and the listing
+    # six tools called (the seventh can never be), and the listing
     summary = done.stdout.strip().splitlines()[-1]
-    assert re.fullmatch(r"5 passed in [0-9.]+s( \(.*\))?", summary), summary
+    assert re.fullmatch(r"7 passed in [0-9.]+s( \(.*\))?", summary), summary

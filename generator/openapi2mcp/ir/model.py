@@ -37,6 +37,9 @@ class Parameter:
     # set for a parameter described by `content` (its single media type, e.g. "application/json"):
     # the value is serialised with that media type instead of by style/explode
     content_type: str = ""
+    # a path key that starts with this parameter (``{task_href}add_role/``, Pulp's drf-spectacular
+    # document): its value is a path of the API, sent with its slashes
+    whole_path: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,8 @@ from .x_mcp import XMcpLevel, merge, read_level
 
 METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _SERVER_VARIABLE: Final = re.compile(r"\{([^{}]+)\}")
+# a path key that starts with a parameter and goes on: ``{task_href}`` or ``{task_href}add_role/``
+_LEADING_VARIABLE: Final = re.compile(r"\{([^{}/]+)\}")
 Security = tuple[tuple[str, ...], ...]
 
 
@@ -417,7 +419,9 @@ def _operations(
     schemes: _Schemes,
     document_x_mcp: XMcpLevel,
 ) -> list[tuple[Operation, Location]]:
-    paths: dict[str, Any] = data["paths"] if isinstance(data.get("paths"), dict) else {}
+    declared = data["paths"] if isinstance(data.get("paths"), dict) else {}
+    # the Paths Object takes extensions (apicurio's x-codegen-contextRoot): no path of them
+    paths: dict[str, Any] = {k: v for k, v in declared.items() if not k.startswith("x-")}
     resolver = ctx.resolver
     if not paths:
         if data.get("webhooks"):
@@ -433,7 +437,7 @@ def _operations(
     found: list[tuple[Operation, Location]] = []
     for raw_path, item in paths.items():
         item_at = ROOT.child("paths", raw_path)
-        path = _clean_path(resolver, raw_path, item_at)
+        path, whole_path = _clean_path(resolver, raw_path, item_at)
         resolved = resolver.deref(item, item_at, merge_siblings=True)
         if resolved is None or not isinstance(resolved[0], dict):
             resolver.warn("op-skipped", item_at, "path item cannot be read; its operations skipped")
@@ -472,6 +476,7 @@ def _operations(
                     (default_security, schemes),
                     inherited,
                     path_server=path_server,
+                    whole_path=whole_path,
                 )
             except SkipOperation as skip:
                 resolver.warn("op-skipped", op_at, f"operation skipped: {skip.reason}")
@@ -495,7 +500,9 @@ def _operations(
     return found
 
 
-def _clean_path(resolver: Resolver, raw_path: str, at: Location) -> str:
+def _clean_path(resolver: Resolver, raw_path: str, at: Location) -> tuple[str, str | None]:
+    """The path to call, starting with ``/``, and the parameter it starts with when the key is a
+    path parameter followed by more (``{task_href}add_role/``): that parameter holds a path."""
     path = raw_path
     cut = min((i for i in (path.find("?"), path.find("#")) if i >= 0), default=-1)
     if cut >= 0:
@@ -503,12 +510,23 @@ def _clean_path(resolver: Resolver, raw_path: str, at: Location) -> str:
         resolver.warn(
             "path-key-query", at, f"path '{raw_path}' contains a query or fragment; using '{path}'"
         )
-    if not path.startswith("/"):
-        path = "/" + path
-        resolver.warn(
-            "path-key-invalid", at, f"path '{raw_path}' does not start with '/'; using '{path}'"
+    if path.startswith("/"):
+        return path, None
+    leading = _LEADING_VARIABLE.match(path)
+    path = "/" + path
+    if leading is not None:
+        # Pulp's hrefs ("/pulp/api/v3/tasks/<id>/"): what the API returns is the path to call
+        resolver.info(
+            "path-key-whole-path",
+            at,
+            f"path '{raw_path}' starts with the parameter '{leading.group(1)}': its value is taken "
+            "as a path of the API and sent with its slashes",
         )
-    return path
+        return path, leading.group(1)
+    resolver.warn(
+        "path-key-invalid", at, f"path '{raw_path}' does not start with '/'; using '{path}'"
+    )
+    return path, None
 
 
 def _operation(
@@ -522,6 +540,7 @@ def _operation(
     inherited: tuple[XMcpLevel, ...],
     *,
     path_server: Server | None = None,
+    whole_path: str | None = None,
 ) -> Operation:
     if not isinstance(raw, dict):
         raise SkipOperation("the operation is not an object")
@@ -546,6 +565,11 @@ def _operation(
     tags = raw.get("tags")
     own_params = (raw.get("parameters"), at.child("parameters"))
     params, media = parameters(ctx, path_params, own_params, path, at)
+    if whole_path is not None:
+        params = tuple(
+            replace(p, whole_path=True) if (p.location, p.name) == ("path", whole_path) else p
+            for p in params
+        )
     if body is not None and "content-type" in media:
         body = declared_content_type(ctx, body, media["content-type"], at)
     params, security = _credential_parameters(ctx, params, security, schemes, at)

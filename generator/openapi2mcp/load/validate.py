@@ -135,6 +135,10 @@ def _issues(
     return list(kept.items())
 
 
+def _extension(key: object) -> bool:
+    return isinstance(key, str) and key.startswith("x-")
+
+
 def check_document(data: dict[str, Any], report: Report) -> bool:
     """Validate ``data``'s shape; add ``spec-invalid`` warnings; True when it is valid."""
     version = str(data.get("openapi", ""))
@@ -145,6 +149,10 @@ def check_document(data: dict[str, Any], report: Report) -> bool:
     model: type[pydantic.BaseModel] = v3_1.OpenAPI if version.startswith("3.1") else v3_0.OpenAPI
     # the models only accept the patch versions they know; the version was checked on loading
     patched = {**data, "openapi": _MODEL_VERSIONS[version[:3]]}
+    paths = data.get("paths")
+    if isinstance(paths, dict) and any(_extension(key) for key in paths):
+        # the models read every key of paths as a path; ``x-`` keys are extensions (4.8.8.2)
+        patched["paths"] = {k: v for k, v in paths.items() if not _extension(k)}
     try:
         model.model_validate(patched)
     except pydantic.ValidationError as exc:

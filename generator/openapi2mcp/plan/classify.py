@@ -333,6 +333,10 @@ def _mirrorable(param: Parameter, taken: set[str]) -> bool:
     )
 
 
+# said of a parameter whose value is the path to call (``{task_href}``: ``encoding._whole_path``)
+_WHOLE_PATH = (
+    "A path of this API, as a response gave it (an href such as '/…/'): sent as is, slashes kept."
+)
 # the longest example string shown beside a parameter
 _EXAMPLE_LENGTH = 60
 
@@ -353,6 +357,10 @@ def _param_schema(param: Parameter, defs: Mapping[str, Any]) -> dict[str, Any]:
         described = str(schema.get("description", "")).rstrip()
         stop = "" if not described or described.endswith((".", "!", "?", ":")) else "."
         schema["description"] = f"{described}{stop} Example: {said}".lstrip()
+    if param.whole_path:
+        described = str(schema.get("description", "")).rstrip()
+        stop = "" if not described or described.endswith((".", "!", "?", ":")) else "."
+        schema["description"] = f"{described}{stop} {_WHOLE_PATH}".lstrip()
     listed = schema.get("type") == "array" and not param.content_type
     if param.required and listed and "minItems" not in schema:
         # an empty array sends no name at all (exploded) or an empty value (App Store Connect's
@@ -439,6 +447,10 @@ def _resource(
 ) -> Resource | ResourceTemplate | None:
     if any(p.location in {"header", "cookie"} and p.required for p in op.parameters):
         report.info("resource-skipped", op.pointer, "required header/cookie parameters")
+        return None
+    if any(p.whole_path for p in op.parameters):
+        # "pulp://{+task_href}" would match every URI of every such template: the tool serves it
+        report.info("resource-skipped", op.pointer, "a parameter holds the whole path")
         return None
     mime = op.response.content_type if op.response and op.response.content_type else ""
     mime = mime or "application/json"

@@ -485,6 +485,8 @@ def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> rt.P
         entry["contentType"] = param.content_type
     if param.location == "path" and _names_empty(param.schema):
         entry["allowEmpty"] = True
+    if param.whole_path:
+        entry["wholePath"] = True
     return entry
 
 

@@ -573,5 +573,12 @@ def _expected_path(tool: Tool, arguments: Mapping[str, Any]) -> str | None:
         )
         if param.style != "simple":
             return None
-        path = path.replace("{" + arg.wire_name + "}", quote(str(value), safe=""))
+        placeholder = "{" + arg.wire_name + "}"
+        if param.whole_path:  # a path of the API in place of the template's "/{name}"
+            text = quote(str(value).removeprefix("/"), safe="/")
+            follows = path.partition(placeholder)[2]
+            ends = "/" if follows[:1] not in ("", "/") and not text.endswith("/") else ""
+            path = path.replace(placeholder, text + ends)
+        else:
+            path = path.replace(placeholder, quote(str(value), safe=""))
     return path

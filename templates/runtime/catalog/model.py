@@ -130,6 +130,9 @@ class ParameterSpec(TypedDict):
     # a parameter described by ``content`` (e.g. application/json): its value is serialised in that
     # media type and sent under its name, not by style
     contentType: NotRequired[str]
+    # a path parameter that starts its path (Pulp's ``{task_href}``): its value is a path of the
+    # API, such as an href a response gave, sent with its slashes
+    wholePath: NotRequired[bool]
 
 
 class BodyPart(TypedDict):

@@ -50,6 +50,8 @@ _TEXT_MEDIA = re.compile(
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _SEGMENT_SEPARATORS = re.compile(r"[/\\]")
+# a "%" that starts no escape: written as "%25" (escapes an API gave in an href stay as they are)
+_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 # how many rounds of percent-decoding a server (or a chain of proxies) might apply
 _DECODE_ROUNDS = 3
 
@@ -131,6 +133,34 @@ def _path_value(spec: ParameterSpec, value: Any) -> str:
     return ",".join(items)
 
 
+def _whole_path(spec: ParameterSpec, value: Any, follows: str) -> str:
+    """A value that is a path of the API (an href a response gave: ``/pulp/api/v3/tasks/1/``),
+    put where its template starts (after the ``/`` the template gives): its slashes kept, the
+    rest encoded, a ``/`` added before what the template adds (``add_role/``) when it lacks one.
+    """
+    argument = spec["argument"]
+    if isinstance(value, dict | list | tuple) or not scalar(value).strip("/"):
+        raise EncodingRefused(
+            f"argument {argument!r} takes a path of the API, such as an href a response gave"
+        )
+    text = scalar(value)
+    if "://" in text or text.startswith("//") or "\\" in text:
+        # the credentials go with the request: never to a host the value names
+        raise EncodingRefused(
+            f"argument {argument!r} is refused: it takes a path of the API (such as an href a "
+            "response gave, '/…/'), not a URL"
+        )
+    if _is_dot_segment(text):
+        raise EncodingRefused(
+            f"argument {argument!r} is refused: the path contains '.' or '..', which could "
+            "reach another path of the API"
+        )
+    text = quote(_STRAY_PERCENT.sub("%25", text.removeprefix("/")), safe=_PATH_LITERAL_SAFE)
+    if follows and not follows.startswith("/") and not text.endswith("/"):
+        text += "/"
+    return text
+
+
 def _no_dot_segments(path: str) -> str:
     # "." and ".." would be resolved away by clients, proxies and servers alike
     return "/".join(
@@ -152,6 +182,8 @@ def encode_path(
         if param is None:
             raise EncodingRefused(f"path parameter {match.group(1)!r} is not described")
         value = arguments.get(param["argument"])
+        if param.get("wholePath") and value is not None:
+            return _whole_path(param, value, match.string[match.end() :])
         text = None if value is None else _path_value(param, value)
         if text == "" and value == "" and param.get("allowEmpty"):
             return text  # the spec names the empty value (enum: [""]): an empty segment

@@ -257,6 +257,58 @@ def test_webhooks_beside_paths_are_ignored(tmp_path: Path) -> None:
 # -- parameters ---------------------------------------------------------------------------------
 
 
+def test_an_extension_among_the_paths_is_no_path(tmp_path: Path) -> None:
+    """Apicurio's registry keeps ``x-codegen-contextRoot: /apis/registry/v2`` among its paths (the
+    Paths Object takes extensions): it had been read as a path item, with three warnings."""
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""            paths:
+              x-codegen-contextRoot: /apis/registry/v2
+              /search:
+                get: {{operationId: search, responses: {NO_CONTENT}}}
+            """
+        ),
+    )
+    assert [op.path for op in api.operations] == ["/search"]
+    assert where(report) == []
+
+
+def test_a_path_that_starts_with_a_parameter_holds_a_path(tmp_path: Path) -> None:
+    """Pulp's paths are keyed by the href a response gave (``{task_href}cancel/``): the parameter
+    is said to hold a path, in an info; a key that starts with a literal is a warning, as before."""
+    href = "{in: path, name: task_href, required: true, schema: {type: string}}"
+    api, report = parse(
+        tmp_path,
+        spec(
+            f"""            paths:
+              "{{task_href}}cancel/":
+                post: {{operationId: cancel, parameters: [{href}], responses: {NO_CONTENT}}}
+              tasks/:
+                get: {{operationId: tasks, responses: {NO_CONTENT}}}
+            """
+        ),
+    )
+    cancel, tasks = api.operations
+    assert (cancel.path, tasks.path) == ("/{task_href}cancel/", "/tasks/")
+    assert [(p.name, p.whole_path) for p in cancel.parameters] == [("task_href", True)]
+    assert messages(report) == [
+        (
+            "info",
+            "path-key-whole-path",
+            "#/paths/{task_href}cancel~1",
+            "path '{task_href}cancel/' starts with the parameter 'task_href': its value is taken "
+            "as a path of the API and sent with its slashes",
+        ),
+        (
+            "warning",
+            "path-key-invalid",
+            "#/paths/tasks~1",
+            "path 'tasks/' does not start with '/'; using '/tasks/'",
+        ),
+    ]
+
+
 def test_path_level_parameters_are_merged_and_the_operation_wins(tmp_path: Path) -> None:
     api, report = parse(
         tmp_path,
