@@ -76,6 +76,14 @@ PROBE: dict[str, Any] = {
     "components": {
         "schemas": {
             "User": {"type": "object", "properties": {"id": {"type": "integer"}}},
+            "FileContent": {
+                "type": "object",
+                "properties": {
+                    "relative_path": {"type": "string", "minLength": 1},
+                    "file": {"type": "string", "format": "binary", "writeOnly": True},
+                },
+                "required": ["relative_path"],
+            },
             "ImageRequest": {
                 "type": "object",
                 "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 10}},
@@ -659,6 +667,24 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        # drf-spectacular offers every parser of a view, file or not (Pulp's content upload)
+        "/content/file/files/": {
+            "post": {
+                "operationId": "content_file_files_create",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        media: {"schema": {"$ref": "#/components/schemas/FileContent"}}
+                        for media in (
+                            "application/json",
+                            "application/x-www-form-urlencoded",
+                            "multipart/form-data",
+                        )
+                    },
+                },
+                "responses": OK,
+            }
+        },
         "/documents": {
             "post": {
                 "operationId": "postDocument",
@@ -1060,6 +1086,21 @@ async def test_multipart_parts_carry_their_encoding(probe: Probe) -> None:
         b"--" + boundary + b'\r\nContent-Disposition: form-data; name="note"\r\n\r\nhi\r\n'
         b"--" + boundary + b"--\r\n"
     )
+
+
+async def test_a_body_with_a_file_goes_as_multipart_where_json_and_a_form_are_offered_too(
+    probe: Probe,
+) -> None:
+    """Pulp's upload offers JSON, a form and multipart (drf-spectacular lists every parser); the
+    form, preferred, sent the file as its base64 text: "The submitted data was not a file"."""
+    arguments = {"relative_path": "notes/a.txt", "file": base64.b64encode(PNG).decode()}
+    assert "isError" not in await probe.call("content_file_files_create", arguments)
+    [request] = probe.api.requests
+    assert _parts(request) == [
+        b'Content-Disposition: form-data; name="relative_path"\r\n\r\nnotes/a.txt',
+        b'Content-Disposition: form-data; name="file"; filename="file"\r\n'
+        b"Content-Type: application/octet-stream\r\n\r\n" + PNG,
+    ]
 
 
 async def test_an_object_part_behind_a_reference_is_json(probe: Probe) -> None:

@@ -77,6 +77,7 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
         return None
     media_types = list(content)
     chosen = choose_media_type(media_types, BODY_PREFERENCE) or media_types[0]
+    chosen = _for_files(ctx, content, chosen, loc.child("content"))
     report_dropped(ctx, loc.child("content"), chosen, media_types, "request body")
     media = content[chosen]
     at_media = loc.child("content", chosen)
@@ -220,6 +221,32 @@ def _is_binary_body(base: str, schema: dict[str, Any]) -> bool:
     if _binary(schema) is not None:
         return True
     return not _TEXT_BODY.fullmatch(base) and _shape(schema) == "any"
+
+
+def _for_files(ctx: Context, content: dict[str, Any], chosen: str, at: Location) -> str:
+    """multipart/form-data in place of the JSON or form body preferred, when both are offered and
+    the body has a file (drf-spectacular offers the three for an upload: Pulp's content, whose
+    file a form would send as its base64 text and a JSON body as a string)."""
+    if base_media_type(chosen) not in (JSON_TYPE, _FORM):
+        return chosen
+    multipart = next((m for m in content if base_media_type(m) == _MULTIPART), None)
+    media = content[chosen]
+    if multipart is None or not isinstance(media, dict):
+        return chosen
+    properties = _raw_schema(ctx, media, at.child(chosen)).get("properties")
+    for name, prop in properties.items() if isinstance(properties, dict) else ():
+        if not isinstance(prop, dict):
+            continue
+        items = prop.get("items") if prop.get("type") == "array" else None
+        if _part_binary(items if isinstance(items, dict) else prop) is not None:
+            ctx.resolver.info(
+                "body-multipart-for-file",
+                at.child(multipart),
+                f"the request body's property {name!r} is a file: it is sent as {multipart}, "
+                f"not as {chosen}",
+            )
+            return multipart
+    return chosen
 
 
 def _multipart(
