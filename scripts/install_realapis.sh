@@ -26,6 +26,8 @@ SERVERS=(
     # Flask-Caching 2.3.1's new argument
     "airflow|apache-airflow==2.10.5"
     "superset|apache-superset==6.1.0 flask-caching==2.3.0 rich==15.0.0 cachetools==8.0.2"
+    # Pulp 3 (Django REST framework, drf-spectacular), its file plugin included
+    "pulp|pulpcore==3.123.1"
 )
 
 for entry in "${SERVERS[@]}"; do

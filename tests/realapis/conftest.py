@@ -2,8 +2,8 @@
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS,
 Alertmanager and etcd from Debian; LoopBack's examples, Unleash, Platformatic DB, Directus,
-WireMock and Homebridge's UI from npm, Unleash with a PostgreSQL cluster of its own, ``postgres.py``; Superset and
-Airflow from PyPI) is installed by ``scripts/install_realapis.sh`` (the
+WireMock and Homebridge's UI from npm, Unleash and Pulp with a PostgreSQL cluster of their own,
+``postgres.py``; Superset, Airflow and Pulp from PyPI) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
 HTTP, as a user of the generator would get it (Alertmanager's and etcd's, which they do not serve,
@@ -25,6 +25,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,7 @@ from tests.realapis.servers import (
     VENVS,
     RealServer,
     free_port,
+    stop_group,
     venv_executable,
 )
 
@@ -834,6 +836,100 @@ def run_airflow(realapi_dir: Path) -> Iterator[LiveApi]:
         )
 
 
+PULP_PASSWORD = "realapi-pulp-2b7e91"
+PULP_SETTINGS = """\
+SECRET_KEY = "realapi-pulp-secret-key-1f0c9e7a5b3d2e4f6a8c0b1d3e5f7a9c"
+CONTENT_ORIGIN = "http://127.0.0.1:{content_port}"
+DATABASES = {{"default": {{"ENGINE": "django.db.backends.postgresql", "NAME": "pulp",
+    "USER": "{user}", "HOST": "127.0.0.1", "PORT": {port}}}}}
+DB_ENCRYPTION_KEY = "{home}/database_fields.symmetric.key"
+MEDIA_ROOT = "{home}/media"
+STATIC_ROOT = "{home}/static"
+WORKING_DIRECTORY = "{home}/tmp"
+FILE_UPLOAD_TEMP_DIR = "{home}/tmp"
+ANALYTICS = False
+"""
+
+
+def run_pulp(realapi_dir: Path) -> Iterator[LiveApi]:
+    """Pulp 3 (pulpcore with its file plugin): Django REST framework and drf-spectacular, on a
+    PostgreSQL cluster of its own; an API server and the worker that runs its tasks. Its analytics
+    (a daily report to pulpproject.org) are off."""
+    manager = venv_executable("pulp", "pulpcore-manager")
+    home = realapi_dir / "pulp-home"
+    for directory in ("media", "static", "tmp"):
+        (home / directory).mkdir(parents=True)
+    # a Fernet key: 32 random bytes, URL-safe base64
+    (home / "database_fields.symmetric.key").write_bytes(base64.urlsafe_b64encode(os.urandom(32)))
+    with postgres.cluster(("pulp",), realapi_dir) as database:
+        settings = PULP_SETTINGS.format(
+            content_port=free_port(), user=postgres.ROLE, port=database.rsplit(":", 1)[1], home=home
+        )
+        (home / "settings.py").write_text(settings, encoding="utf-8")
+        env = {"PULP_SETTINGS": str(home / "settings.py")}
+        steps = (["migrate", "--noinput"], ["reset-admin-password", "--password", PULP_PASSWORD])
+        _prepare(manager, steps, env, home)
+        port = free_port()
+        api: list[str | Path] = [
+            venv_executable("pulp", "pulpcore-api"),
+            *("--bind", f"127.0.0.1:{port}", "--workers", "1"),
+        ]
+        with (
+            RealServer(
+                "pulp",
+                api,
+                port=port,
+                ready_path="/pulp/api/v3/status/",
+                log_dir=realapi_dir,
+                cwd=home,
+                env=env,
+            ) as server,
+            _pulp_worker(home, env, realapi_dir),
+        ):
+            package, spec = _generate_live(
+                server, "/pulp/api/v3/docs/api.json", {}, realapi_dir, "pulp"
+            )
+            _wait_for_pulp_worker(server.root_url)
+            yield LiveApi(
+                server,
+                package,
+                "pulp_mcp",
+                "PULP",
+                server.root_url,
+                spec,
+                credentials={"BASIC_AUTH_USERNAME": "admin", "BASIC_AUTH_PASSWORD": PULP_PASSWORD},
+            )
+
+
+@contextlib.contextmanager
+def _pulp_worker(home: Path, env: Mapping[str, str], log_dir: Path) -> Iterator[None]:
+    """Pulp's task worker, which runs what the API answers 202 for (uploads, changes, deletes)."""
+    with (log_dir / "pulp-worker.log").open("wb") as log:
+        worker = subprocess.Popen(
+            [venv_executable("pulp", "pulpcore-worker")],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=home,
+            env={**os.environ, **env},
+            start_new_session=True,
+        )
+    try:
+        yield
+    finally:
+        stop_group(worker)
+
+
+def _wait_for_pulp_worker(root_url: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = httpx.get(f"{root_url}/pulp/api/v3/status/", timeout=10).json()
+        if status["online_workers"]:
+            return
+        time.sleep(0.2)
+    pytest.fail(f"no Pulp worker came online within {timeout:.0f} s")
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -886,6 +982,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "etcd": run_etcd,
     "wiremock": run_wiremock,
     "homebridge": run_homebridge,
+    "pulp": run_pulp,
 }
 
 
@@ -917,6 +1014,11 @@ def homebridge(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def wiremock(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_wiremock(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def pulp(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_pulp(realapi_dir)
 
 
 @pytest.fixture(scope="session")
