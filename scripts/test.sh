@@ -2,10 +2,12 @@
 # Quick-start command 2: set everything up and run the whole test suite.
 #
 # scripts/test.sh --fast [PYTEST ARGS]: the quick lane for working on the code. Lint, types and
-# every test that needs nothing beyond .venv: no Node or npm, no real API servers, no package
-# builds or fresh virtual environments, no runs of many seconds (the markers node, realapi and slow
-# in pyproject.toml). It reuses .venv when it exists, installs nothing else, and runs the tests in
-# four pytest processes side by side (tests/conftest.py's --shard). Anything else runs everything.
+# every test that needs nothing beyond .venv, the JSON-Schema-Test-Suite and a Redis server: no
+# Node, no real API servers, no package builds or fresh virtual environments, no runs of many
+# seconds (the markers node, realapi and slow in pyproject.toml). It reuses .venv when it exists,
+# fetches the suite (PyPI) and redis-server (Debian) once when they are missing, and runs the
+# tests in four pytest processes side by side (tests/conftest.py's --shard). Anything else runs
+# everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +21,16 @@ if ! $fast || [[ ! -x .venv/bin/python ]]; then
     python3 -m venv .venv
     .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
     .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+fi
+
+# the Redis token-store tests start a real Redis server (tests/runtime/peruser)
+if ! command -v redis-server >/dev/null; then
+    echo "== redis-server (Debian)" >&2
+    apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
+fi
+if $fast; then
+    # tests/runtime/test_json_schema_suite.py reads the official suite (a stamp skips it when there)
+    bash scripts/install_test_suites.sh >/dev/null
 fi
 
 echo "== lint: ruff + mypy" >&2
@@ -40,11 +52,6 @@ if ! $fast; then
     if ! command -v ip >/dev/null || ! command -v unshare >/dev/null; then
         echo "== iproute2 and util-linux (Debian)" >&2
         apt-get update -qq && apt-get install -y -qq iproute2 util-linux >/dev/null
-    fi
-    # the Redis token-store tests start a real Redis server (tests/runtime/peruser)
-    if ! command -v redis-server >/dev/null; then
-        echo "== redis-server (Debian)" >&2
-        apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
     fi
     # the credential pages' tests drive a real Chromium with Playwright (tests/runtime/peruser)
     if [[ ! -x /usr/bin/chromium ]]; then
