@@ -187,6 +187,36 @@ class Validator:
                 return f"at least one of {names} is required"
         return str(error.message).replace(_MASK, shown)
 
+    def integers_as_text(self, instance: Any) -> Any:
+        """``instance`` with each integer given where the schema wants one written as a string
+        (``type: string, format: int64``: protobuf's 64-bit numbers in JSON, Google's APIs, etcd)
+        written so, its decimal text being all that string may hold; ``instance`` itself when
+        there is none. A model reads "int64" and writes a number: that is no reason to refuse."""
+        if self.is_valid(instance):
+            return instance
+        places: list[Path] = []
+        try:
+            for error in self._compiled.iter_errors(instance):
+                value = error.instance
+                if isinstance(value, bool) or not isinstance(value, int):
+                    continue
+                node = _node_at(self._root, tuple(error.schema_path)[:-1])
+                if any(_integer_text(self._local(branch)) for branch in _alternatives(node)):
+                    places.append(tuple(error.instance_path))
+        except (ValueError, TypeError, RecursionError):
+            return instance
+        for place in places:
+            instance = _written_at(instance, place)
+        return instance
+
+    def _local(self, node: Any) -> Any:
+        """``node``, or what its local ``$ref`` (``#/$defs/Id``) points to."""
+        ref = node.get("$ref") if isinstance(node, Mapping) else None
+        if isinstance(ref, str) and ref.startswith("#/"):
+            steps = (s.replace("~1", "/").replace("~0", "~") for s in ref[2:].split("/"))
+            return _node_at(self._root, tuple(steps))
+        return node
+
     def is_valid(self, instance: Any) -> bool:
         try:
             return bool(self._compiled.is_valid(instance))
@@ -213,6 +243,42 @@ def _node_at(schema: Any, path: Path) -> Any:
         else:
             return None
     return node
+
+
+# the formats of an integer written as a string
+_INTEGER_FORMATS = frozenset({"int32", "int64", "uint32", "uint64"})
+
+
+def _alternatives(node: Any) -> list[Any]:
+    """``node`` and the branches of its ``anyOf``/``oneOf`` (a nullable one, as portable schemas
+    spell it)."""
+    found = [node]
+    for keyword in ("anyOf", "oneOf"):
+        branches = node.get(keyword) if isinstance(node, Mapping) else None
+        if isinstance(branches, list):
+            found += branches
+    return found
+
+
+def _integer_text(node: Any) -> bool:
+    if not isinstance(node, Mapping) or node.get("format") not in _INTEGER_FORMATS:
+        return False
+    kind = node.get("type")
+    return kind == "string" or (
+        isinstance(kind, list) and "string" in kind and "integer" not in kind
+    )
+
+
+def _written_at(value: Any, place: Path) -> Any:
+    """A copy of ``value`` with the integer at ``place`` written as its decimal text."""
+    if not place:
+        return str(value)
+    head, rest = place[0], place[1:]
+    if isinstance(value, dict) and isinstance(head, str) and head in value:
+        return {**value, head: _written_at(value[head], rest)}
+    if isinstance(value, list) and isinstance(head, int) and 0 <= head < len(value):
+        return [*value[:head], _written_at(value[head], rest), *value[head + 1 :]]
+    return value
 
 
 def required_groups(branches: Any) -> list[list[str]] | None:

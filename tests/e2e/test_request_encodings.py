@@ -76,6 +76,7 @@ PROBE: dict[str, Any] = {
     "components": {
         "schemas": {
             "User": {"type": "object", "properties": {"id": {"type": "integer"}}},
+            "Int64": {"type": "string", "format": "int64"},
             "FileContent": {
                 "type": "object",
                 "properties": {
@@ -667,6 +668,43 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        # grpc-gateway's 64-bit numbers are strings in JSON (etcd), as Google's APIs write them
+        "/v3/kv/range": {
+            "post": {
+                "operationId": "range",
+                "parameters": [
+                    {
+                        "name": "revision",
+                        "in": "query",
+                        "schema": {"type": "string", "format": "int64"},
+                    }
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "key": {"type": "string"},
+                                    "limit": {"type": "string", "format": "int64"},
+                                    "leases": {
+                                        "type": "array",
+                                        "items": {"$ref": "#/components/schemas/Int64"},
+                                    },
+                                    "min_mod": {
+                                        "type": "string",
+                                        "format": "uint64",
+                                        "nullable": True,
+                                    },
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
         # drf-spectacular offers every parser of a view, file or not (Pulp's content upload)
         "/content/file/files/": {
             "post": {
@@ -1085,6 +1123,27 @@ async def test_multipart_parts_carry_their_encoding(probe: Probe) -> None:
         b'filename="file.png"\r\nContent-Type: image/png\r\nX-Origin: probe\r\n\r\n' + PNG + b"\r\n"
         b"--" + boundary + b'\r\nContent-Disposition: form-data; name="note"\r\n\r\nhi\r\n'
         b"--" + boundary + b"--\r\n"
+    )
+
+
+async def test_an_integer_given_for_a_64_bit_number_written_as_a_string_goes_as_its_text(
+    probe: Probe,
+) -> None:
+    """``type: string, format: int64`` (protobuf's JSON, Google's APIs, etcd): a model reads a
+    number and writes one; it had been refused ("10 is not of type 'string'"). Its decimal text
+    is what the string holds; any other string still takes no number."""
+    arguments = {"revision": 7, "key": "a", "limit": 10, "leases": [1, "2"], "min_mod": 3}
+    result = await probe.call("range", arguments)
+    assert result.get("isError") is not True, result
+    refused = await probe.call("range", {"key": 5, "limit": 1})
+    assert refused["isError"] is True
+    assert refused["content"][0]["text"] == (
+        "Invalid arguments for tool 'range':\n- key: 5 is not of type \"string\""
+    )
+    [request] = probe.api.requests
+    assert (request.target, request.body) == (
+        "/v3/kv/range?revision=7",
+        b'{"key":"a","limit":"10","leases":["1","2"],"min_mod":"3"}',
     )
 
 

@@ -48,7 +48,8 @@ async def test_keys_are_put_under_a_lease_read_by_prefix_swapped_and_deleted(
         key_schema = tools["put"].input_schema["properties"]["key"]
         assert (key_schema["format"], key_schema["contentEncoding"]) == ("byte", "base64")
 
-        lease = content(await client.call_tool("lease_grant", {"TTL": "600"}))
+        # a 64-bit number is a string; one given as a number goes as its text
+        lease = content(await client.call_tool("lease_grant", {"TTL": 600}))
         assert lease["TTL"] == "600"
         for name, value in (("region", "eu-west"), ("tier", "gold"), ("zone", "b")):
             put = {"key": b64(prefix + name), "value": b64(value), "lease": lease["ID"]}
@@ -66,7 +67,7 @@ async def test_keys_are_put_under_a_lease_read_by_prefix_swapped_and_deleted(
                     "range_end": b64(prefix[:-1] + chr(ord(prefix[-1]) + 1)),
                     "sort_order": "DESCEND",
                     "sort_target": "KEY",
-                    "limit": "2",
+                    "limit": 2,
                 },
             )
         )

@@ -151,6 +151,12 @@ class RequestLog:
 NO_LOG = RequestLog(None, None)
 
 
+def _without_selection(arguments: JsonObject, select: Selection | None) -> JsonObject:
+    if select is None:
+        return arguments
+    return {k: v for k, v in arguments.items() if k != select.argument}
+
+
 def _call_label(spec: OperationSpec | None, operation: str) -> str:
     """``GET /pets/{petId}``: names the upstream call without any argument values."""
     if spec is None:
@@ -415,8 +421,8 @@ class Calls:
         if isinstance(select, dict):
             await log.log("warning", f"Tool {name}: invalid selection, nothing was called")
             return select
-        if select is not None:
-            arguments = {k: v for k, v in arguments.items() if k != select.argument}
+        # the selection is the server's, not the operation's; a 64-bit number may come as one
+        arguments = validator.integers_as_text(_without_selection(arguments, select))
 
         def check(candidate: JsonObject) -> str | None:
             issues = validator.issues(candidate)
