@@ -1323,3 +1323,56 @@ async def test_a_body_without_schema_under_a_media_range_is_bytes(probe: Probe) 
     await probe.call("upload", {"body": base64.b64encode(PNG).decode()})
     [request] = probe.api.requests
     assert (request.header("Content-Type"), request.body) == ("image/png", PNG)
+
+
+async def test_form_fields_and_files_written_as_in_swagger_2_reach_the_api(
+    tmp_path: Path, api: FakeApi
+) -> None:
+    """Kitsu's Zou (flasgger, OpenAPI 3.0.2) sends a comment's reply and its attachments as
+    ``in: formData`` parameters, which 3.0 does not have: both operations had been skipped. They
+    go as the form and the multipart body Swagger 2.0 means."""
+    task = {"in": "path", "name": "task", "required": True, "type": "string", "format": "uuid"}
+    document = {
+        "openapi": "3.0.2",
+        "info": {"title": "Kitsu", "version": "1"},
+        "servers": [{"url": "https://kitsu.example"}],
+        "paths": {
+            "/tasks/{task}/reply": {
+                "post": {
+                    "operationId": "reply",
+                    "parameters": [task, {"in": "formData", "name": "text", "type": "string"}],
+                    "responses": OK,
+                }
+            },
+            "/tasks/{task}/attachments": {
+                "post": {
+                    "operationId": "attach",
+                    "parameters": [
+                        task,
+                        {"in": "formData", "name": "files", "type": "file", "required": True},
+                    ],
+                    "responses": OK,
+                }
+            },
+        },
+    }
+    served = Probe(tmp_path, document, api)
+    task_id = "a24a6ea4-ce75-4665-a070-57453082c250"
+    try:
+        replied = await served.call("reply", {"task": task_id, "text": "On it & done"})
+        attached = await served.call(
+            "attach", {"task": task_id, "files": base64.b64encode(PNG).decode()}
+        )
+    finally:
+        await served.server.aclose()
+    assert "isError" not in replied and "isError" not in attached, (replied, attached)
+    reply, attachment = api.requests
+    assert (reply.target, reply.header("Content-Type"), reply.body) == (
+        f"/tasks/{task_id}/reply",
+        "application/x-www-form-urlencoded",
+        b"text=On+it+%26+done",
+    )
+    assert _parts(attachment) == [
+        b'Content-Disposition: form-data; name="files"; filename="files"\r\n'
+        b"Content-Type: application/octet-stream\r\n\r\n" + PNG
+    ]

@@ -23,6 +23,7 @@ from ..load.reading import LoadedDocument, is_swagger2
 from ..load.refs import ROOT, Location, Resolver, inline_references
 from ..load.swagger2 import convert_document, convert_fragment
 from ..load.swagger2_auth import authorization_parameters, declares_authorization
+from ..load.swagger2_habits import read_swagger2_parameters, writes_swagger2_parameters
 from ..load.validate import check_document
 from .bodies import declared_content_type, request_body
 from .model import (
@@ -76,10 +77,13 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     transform = None
     if is_swagger2(doc.data):
         doc, transform = convert_document(doc, report), convert_fragment
-    elif declares_authorization(doc.data):
-        # 3.x ignores an Authorization header parameter; where nothing else sets the header, it
-        # is the API's credential, read as 2.0's is (on a copy: the document is the caller's)
+    elif writes_swagger2_parameters(doc.data) or declares_authorization(doc.data):
+        # 2.0's habits in a 3.x document, read as 2.0 means them (on a copy: the document is the
+        # caller's): parameters typed beside their schema, form fields and body parameters; and an
+        # Authorization header parameter, which 3.x ignores: where nothing else sets the header,
+        # it is the API's credential
         copied = copy.deepcopy(doc.data)
+        read_swagger2_parameters(copied, Resolver(doc, Report()), report)
         authorization_parameters(copied, report)
         doc = replace(doc, data=copied)
     data = doc.data

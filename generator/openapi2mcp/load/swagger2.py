@@ -35,7 +35,7 @@ _SECTIONS: Final = {
     "/responses/": "/components/responses/",
 }
 # the keywords of a non-body parameter, a header or an items object that describe its value
-_VALUE_SCHEMA: Final = frozenset(
+VALUE_SCHEMA: Final = frozenset(
     [
         "$ref",
         "type",
@@ -127,7 +127,7 @@ def convert_document(doc: LoadedDocument, report: Report) -> LoadedDocument:
     # this resolver reads the original files for non-schema objects to inline; its failures are not
     # reported, because the $ref is then kept and reported (once) when the converted document is read
     resolver = Resolver(doc, Report())
-    converted = _Converter(doc.data, report, resolver).document()
+    converted = Converter(doc.data, report, resolver).document()
     mounts = tuple(
         (source, _moved(tokens), dest, _moved(dest_tokens))
         for source, tokens, dest, dest_tokens in doc.mounts
@@ -233,7 +233,7 @@ def _rebase(ref: str, doc: str) -> str:
     return f"{target}#{fragment}"
 
 
-def _media_types(value: Any) -> list[str] | None:
+def media_types(value: Any) -> list[str] | None:
     if isinstance(value, list):
         found = [item for item in value if isinstance(item, str)]
         return found or None
@@ -251,7 +251,7 @@ def _extensions(value: JsonObject) -> JsonObject:
 
 
 @dataclass(frozen=True, slots=True)
-class _BodyPart:
+class BodyPart:
     """A ``body`` or ``formData`` parameter, waiting for its operation's media types."""
 
     kind: str
@@ -260,15 +260,15 @@ class _BodyPart:
     component: str | None  # name under #/parameters when referenced as a whole
 
 
-class _Converter:
+class Converter:
     """Converts one Swagger document; ``_source`` is never modified."""
 
     def __init__(self, source: JsonObject, report: Report, resolver: Resolver) -> None:
         self._source = source
         self._report = report
         self._resolver = resolver
-        self._consumes = _media_types(source.get("consumes"))
-        self._produces = _media_types(source.get("produces"))
+        self._consumes = media_types(source.get("consumes"))
+        self._produces = media_types(source.get("produces"))
 
     def _warn(self, code: str, at: Location, message: str) -> None:
         self._report.warn(code, at.pointer, message)
@@ -357,7 +357,7 @@ class _Converter:
             if kind == "body":
                 bodies[name] = self._body(value, at, self._consumes)
             elif kind != "formData":  # form fields are merged into each operation's body
-                parameters[name] = self._parameter(value, at)
+                parameters[name] = self.parameter(value, at)
         if parameters:
             components["parameters"] = parameters
         if bodies:
@@ -418,7 +418,7 @@ class _Converter:
         if not isinstance(item, dict):
             return item
         out: JsonObject = {}
-        shared: dict[tuple[str, str], _BodyPart] = {}
+        shared: dict[tuple[str, str], BodyPart] = {}
         if "parameters" in item:
             out["parameters"], shared = self._parameter_list(
                 item["parameters"], at.child("parameters")
@@ -431,12 +431,12 @@ class _Converter:
         return out
 
     def _operation(
-        self, operation: Any, at: Location, shared: dict[tuple[str, str], _BodyPart]
+        self, operation: Any, at: Location, shared: dict[tuple[str, str], BodyPart]
     ) -> Any:
         if not isinstance(operation, dict):
             return operation
-        consumes = _media_types(operation.get("consumes")) or self._consumes
-        produces = _media_types(operation.get("produces")) or self._produces
+        consumes = media_types(operation.get("consumes")) or self._consumes
+        produces = media_types(operation.get("produces")) or self._produces
         out: JsonObject = {k: operation[k] for k in _COPIED_OPERATION_FIELDS if k in operation}
         parts = dict(shared)
         if "parameters" in operation:
@@ -444,7 +444,7 @@ class _Converter:
                 operation["parameters"], at.child("parameters")
             )
             parts.update(own)
-        body = self._request_body(list(parts.values()), at, consumes)
+        body = self.request_body(list(parts.values()), at, consumes)
         if body is not None:
             out["requestBody"] = body
         responses = operation.get("responses")
@@ -472,12 +472,12 @@ class _Converter:
 
     def _parameter_list(
         self, raw: Any, at: Location
-    ) -> tuple[Any, dict[tuple[str, str], _BodyPart]]:
+    ) -> tuple[Any, dict[tuple[str, str], BodyPart]]:
         """Non-body parameters in 3.0 form, and the body/formData ones by (in, name)."""
         if not isinstance(raw, list):
             return raw, {}
         params: list[Any] = []
-        parts: dict[tuple[str, str], _BodyPart] = {}
+        parts: dict[tuple[str, str], BodyPart] = {}
         for index, entry in enumerate(raw):
             found = self._parameter_target(entry, at.child(index))
             if found is None:  # kept as written: parse.py reports what is wrong with it
@@ -488,11 +488,11 @@ class _Converter:
             kind = value.get("in")
             if kind in ("body", "formData"):
                 key = (str(kind), str(value.get("name")))
-                parts[key] = _BodyPart(str(kind), value, value_at, component)
+                parts[key] = BodyPart(str(kind), value, value_at, component)
             elif component is not None:
                 params.append({"$ref": fragment_ref("components", "parameters", component)})
             else:
-                params.append(self._parameter(value, value_at))
+                params.append(self.parameter(value, value_at))
         return params, parts
 
     def _parameter_target(
@@ -513,7 +513,7 @@ class _Converter:
             return value, target, tokens[1]
         return value, target, None
 
-    def _parameter(self, value: JsonObject, at: Location) -> JsonObject:
+    def parameter(self, value: JsonObject, at: Location) -> JsonObject:
         """A query, path or header parameter in 3.0 form (its value keywords move into ``schema``)."""
         out: JsonObject = {}
         for key in ("name", "in", "description", "required", "deprecated", "allowEmptyValue"):
@@ -535,7 +535,7 @@ class _Converter:
 
     def _value_keywords(self, value: JsonObject, at: Location) -> JsonObject:
         """The schema keywords of a parameter, header or items object (recursively for items)."""
-        keywords = {key: item for key, item in value.items() if key in _VALUE_SCHEMA}
+        keywords = {key: item for key, item in value.items() if key in VALUE_SCHEMA}
         items = value.get("items")
         if isinstance(items, dict):
             nested = items.get("collectionFormat", "csv")
@@ -578,8 +578,8 @@ class _Converter:
 
     # -- request bodies ------------------------------------------------------------------------
 
-    def _request_body(
-        self, parts: list[_BodyPart], at: Location, consumes: list[str] | None
+    def request_body(
+        self, parts: list[BodyPart], at: Location, consumes: list[str] | None
     ) -> JsonObject | None:
         bodies = [part for part in parts if part.kind == "body"]
         forms = [part for part in parts if part.kind == "formData"]
@@ -612,7 +612,7 @@ class _Converter:
             out["required"] = True
         return out | _extensions(value)
 
-    def _form(self, parts: list[_BodyPart], consumes: list[str] | None) -> JsonObject:
+    def _form(self, parts: list[BodyPart], consumes: list[str] | None) -> JsonObject:
         properties: JsonObject = {}
         required: list[str] = []
         encoding: JsonObject = {}

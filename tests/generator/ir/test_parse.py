@@ -1221,8 +1221,8 @@ def test_invalid_parts_skip_only_their_operation(tmp_path: Path) -> None:
             paths:
               /body:
                 post:
-                  operationId: swaggerStyle
-                  parameters: [{{name: pet, in: body, schema: {{type: object}}}}]
+                  operationId: unknownLocation
+                  parameters: [{{name: pet, in: payload, schema: {{type: object}}}}]
                   responses: {NO_CONTENT}
               /text:
                 get: hello
