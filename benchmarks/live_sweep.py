@@ -3,7 +3,7 @@
 The servers the ``realapi`` tests launch (``tests/realapis/conftest.py``: ``RUNNERS``; installed
 by ``scripts/install_realapis.sh``: httpbin, Kinto, Jupyter Server, PowerDNS, Alertmanager,
 LoopBack's two examples, Prefect, GNS3, Label Studio, Chroma, Unleash, Superset, Platformatic DB,
-Airflow, Directus, etcd, WireMock, Homebridge's UI, Pulp) are started on 127.0.0.1 with their data
+Airflow, Directus, etcd, WireMock, Homebridge's UI, Pulp, Zou) are started on 127.0.0.1 with their data
 in a temporary directory; each one's live OpenAPI document
 is generated into a package, and the package's server (stdio, full mode, signed in where the API
 needs it) calls every tool with its smoke arguments and (``--all``) with a value for every
@@ -114,6 +114,7 @@ SETUP: dict[str, dict[str, Any]] = {
     # not its shutdown
     "wiremock": {"env": {}, "skip": r"^/__admin/shutdown$"},
     "pulp": {"env": {}, "skip": r"^$"},
+    "zou": {"env": {}, "skip": r"^$"},
     # signed in as the first user (the runner's); not what restarts or stops it or its host,
     # replaces the user the sweep signs in as, or resets its storage
     "homebridge": {

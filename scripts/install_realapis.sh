@@ -28,6 +28,8 @@ SERVERS=(
     "superset|apache-superset==6.1.0 flask-caching==2.3.0 rich==15.0.0 cachetools==8.0.2"
     # Pulp 3 (Django REST framework, drf-spectacular), its file plugin included
     "pulp|pulpcore==3.123.1"
+    # Kitsu's Zou (Flask-RESTful and flasgger)
+    "zou|zou==1.0.97"
 )
 
 for entry in "${SERVERS[@]}"; do

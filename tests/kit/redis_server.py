@@ -1,15 +1,18 @@
 """A real Redis server for the session: Debian's ``redis-server`` on 127.0.0.1, a free port, no
 persistence; ``.ci/run`` (``scripts/test.sh``) installs it. Import the ``redis_server`` fixture into a
-conftest or a test module; it yields the server's URL (database 0).
+conftest or a test module; it yields the server's URL (database 0). ``running_redis`` starts one
+outside a fixture (a real API server that needs one, ``tests/realapis``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -29,9 +32,9 @@ def _answers_ping(port: int) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of a fresh Redis server (database 0), stopped after the session."""
+@contextlib.contextmanager
+def running_redis(workdir: Path) -> Iterator[int]:
+    """A Redis server on a free port of 127.0.0.1 with its log in ``workdir``; yields the port."""
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.fail(
@@ -39,7 +42,6 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "(scripts/test.sh) installs from Debian; here: apt-get install -y redis-server",
             pytrace=False,
         )
-    workdir = tmp_path_factory.mktemp("redis")
     port = _free_port()
     args = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
     with (workdir / "redis.log").open("wb") as log:
@@ -53,7 +55,14 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 log_text = (workdir / "redis.log").read_text(errors="replace")
                 pytest.fail(f"redis-server did not start:\n{log_text}", pytrace=False)
             time.sleep(0.02)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield port
     finally:
         server.terminate()
         server.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a fresh Redis server (database 0), stopped after the session."""
+    with running_redis(tmp_path_factory.mktemp("redis")) as port:
+        yield f"redis://127.0.0.1:{port}/0"

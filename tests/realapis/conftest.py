@@ -2,8 +2,8 @@
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS,
 Alertmanager and etcd from Debian; LoopBack's examples, Unleash, Platformatic DB, Directus,
-WireMock and Homebridge's UI from npm, Unleash and Pulp with a PostgreSQL cluster of their own,
-``postgres.py``; Superset, Airflow and Pulp from PyPI) is installed by ``scripts/install_realapis.sh`` (the
+WireMock and Homebridge's UI from npm, Unleash, Pulp and Zou with a PostgreSQL cluster of their
+own, ``postgres.py``; Superset, Airflow, Pulp and Zou from PyPI) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
 HTTP, as a user of the generator would get it (Alertmanager's and etcd's, which they do not serve,
@@ -36,11 +36,12 @@ import pytest
 import yaml
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, TextContent, Tool
 
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
+from tests.kit.redis_server import running_redis
 from tests.realapis import postgres
 from tests.realapis.servers import (
     INSTALL_HINT,
@@ -930,6 +931,65 @@ def _wait_for_pulp_worker(root_url: str, timeout: float = 60.0) -> None:
     pytest.fail(f"no Pulp worker came online within {timeout:.0f} s")
 
 
+ZOU_ADMIN = "admin@example.com"
+ZOU_PASSWORD = "Realapi-zou-5c2e8a"
+
+
+def run_zou(realapi_dir: Path) -> Iterator[LiveApi]:
+    """Kitsu's Zou (Flask-RESTful; the OpenAPI 3.0.2 document flasgger writes from docstrings that
+    keep Swagger 2.0's habits) on a PostgreSQL cluster and a Redis server of its own; its search
+    index (Meilisearch) is a closed port of 127.0.0.1, which it does without."""
+    zou = venv_executable("zou", "zou")
+    home = realapi_dir / "zou-home"
+    for directory in ("previews", "tmp"):
+        (home / directory).mkdir(parents=True)
+    with (
+        postgres.cluster(("zoudb",), realapi_dir) as database,
+        running_redis(realapi_dir) as redis_port,
+    ):
+        env = {
+            "DB_HOST": "127.0.0.1",
+            "DB_PORT": database.rsplit(":", 1)[1],
+            "DB_USERNAME": postgres.ROLE,
+            "DB_PASSWORD": "",
+            "DB_DATABASE": "zoudb",
+            "KV_HOST": "127.0.0.1",
+            "KV_PORT": str(redis_port),
+            "SECRET_KEY": "realapi-zou-secret-3f9b1d7e5a2c4e6f",
+            "PREVIEW_FOLDER": str(home / "previews"),
+            "TMP_DIR": str(home / "tmp"),
+            "INDEXER_HOST": "127.0.0.1",
+            "INDEXER_PORT": str(free_port()),
+        }
+        admin = ["create-admin", ZOU_ADMIN, "--password", ZOU_PASSWORD]
+        _prepare(zou, (["init-db"], ["init-data"], admin), env, home)
+        port = free_port()
+        command: list[str | Path] = [
+            venv_executable("zou", "gunicorn"),
+            *("--bind", f"127.0.0.1:{port}", "--workers", "1", "zou.app:app"),
+        ]
+        with RealServer(
+            "zou", command, port=port, ready_path="/", log_dir=realapi_dir, cwd=home, env=env
+        ) as server:
+            package, spec = _generate_live(server, "/openapi.json", {}, realapi_dir, "zou")
+            signed = httpx.post(
+                f"{server.root_url}/auth/login",
+                json={"email": ZOU_ADMIN, "password": ZOU_PASSWORD},
+                timeout=30,
+            )
+            signed.raise_for_status()
+            token = signed.json()["access_token"]
+            yield LiveApi(
+                server,
+                package,
+                "zou_mcp",
+                "ZOU",
+                server.root_url,
+                spec,
+                credentials={"JWT_AUTHORIZATION_KEY": token},
+            )
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -983,6 +1043,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "wiremock": run_wiremock,
     "homebridge": run_homebridge,
     "pulp": run_pulp,
+    "zou": run_zou,
 }
 
 
@@ -1014,6 +1075,11 @@ def homebridge(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def wiremock(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_wiremock(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def zou(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_zou(realapi_dir)
 
 
 @pytest.fixture(scope="session")
@@ -1073,6 +1139,18 @@ async def mcp_client(params: StdioServerParameters, mode: str = "auto") -> Async
         if leaf is group:
             raise
         raise leaf from None
+
+
+async def every_tool(client: Client) -> dict[str, Tool]:
+    """Every page of ``tools/list``, by name: the client then knows each tool's output schema."""
+    tools: dict[str, Tool] = {}
+    cursor: str | None = None
+    while True:
+        page = await client.list_tools(cursor=cursor)
+        tools.update((tool.name, tool) for tool in page.tools)
+        cursor = page.next_cursor
+        if cursor is None:
+            return tools
 
 
 def texts(result: CallToolResult) -> list[str]:

@@ -16,24 +16,11 @@ import uuid
 
 import httpx
 import pytest
-from mcp import Client
-from mcp.types import CallToolResult, Tool
+from mcp.types import CallToolResult
 
-from tests.realapis.conftest import LiveApi, content, mcp_client, only_text, texts
+from tests.realapis.conftest import LiveApi, content, every_tool, mcp_client, only_text, texts
 
 pytestmark = pytest.mark.realapi
-
-
-async def _every_tool(client: Client) -> dict[str, Tool]:
-    """Every page of ``tools/list``: the client then knows each tool's output schema."""
-    tools: dict[str, Tool] = {}
-    cursor: str | None = None
-    while True:
-        page = await client.list_tools(cursor=cursor)
-        tools.update((tool.name, tool) for tool in page.tools)
-        cursor = page.next_cursor
-        if cursor is None:
-            return tools
 
 
 async def test_tools_are_named_by_their_fastapi_functions(prefect: LiveApi) -> None:
@@ -41,7 +28,7 @@ async def test_tools_are_named_by_their_fastapi_functions(prefect: LiveApi) -> N
     some = prefect.spec["paths"]["/variables/"]["post"]["operationId"]
     assert some == "create_variable_variables__post"
     async with mcp_client(prefect.stdio(), "auto") as client:
-        tools = await _every_tool(client)
+        tools = await every_tool(client)
     assert len(tools) == 187
     assert {
         "create_variable",
@@ -80,7 +67,7 @@ async def test_variables_are_created_read_filtered_changed_and_deleted(
     settings = {"retries": 3, "on": True, "none": None, "hosts": ["a", "b"]}
     with httpx.Client(base_url=prefect.base_url, timeout=10) as direct:
         async with mcp_client(prefect.stdio(), mode) as client:
-            await _every_tool(client)
+            await every_tool(client)
             made = content(
                 await client.call_tool(
                     "create_variable", {"name": name, "value": "hello", "tags": ["demo"]}
@@ -131,7 +118,7 @@ async def test_a_flow_run_moves_through_states_and_logs(prefect: LiveApi, mode: 
     flow_name = f"etl-{mode}-{uuid.uuid4().hex[:8]}"
     with httpx.Client(base_url=prefect.base_url, timeout=10) as direct:
         async with mcp_client(prefect.stdio(), mode) as client:
-            await _every_tool(client)
+            await every_tool(client)
             flow = content(
                 await client.call_tool(
                     "create_flow",
@@ -199,7 +186,7 @@ async def test_a_null_argument_clears_a_field(prefect: LiveApi) -> None:
     pool = f"pool-{uuid.uuid4().hex[:8]}"
     with httpx.Client(base_url=prefect.base_url, timeout=10) as direct:
         async with mcp_client(prefect.stdio(), "auto") as client:
-            await _every_tool(client)
+            await every_tool(client)
             made = content(
                 await client.call_tool(
                     "create_work_pool",
