@@ -263,11 +263,7 @@ class SchemaNormaliser:
             out["examples"] = [value["example"]]
         if "examples" in out:
             self._drop_reference_examples(out, at)
-        if hidden and "required" in out:
-            self._forbidden_required(out["required"], value, at)
-            out["required"] = [name for name in out["required"] if name not in hidden]
-            if not out["required"]:
-                del out["required"]
+        self._settle_required(out, value, at, hidden)
         if "oneOf" in out and not _under_not(at) and not _fields_one_of(out["oneOf"]):
             _one_of_as_any_of(out)
         _infer_type(out, value, fragment=fragment)
@@ -377,6 +373,20 @@ class SchemaNormaliser:
         if isinstance(result, bool) and key not in _BOOLEAN_KEPT:
             return _object_form(result)
         return result
+
+    def _settle_required(
+        self, out: JsonObject, value: JsonObject, at: Location, hidden: set[str]
+    ) -> None:
+        """Draft 3's ``required: true`` on a property (flasgger's docstrings) joins its object's
+        list; a property hidden in this direction (read-only in an input) leaves it."""
+        flagged = _required_flags(value)
+        if flagged:
+            out["required"] = list(dict.fromkeys([*out.get("required", []), *flagged]))
+        if hidden and "required" in out:
+            self._forbidden_required(out["required"], value, at)
+            out["required"] = [name for name in out["required"] if name not in hidden]
+            if not out["required"]:
+                del out["required"]
 
     def _forbidden_required(self, required: list[str], value: JsonObject, at: Location) -> None:
         """A required property whose schema is ``false``: no instance can satisfy the schema."""
@@ -514,6 +524,14 @@ class SchemaNormaliser:
         return known if isinstance(item, list) else known[0]
 
     def _required(self, out: JsonObject, item: Any, at: Location) -> None:
+        if isinstance(item, bool):
+            said = "its object requires the property" if item else "it says nothing"
+            self._resolver.info(
+                "schema-required-flag",
+                at.child("required"),
+                f"'required: {str(item).lower()}' is JSON Schema draft 3's: {said}",
+            )
+            return
         if not isinstance(item, list) or not all(isinstance(n, str) for n in item):
             self._resolver.warn(
                 "schema-invalid",
@@ -635,6 +653,18 @@ def _infer_type(out: JsonObject, value: JsonObject, *, fragment: bool) -> None:
     arrayish = any(key in out for key in _ARRAY_KEYWORDS)
     if objectish != arrayish:
         out["type"] = "object" if objectish else "array"
+
+
+def _required_flags(value: JsonObject) -> list[str]:
+    """The properties whose schema says ``required: true`` (JSON Schema draft 3)."""
+    properties = value.get("properties")
+    if not isinstance(properties, dict):
+        return []
+    return [
+        name
+        for name, prop in properties.items()
+        if isinstance(name, str) and isinstance(prop, dict) and prop.get("required") is True
+    ]
 
 
 def _exclusive_bounds(out: JsonObject, value: JsonObject) -> None:

@@ -90,6 +90,29 @@ def test_a_byte_string_says_it_is_base64(
     assert normalise(schema, version=version) == (expected, [])
 
 
+def test_a_property_that_says_required_true_is_required_by_its_object() -> None:
+    """JSON Schema draft 3's ``required: true`` on a property (Zou's docstrings, flasgger): it had
+    been dropped with a warning, and the property left optional."""
+    schema = {
+        "type": "object",
+        "required": ["email"],
+        "properties": {
+            "email": {"type": "string"},
+            "password": {"type": "string", "required": True},
+            "totp": {"type": "string", "required": False},
+        },
+    }
+    result, diagnostics = normalise(schema)
+    assert result["required"] == ["email", "password"]
+    assert result["properties"]["password"] == {"type": "string"}
+    assert diagnostics == [
+        ("schema-required-flag", "#/schema/properties/password/required"),
+        ("schema-required-flag", "#/schema/properties/totp/required"),
+    ]
+    assert accepts(result, {"email": "a", "password": "b"})
+    assert not accepts(result, {"email": "a"})
+
+
 # -- nullable ---------------------------------------------------------------------------------
 
 
