@@ -114,7 +114,8 @@ SETUP: dict[str, dict[str, Any]] = {
     # not its shutdown
     "wiremock": {"env": {}, "skip": r"^/__admin/shutdown$"},
     "pulp": {"env": {}, "skip": r"^$"},
-    "zou": {"env": {}, "skip": r"^$"},
+    # its logout revokes the sweep's token; its TOTP and password changes would lock it out
+    "zou": {"env": {}, "skip": r"^/auth/"},
     # signed in as the first user (the runner's); not what restarts or stops it or its host,
     # replaces the user the sweep signs in as, or resets its storage
     "homebridge": {
