@@ -108,7 +108,7 @@ class Validator:
     (the default: none, every such reference is a ``SchemaError``).
     """
 
-    __slots__ = ("_branches", "_compiled", "_resources", "_root")
+    __slots__ = ("_branches", "_compiled", "_integer_texts", "_resources", "_root")
 
     def __init__(
         self, schema: Mapping[str, Any] | bool, *, resources: Mapping[str, Any] | None = None
@@ -118,6 +118,9 @@ class Validator:
         self._compiled = _compile(schema, self._resources)
         # validators of the non-null branches of nullable values, by their place in the schema
         self._branches: dict[Path, Validator | None] = {}
+        # whether any integer is written as a string here: most schemas have none, and their
+        # calls are then never validated twice (``integers_as_text``)
+        self._integer_texts = bool(_INTEGER_FORMAT.search(json.dumps(schema, default=str)))
 
     def issues(self, instance: Any, limit: int = 10) -> list[ValidationIssue]:
         """Up to ``limit`` reasons ``instance`` does not conform ([] when it does)."""
@@ -192,7 +195,7 @@ class Validator:
         (``type: string, format: int64``: protobuf's 64-bit numbers in JSON, Google's APIs, etcd)
         written so, its decimal text being all that string may hold; ``instance`` itself when
         there is none. A model reads "int64" and writes a number: that is no reason to refuse."""
-        if self.is_valid(instance):
+        if not self._integer_texts or self.is_valid(instance):
             return instance
         places: list[Path] = []
         try:
@@ -247,6 +250,7 @@ def _node_at(schema: Any, path: Path) -> Any:
 
 # the formats of an integer written as a string
 _INTEGER_FORMATS = frozenset({"int32", "int64", "uint32", "uint64"})
+_INTEGER_FORMAT = re.compile(r'"format": "u?int(?:32|64)"')
 
 
 def _alternatives(node: Any) -> list[Any]:

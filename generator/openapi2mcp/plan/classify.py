@@ -354,19 +354,22 @@ def _param_schema(param: Parameter, defs: Mapping[str, Any]) -> dict[str, Any]:
         # and tells the model the form a value takes (Directus's filter syntax, a UUID, a phone
         # number whose pattern also admits ""): in the description, since the advertised schemas
         # carry no examples (not every provider's dialect takes them)
-        described = str(schema.get("description", "")).rstrip()
-        stop = "" if not described or described.endswith((".", "!", "?", ":")) else "."
-        schema["description"] = f"{described}{stop} Example: {said}".lstrip()
+        _say(schema, f"Example: {said}")
     if param.whole_path:
-        described = str(schema.get("description", "")).rstrip()
-        stop = "" if not described or described.endswith((".", "!", "?", ":")) else "."
-        schema["description"] = f"{described}{stop} {_WHOLE_PATH}".lstrip()
+        _say(schema, _WHOLE_PATH)
     listed = schema.get("type") == "array" and not param.content_type
     if param.required and listed and "minItems" not in schema:
         # an empty array sends no name at all (exploded) or an empty value (App Store Connect's
         # `filter[app]=`): the required parameter would be missing
         schema["minItems"] = 1
     return schema
+
+
+def _say(schema: dict[str, Any], sentence: str) -> None:
+    """``sentence`` added to the end of ``schema``'s description."""
+    described = str(schema.get("description", "")).rstrip()
+    stop = "" if not described or described.endswith((".", "!", "?", ":")) else "."
+    schema["description"] = f"{described}{stop} {sentence}".lstrip()
 
 
 # the longest example, as JSON, said in a parameter's description
