@@ -45,6 +45,9 @@ SECRET_WORDS: Final = (
 )
 # header names that are secret whatever the words say
 SECRET_HEADERS: Final = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
+# the last word of a key's name that says it names someone rather than proves who they are
+# (slurmrestd's X-SLURM-USER-NAME beside its X-SLURM-USER-TOKEN, X-Tenant-ID, X-Client-Id)
+IDENTITY_WORDS: Final = frozenset({"name", "user", "username", "login", "email", "id", "account"})
 
 _WORDS = "|".join(SECRET_WORDS)
 _NAME: Final = re.compile(rf"(^|[^a-z])({_WORDS})([^a-z]|$)", re.IGNORECASE)
@@ -62,6 +65,16 @@ def secret_header(name: str) -> bool:
     """Whether a header (or setting) named ``name`` carries a credential or personal data."""
     lowered = name.lower()
     return lowered in SECRET_HEADERS or any(fragment in lowered for fragment in SECRET_FRAGMENTS)
+
+
+def names_someone(name: str) -> bool:
+    """Whether an API key sent as ``name`` is a name or an id (``X-SLURM-USER-NAME``), not a
+    secret: nothing secret-looking in it, and a last word that names someone or something."""
+    if secret_header(name):
+        return False
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    words = re.split(r"[^a-z0-9]+", spaced.lower())
+    return next((word for word in reversed(words) if word), "") in IDENTITY_WORDS
 
 
 def secret_argument(name: str) -> bool:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from templates.runtime.sensitive import scrub_fields, secret_argument, secret_header
+from templates.runtime.sensitive import (
+    names_someone,
+    scrub_fields,
+    secret_argument,
+    secret_header,
+)
 
 
 @pytest.mark.parametrize(
@@ -25,6 +30,28 @@ from templates.runtime.sensitive import scrub_fields, secret_argument, secret_he
 )
 def test_header_names(name: str, secret: bool) -> None:
     assert secret_header(name) is secret
+
+
+@pytest.mark.parametrize(
+    ("name", "someone"),
+    [
+        ("X-SLURM-USER-NAME", True),
+        ("X-Tenant-ID", True),
+        ("X-Client-Id", True),
+        ("userName", True),
+        ("X-Account", True),
+        ("X-SLURM-USER-TOKEN", False),
+        ("X-Auth-User", False),  # "auth": kept secret, whatever follows
+        ("X-Api-Key", False),
+        ("api_key", False),
+        ("X-User-Session-Id", False),
+        ("X-RapidAPI-Host", False),
+        ("Authorization", False),
+    ],
+)
+def test_keys_that_name_someone(name: str, someone: bool) -> None:
+    """An API key scheme whose value names a user (not masked in results) or proves who they are."""
+    assert names_someone(name) is someone
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,14 @@ INFO: UpstreamInfo = {
             "env": "PET_QUERY_KEY",
         },
         "cookieKey": {"type": "apiKey", "location": "cookie", "name": "sid", "env": "PET_SID"},
+        # slurmrestd's pair: the user's name beside the user's token
+        "userName": {
+            "type": "apiKey",
+            "location": "header",
+            "name": "X-User-Name",
+            "env": "PET_USER_NAME_KEY",
+            "identity": True,
+        },
         "bearer": {"type": "bearer", "env": "PET_TOKEN"},
         "basic": {"type": "basic", "usernameEnv": "PET_USER", "passwordEnv": "PET_PASSWORD"},
     },

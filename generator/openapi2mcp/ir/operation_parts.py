@@ -380,13 +380,38 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
     schema: JsonSchema | None = None
     if json_type is not None and isinstance(media, dict) and "schema" in media:
         schema = _schema_of(ctx, media, loc.child("content", chosen), "output")
+    # another encoding of the same data (YAML or XML beside JSON, under one schema) is not asked
+    # for: a server that picks among the types it offers may pick it, and slurmrestd picks at
+    # random among those an Accept lists, whatever their weights
+    encodings = _other_encodings(content, chosen)
     return Response(
         status=status,
         content_type=read_as,
         schema=schema,
         description=description,
-        media_types=tuple(dict.fromkeys([read_as, chosen, *others])),
+        media_types=tuple(
+            dict.fromkeys([read_as, chosen, *(other for other in others if other not in encodings)])
+        ),
     )
+
+
+def _other_encodings(content: dict[str, Any], chosen: str) -> set[str]:
+    """The media types of ``content`` other than ``chosen`` that carry the very schema it does
+    (``application/x-yaml`` and ``application/xml`` beside ``application/json``, one ``$ref``):
+    the same data in another encoding. A media range, or a type with a schema of its own (a CSV
+    export, a file), is no other encoding: the server may answer with it for a reason."""
+    media = content.get(chosen)
+    schema = media.get("schema") if isinstance(media, dict) else None
+    if schema is None:
+        return set()
+    return {
+        other
+        for other, described in content.items()
+        if other != chosen
+        and "*" not in other
+        and isinstance(described, dict)
+        and described.get("schema") == schema
+    }
 
 
 def _structured_range(ctx: Context, media_type: str, media: Any, at: Location) -> bool:

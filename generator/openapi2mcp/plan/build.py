@@ -396,10 +396,18 @@ def _security(api: Api, prefix: str) -> tuple[dict[str, rt.SecurityScheme], tupl
                 }
                 if scheme.prefix:
                     key["prefix"] = scheme.prefix
+                # a key sent as X-SLURM-USER-NAME names the user: no secret, never masked
+                identity = runtime_module("sensitive").names_someone(scheme.parameter)
+                if identity:
+                    key["identity"] = True
                 # said as the runtime sends it: 'Token <key>', or the whole Authorization header
                 what = runtime_module("upstream.schemes").ApiKey(name, key).sent_as()
                 entries[name] = key
-                env_vars.append(EnvVar(env, f"API key for {name!r} (sent as {what})", secret=True))
+                env_vars.append(
+                    EnvVar(env, f"User name or id for {name!r} (sent as {what})", credential=True)
+                    if identity
+                    else EnvVar(env, f"API key for {name!r} (sent as {what})", secret=True)
+                )
             case HttpBearerScheme():
                 env = stem if stem.endswith("TOKEN") else f"{stem}_TOKEN"
                 bearer: rt.BearerScheme = {"type": "bearer", "env": env}

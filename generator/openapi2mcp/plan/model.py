@@ -183,6 +183,9 @@ class EnvVar:
     description: str
     required: bool = False
     secret: bool = False
+    # a credential that is no secret (a user name an API key scheme sends): shown in the client
+    # configuration like the secrets
+    credential: bool = False
     # what the server does without it ("": nothing, or the description says)
     default: str = ""
 

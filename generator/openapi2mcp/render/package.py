@@ -366,7 +366,11 @@ def _hints(tool: Tool) -> str:
 
 
 def _client_config(plan: ServerPlan) -> str:
-    env = {v.name: f"<{v.name.lower()}>" for v in plan.env_vars if v.secret or v.required}
+    env = {
+        v.name: f"<{v.name.lower()}>"
+        for v in plan.env_vars
+        if v.secret or v.required or v.credential
+    }
     entry: dict[str, Any] = {"command": plan.command}
     if env:
         entry["env"] = env

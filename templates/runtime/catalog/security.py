@@ -18,6 +18,8 @@ class ApiKeyScheme(TypedDict):
     env: str
     # the word before the key in an Authorization header ("Token"), unless the value has one
     prefix: NotRequired[str]
+    # the key names someone (a user name or id, ``sensitive.names_someone``): not masked in results
+    identity: NotRequired[bool]
 
 
 class AuthorizationCodeSpec(TypedDict):

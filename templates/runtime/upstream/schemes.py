@@ -64,19 +64,28 @@ class ApiKey:
     scheme: ApiKeyScheme
 
     def environment(self) -> tuple[Setting, ...]:
+        if self.scheme.get("identity"):
+            return (Setting(self.scheme["env"], "User name or id", secret=False),)
         return (Setting(self.scheme["env"], "API key"),)
 
     def satisfied(self, read: Read) -> bool:
         return bool(read(self.scheme["env"]))
 
     def secrets(self, read: Read) -> list[str]:
+        """The key, masked wherever shown; a key that names someone is no secret: masking the
+        user's own name would blank it in every job, file or record they own."""
+        if self.scheme.get("identity"):
+            return []
         return [value for value in [read(self.scheme["env"])] if value]
 
     def hints(self) -> list[str]:
         return [self.scheme["env"]]
 
     def apply(self, source: Source, parts: RequestParts) -> None:
-        key = source.secret(self.scheme["env"], parts)
+        env = self.scheme["env"]
+        key = source.secret(env, parts) if not self.scheme.get("identity") else source.get(env)
+        if any(c in key for c in "\r\n\0"):
+            raise ValueError(f"the environment variable {env} contains a line break")
         where, wire = self.scheme["location"], self.scheme["name"]
         if where == "header":
             prefix = self.scheme.get("prefix", "")

@@ -167,6 +167,92 @@ def test_accept_lists_the_documented_success_media_types_preferred_first(tmp_pat
     assert "accept" not in operations["deletePet"]
 
 
+def slurm_like() -> dict[str, Any]:
+    """slurmrestd's shape: every answer in JSON and in YAML under one schema, a user's name and
+    token as two API keys sent together."""
+    pings = {"$ref": "#/components/schemas/Pings"}
+    return {
+        "openapi": "3.0.2",
+        "info": {"title": "Pets", "version": "1"},
+        "servers": [{"url": "https://slurm.example"}],
+        "security": [{"user": [], "token": []}],
+        "paths": {
+            "/ping": {
+                "get": {
+                    "operationId": "ping",
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {"schema": pings},
+                                "application/x-yaml": {"schema": pings},
+                                "text/csv": {"schema": {"type": "string"}},
+                            },
+                        }
+                    },
+                }
+            },
+            "/report": {
+                "get": {
+                    "operationId": "report",
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {"schema": pings},
+                                "application/xml": {"schema": pings},
+                            },
+                        }
+                    },
+                }
+            },
+        },
+        "components": {
+            "schemas": {"Pings": {"type": "object"}},
+            "securitySchemes": {
+                "user": {"type": "apiKey", "in": "header", "name": "X-SLURM-USER-NAME"},
+                "token": {"type": "apiKey", "in": "header", "name": "X-SLURM-USER-TOKEN"},
+            },
+        },
+    }
+
+
+def test_the_same_data_in_another_encoding_is_not_asked_for(tmp_path: Path) -> None:
+    """slurmrestd picks among the types an ``Accept`` lists at random, whatever their weights: YAML
+    or XML under the very schema JSON has is the same data, so JSON alone is asked for; a type
+    with a schema of its own (a CSV export) may be what the server answers, and stays, weighed
+    lower."""
+    operations = catalog(tmp_path, slurm_like())["operations"]
+    assert operations["ping"]["accept"] == "application/json, text/csv;q=0.9"
+    assert "accept" not in operations["report"]
+    assert operations["report"]["responseMediaType"] == "application/json"
+
+
+def test_a_key_that_names_the_user_is_no_secret(tmp_path: Path) -> None:
+    path = tmp_path / "openapi.json"
+    path.write_text(json.dumps(slurm_like()), encoding="utf-8")
+    files = generate(str(path), GenerateOptions()).files
+    schemes = catalog_from_files(files, "src/pets_mcp/catalog.json")["upstream"]["securitySchemes"]
+    assert schemes["user"] == {
+        "type": "apiKey",
+        "location": "header",
+        "name": "X-SLURM-USER-NAME",
+        "env": "PETS_USER_KEY",
+        "identity": True,
+    }
+    assert "identity" not in schemes["token"]
+    readme = str(files["README.md"])
+    assert (
+        "| `PETS_USER_KEY` | User name or id for 'user' (sent as header 'X-SLURM-USER-NAME') |"
+        in readme
+    )
+    assert (
+        "| `PETS_TOKEN_KEY` | API key for 'token' (sent as header 'X-SLURM-USER-TOKEN') (secret) |"
+        in readme
+    )
+    assert '"PETS_USER_KEY": "<pets_user_key>"' in readme  # in the client configuration too
+
+
 def test_the_redirects_an_operation_documents_go_into_the_catalog(tmp_path: Path) -> None:
     """A redirect documented as an answer (GitHub's downloads: 302 with a Location) is the
     operation's result when it is not followed; 304 is no redirect."""

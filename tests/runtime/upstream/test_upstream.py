@@ -429,6 +429,27 @@ async def test_api_key_in_cookie_with_cookie_parameters(api: FakeApi, make: Make
     assert api.requests[0].header("Cookie") == f"sid={API_KEY}; lang=en"
 
 
+async def test_a_key_that_names_the_user_is_sent_and_not_masked_in_the_answer(
+    api: FakeApi, make: Make
+) -> None:
+    """slurmrestd takes the user's name beside the user's token: the name is no secret, and the
+    jobs the answer lists are the user's own, so their owner stays readable; the token is masked."""
+    api.reply(200, f'{{"user_name":"operator","token":"{API_KEY}"}}'.encode())
+    environ = {"PET_USER_NAME_KEY": "operator", "PET_API_KEY": API_KEY}
+    response = await call(make, op(security=[["userName", "headerKey"]]), {}, environ=environ)
+    request = api.requests[0]
+    assert (request.header("X-User-Name"), request.header("X-API-Key")) == ("operator", API_KEY)
+    assert response.body == b'{"user_name":"operator","token":"***"}'
+
+
+async def test_a_key_that_names_the_user_may_hold_no_line_break(make: Make) -> None:
+    with pytest.raises(UpstreamError) as info:
+        await call(
+            make, op(security=[["userName"]]), {}, environ={"PET_USER_NAME_KEY": "op\r\nX: 1"}
+        )
+    assert str(info.value) == "the environment variable PET_USER_NAME_KEY contains a line break"
+
+
 async def test_bearer(api: FakeApi, make: Make) -> None:
     await call(make, op(security=[["bearer"]]), {}, environ={"PET_TOKEN": f"  {TOKEN}\n"})
     assert api.requests[0].header("Authorization") == f"Bearer {TOKEN}"
