@@ -116,6 +116,7 @@ SETUP: dict[str, dict[str, Any]] = {
     "pulp": {"env": {}, "skip": r"^$"},
     # its logout revokes the sweep's token; its TOTP and password changes would lock it out
     "zou": {"env": {}, "skip": r"^/auth/"},
+    "slurm": {"env": {}, "skip": r"^$"},
     # signed in as the first user (the runner's); not what restarts or stops it or its host,
     # replaces the user the sweep signs in as, or resets its storage
     "homebridge": {

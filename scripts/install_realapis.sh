@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
 # each under .work/realapis/, so that their dependencies never clash with ours or with each other,
-# PowerDNS, Alertmanager, etcd and PostgreSQL from Debian, LoopBack's examples, Unleash,
+# PowerDNS, Alertmanager, etcd, Slurm and PostgreSQL from Debian, LoopBack's examples, Unleash,
 # Platformatic, Directus, WireMock (a Java jar) and Homebridge's UI from npm.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
@@ -74,6 +74,18 @@ if ! command -v etcd >/dev/null ||
     echo "== real API server: etcd (Debian)" >&2
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server >/dev/null
+fi
+
+# Slurm (Debian): slurmrestd, a C server that writes its own OpenAPI 3.0 document, over a cluster
+# of one node (slurmctld, slurmd and munge for their own traffic); installing it starts nothing
+# that the tests use (they run every daemon in the foreground on free ports of 127.0.0.1)
+if ! command -v slurmrestd >/dev/null || ! command -v slurmctld >/dev/null ||
+    ! command -v slurmd >/dev/null || ! command -v munged >/dev/null ||
+    ! command -v scontrol >/dev/null; then
+    echo "== real API server: Slurm (Debian)" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        slurmrestd slurmctld slurmd slurm-client munge >/dev/null
 fi
 
 # One npm package set under $ROOT/<name>, reinstalled when its pins change.

@@ -1,9 +1,10 @@
 """Fixtures of the `realapi` lane: real API servers, their live OpenAPI documents, generated packages.
 
 Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio, chroma; PowerDNS,
-Alertmanager and etcd from Debian; LoopBack's examples, Unleash, Platformatic DB, Directus,
-WireMock and Homebridge's UI from npm, Unleash, Pulp and Zou with a PostgreSQL cluster of their
-own, ``postgres.py``; Superset, Airflow, Pulp and Zou from PyPI) is installed by ``scripts/install_realapis.sh`` (the
+Alertmanager, etcd and Slurm's slurmrestd from Debian, Slurm with a one-node cluster of its own,
+``slurm.py``; LoopBack's examples, Unleash, Platformatic DB, Directus, WireMock and Homebridge's
+UI from npm; Unleash, Pulp and Zou with a PostgreSQL cluster of their own, ``postgres.py``;
+Superset, Airflow, Pulp and Zou from PyPI) is installed by ``scripts/install_realapis.sh`` (the
 Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
 session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
 HTTP, as a user of the generator would get it (Alertmanager's and etcd's, which they do not serve,
@@ -42,7 +43,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.kit.redis_server import running_redis
-from tests.realapis import postgres
+from tests.realapis import postgres, slurm
 from tests.realapis.servers import (
     INSTALL_HINT,
     LAUNCHES,
@@ -69,6 +70,8 @@ class LiveApi:
     # credentials made when the server started, as the generated server's variables (after the
     # prefix): what a test or the sweep signs in with
     credentials: Mapping[str, str] = field(default_factory=dict)
+    # a directory the server's work writes into, read by tests (Slurm's jobs write their output)
+    files: Path | None = None
 
     @property
     def root_url(self) -> str:
@@ -990,6 +993,35 @@ def run_zou(realapi_dir: Path) -> Iterator[LiveApi]:
             )
 
 
+def run_slurm(realapi_dir: Path) -> Iterator[LiveApi]:
+    """slurmrestd (Debian's Slurm 22.05: a C server that writes its own OpenAPI 3.0 document, with
+    every answer in JSON or YAML) over a one-node cluster of 127.0.0.1 (``slurm.py``). Its document
+    is served only to a signed-in user; the package is generated from it as served."""
+    with slurm.cluster(realapi_dir) as cluster:
+        port = free_port()
+        token = cluster.token()
+        headers = {"X-SLURM-USER-NAME": slurm.USER, "X-SLURM-USER-TOKEN": token}
+        with RealServer(
+            "slurmrestd",
+            slurm.rest_command(port),
+            port=port,
+            ready_path="/openapi/v3",
+            log_dir=realapi_dir,
+            env={**cluster.env, "SLURM_JWT": "daemon"},
+        ) as server:
+            package, spec = _generate_live(server, "/openapi/v3", headers, realapi_dir, "slurm")
+            yield LiveApi(
+                server,
+                package,
+                "slurm_mcp",
+                "SLURM",
+                server.root_url,
+                spec,
+                credentials={"USER_KEY": slurm.USER, "TOKEN_KEY": token},
+                files=cluster.home / "jobs",
+            )
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -1044,6 +1076,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "homebridge": run_homebridge,
     "pulp": run_pulp,
     "zou": run_zou,
+    "slurm": run_slurm,
 }
 
 
@@ -1080,6 +1113,11 @@ def wiremock(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def zou(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_zou(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def slurm_api(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_slurm(realapi_dir)
 
 
 @pytest.fixture(scope="session")
