@@ -7,7 +7,8 @@
 # seconds (the markers node, realapi and slow in pyproject.toml). It reuses .venv when it exists,
 # fetches the suite (PyPI) and redis-server (Debian) once when they are missing, and runs the
 # tests in four pytest processes side by side (tests/conftest.py's --shard). Anything else runs
-# everything.
+# everything: the real API servers install in the background while the other tests run, and the
+# realapi tests, which pytest runs last, wait for that install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,15 +40,6 @@ echo "== lint: ruff + mypy" >&2
 .venv/bin/mypy
 
 if ! $fast; then
-    echo "== Node 22 and the MCP conformance suite (npm)" >&2
-    bash scripts/install_node.sh >/dev/null
-
-    echo "== real API servers for tests/realapis (PyPI)" >&2
-    bash scripts/install_realapis.sh
-
-    echo "== the official JSON-Schema-Test-Suite (PyPI: the jsonschema sdist)" >&2
-    bash scripts/install_test_suites.sh
-
     # the generated tests of real specs run in a network namespace with only loopback (unshare, ip)
     if ! command -v ip >/dev/null || ! command -v unshare >/dev/null; then
         echo "== iproute2 and util-linux (Debian)" >&2
@@ -59,8 +51,39 @@ if ! $fast; then
         apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null
     fi
 
+    # The real API servers install while the other tests run (the realapi tests come last, and
+    # their fixtures wait for this: tests/realapis/conftest.py). It is the only apt-get from here
+    # on, so it never waits on Debian's lock.
+    echo "== real API servers for tests/realapis (PyPI, npm, Debian), in the background" >&2
+    realapis="$(mktemp -d)"
+    (
+        code=0
+        bash scripts/install_realapis.sh >"$realapis/log" 2>&1 || code=$?
+        echo "$code" >"$realapis/status"
+    ) &
+    installing=$!
+    export REALAPIS_INSTALL_LOG="$realapis/log" REALAPIS_INSTALL_STATUS="$realapis/status"
+
+    echo "== Node 22 and the MCP conformance suite (npm)" >&2
+    bash scripts/install_node.sh >/dev/null
+
+    echo "== the official JSON-Schema-Test-Suite (PyPI: the jsonschema sdist)" >&2
+    bash scripts/install_test_suites.sh
+
     echo "== tests" >&2
-    exec .venv/bin/python -m pytest "$@"
+    code=0
+    .venv/bin/python -m pytest "$@" || code=$?
+    # an install still running (pytest was given tests without realapi ones) is let finish:
+    # stopped halfway, apt-get would leave Debian's lock and packages half-configured
+    # (pytest's closing line stays the last: the install's log is shown only when it failed)
+    wait "$installing" || true
+    if [[ "$(cat "$realapis/status")" != 0 ]]; then
+        echo "-- the real API servers' install failed:" >&2
+        cat "$realapis/log" >&2
+        code=1
+    fi
+    rm -rf "$realapis"
+    exit "$code"
 fi
 
 # bytecode caches (git-ignored) spare every server subprocess the tests start from compiling the

@@ -56,6 +56,8 @@ def _dealt(index: int, count: int) -> int:
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they will
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # the realapi tests last: scripts/test.sh installs their servers while the others run
+    items.sort(key=lambda item: item.get_closest_marker("realapi") is not None)
     value = config.getoption("--shard")
     if value is None:
         return

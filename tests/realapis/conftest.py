@@ -124,6 +124,30 @@ def _generate_from(content: bytes, where: Path, name: str) -> tuple[Path, dict[s
     return out, spec
 
 
+# scripts/test.sh installs the servers while the other tests run, and says where it reports
+INSTALL_STATUS = "REALAPIS_INSTALL_STATUS"
+INSTALL_LOG = "REALAPIS_INSTALL_LOG"
+INSTALL_TIMEOUT = 45 * 60.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _servers_installed() -> None:
+    """Until the install that scripts/test.sh runs beside the other tests has finished; its log
+    when it failed. Without that script (a realapi test run by hand) the servers are taken as
+    installed, and a missing one fails its fixture with the command to run."""
+    status = os.environ.get(INSTALL_STATUS)
+    if not status:
+        return
+    deadline = time.monotonic() + INSTALL_TIMEOUT
+    while not Path(status).is_file():
+        if time.monotonic() > deadline:
+            pytest.fail(f"the real API servers were not installed within {INSTALL_TIMEOUT:.0f} s")
+        time.sleep(1.0)
+    if Path(status).read_text().strip() != "0":
+        log = Path(os.environ.get(INSTALL_LOG, "")).read_text(errors="replace")
+        pytest.fail(f"the real API servers' install failed:\n{log[-4000:]}")
+
+
 @pytest.fixture(scope="session")
 def realapi_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("realapis")
