@@ -1103,8 +1103,8 @@ async def test_an_unnamed_multipart_body_is_sent_as_one_named_field(probe: Probe
         b'Content-Disposition: form-data; name="columns"\r\n\r\nstatus',
     ]
     assert _parts(attachment) == [
-        b'Content-Disposition: form-data; name="file"; filename="file"\r\n'
-        b"Content-Type: application/octet-stream\r\n\r\n" + PNG
+        b'Content-Disposition: form-data; name="file"; filename="file.png"\r\n'
+        b"Content-Type: image/png\r\n\r\n" + PNG
     ]
 
 
@@ -1157,8 +1157,8 @@ async def test_a_body_with_a_file_goes_as_multipart_where_json_and_a_form_are_of
     [request] = probe.api.requests
     assert _parts(request) == [
         b'Content-Disposition: form-data; name="relative_path"\r\n\r\nnotes/a.txt',
-        b'Content-Disposition: form-data; name="file"; filename="file"\r\n'
-        b"Content-Type: application/octet-stream\r\n\r\n" + PNG,
+        b'Content-Disposition: form-data; name="file"; filename="file.png"\r\n'
+        b"Content-Type: image/png\r\n\r\n" + PNG,
     ]
 
 
@@ -1373,6 +1373,6 @@ async def test_form_fields_and_files_written_as_in_swagger_2_reach_the_api(
         b"text=On+it+%26+done",
     )
     assert _parts(attachment) == [
-        b'Content-Disposition: form-data; name="files"; filename="files"\r\n'
-        b"Content-Type: application/octet-stream\r\n\r\n" + PNG
+        b'Content-Disposition: form-data; name="files"; filename="files.png"\r\n'
+        b"Content-Type: image/png\r\n\r\n" + PNG
     ]

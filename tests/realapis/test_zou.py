@@ -108,3 +108,6 @@ async def test_a_comment_on_a_task_gets_a_reply_and_an_attachment(zou: LiveApi, 
         assert [(a["id"], a["size"]) for a in attached] == [
             (stored["attachment_files"][0]["id"], len(PNG))
         ]
+        # bare base64 of a PNG goes named files.png, as image/png (its first bytes say so): Zou
+        # had stored "files", with no extension
+        assert [(a["name"], a["extension"]) for a in attached] == [("files.png", "png")]

@@ -7,7 +7,8 @@ urlencoded``) follow each field's Encoding Object: its ``style``, ``explode`` an
 spreads its keys), or its ``contentType`` (a JSON field is sent as JSON text); deepObject fields
 nest (``metadata[order]=42``, arrays as ``upstream.deepObjectArrays`` says); spaces are written
 ``+``. A form or multipart field set to ``null`` is left out: forms cannot say null. Multipart
-bodies: file parts (``filename`` from a data URL's ``name=`` or the property name, base64 or text,
+bodies: file parts (``filename`` from a data URL's ``name=`` or the property name with the
+extension of the file's type, which a data URL says or the first bytes do; base64 or text,
 one part per item of a list), parts with their own ``Content-Type`` (JSON for objects) and fixed
 part headers. Text bodies are sent as UTF-8; any other (binary) body is the base64 the tool schema
 asks for, decoded, and when the spec declared a range such as ``image/*`` its type is sniffed from
@@ -159,6 +160,10 @@ def _file_part(key: str, member: Any, part: BodyPart) -> tuple[str, bytes]:
             content_type = declared.group(1)  # the spec allows anything; the data URL says what
         named = _data_url_name(declared.group(2)) if declared else ""
         data = _decode_base64(member, key)
+        if content_type == _OCTETS:
+            # bare base64 of a PNG goes as image/png, named file.png: an upload filter that checks
+            # the part's type (multer's, an avatar's) refuses application/octet-stream
+            content_type = _sniffed(data, "*/*")
         if named:
             return f'; filename="{_quoted(named)}"' + _part_headers(part, content_type), data
     filename = key + _EXTENSIONS.get(media_type(content_type), "")
