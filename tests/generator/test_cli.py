@@ -211,3 +211,9 @@ def test_a_relative_server_url_says_where_the_base_url_goes(tmp_path: Path) -> N
         "relative to where the spec is served); set TINY_BASE_URL when running the server, "
         "e.g. https://<host>/api"
     ) in output
+    # the README's table gives no "/api" for a default: it is no URL the server could call
+    readme = (tmp_path / "out" / "README.md").read_text()
+    assert (
+        "| `TINY_BASE_URL` | Base URL of the API (default: none; the spec's '/api' is relative to "
+        "where it is served) (required) |"
+    ) in readme

@@ -120,7 +120,14 @@ def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
         registered_env_var(
             prefix,
             "BASE_URL",
-            default=base_url or "none",
+            default=(
+                base_url
+                if base_url.startswith(("http://", "https://"))
+                # "/" is no default: it is relative to where the document was served
+                else f"none; the spec's {base_url!r} is relative to where it is served"
+                if base_url
+                else "none"
+            ),
             required=not base_url.startswith(("http://", "https://")),
         ),
         registered_env_var(prefix, "TIMEOUT", default=f"{settings.timeout:g}"),
