@@ -49,8 +49,8 @@ from tests.realapis.servers import (
     LAUNCHES,
     VENVS,
     RealServer,
+    background,
     free_port,
-    stop_group,
     venv_executable,
 )
 
@@ -912,7 +912,13 @@ def run_pulp(realapi_dir: Path) -> Iterator[LiveApi]:
                 cwd=home,
                 env=env,
             ) as server,
-            _pulp_worker(home, env, realapi_dir),
+            background(
+                "pulp-worker",
+                [venv_executable("pulp", "pulpcore-worker")],
+                realapi_dir,
+                env=env,
+                cwd=home,
+            ),
         ):
             package, spec = _generate_live(
                 server, "/pulp/api/v3/docs/api.json", {}, realapi_dir, "pulp"
@@ -927,25 +933,6 @@ def run_pulp(realapi_dir: Path) -> Iterator[LiveApi]:
                 spec,
                 credentials={"BASIC_AUTH_USERNAME": "admin", "BASIC_AUTH_PASSWORD": PULP_PASSWORD},
             )
-
-
-@contextlib.contextmanager
-def _pulp_worker(home: Path, env: Mapping[str, str], log_dir: Path) -> Iterator[None]:
-    """Pulp's task worker, which runs what the API answers 202 for (uploads, changes, deletes)."""
-    with (log_dir / "pulp-worker.log").open("wb") as log:
-        worker = subprocess.Popen(
-            [venv_executable("pulp", "pulpcore-worker")],
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            cwd=home,
-            env={**os.environ, **env},
-            start_new_session=True,
-        )
-    try:
-        yield
-    finally:
-        stop_group(worker)
 
 
 def _wait_for_pulp_worker(root_url: str, timeout: float = 60.0) -> None:

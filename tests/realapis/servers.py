@@ -15,7 +15,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -62,6 +62,33 @@ def stop_group(process: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=STOP_TIMEOUT)
+
+
+@contextlib.contextmanager
+def background(
+    name: str,
+    command: Sequence[str | Path],
+    log_dir: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Iterator[None]:
+    """A process that serves no HTTP of its own beside a real server (Pulp's task worker, Slurm's
+    daemons), in a session of its own, its output in ``log_dir/<name>.log``; stopped on leaving."""
+    with (log_dir / f"{name}.log").open("wb") as log:
+        process = subprocess.Popen(
+            [str(part) for part in command],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+            start_new_session=True,
+        )
+    try:
+        yield
+    finally:
+        stop_group(process)
 
 
 class RealServer:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.realapis.servers import INSTALL_HINT, free_port, stop_group
+from tests.realapis.servers import INSTALL_HINT, background, free_port
 
 USER = "nobody"
 DAEMONS = ("munged", "slurmctld", "slurmd", "slurmrestd", "scontrol")
@@ -82,23 +82,6 @@ def _config(home: Path, host: str, ctl_port: int, node_port: int) -> str:
     )
 
 
-@contextlib.contextmanager
-def _daemon(name: str, command: list[str], env: Mapping[str, str], logs: Path) -> Iterator[None]:
-    with (logs / f"{name}.log").open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, **env},
-            start_new_session=True,
-        )
-    try:
-        yield
-    finally:
-        stop_group(process)
-
-
 def _wait_for_node(env: Mapping[str, str], timeout: float = 60.0) -> None:
     """Until slurmd has registered and its node takes jobs."""
     deadline = time.monotonic() + timeout
@@ -151,13 +134,9 @@ def cluster(log_dir: Path) -> Iterator[Cluster]:
             f"--log-file={log_dir / 'munged-file.log'}",
         ]
         with (
-            _daemon("munged", munged, env, log_dir),
-            _daemon(
-                "slurmctld", ["slurmctld", "-D", "-i", "-L", str(log_dir / "ctl.log")], env, log_dir
-            ),
-            _daemon(
-                "slurmd", ["slurmd", "-D", "-L", str(log_dir / "slurmd-file.log")], env, log_dir
-            ),
+            background("munged", munged, log_dir, env=env),
+            background("slurmctld", ["slurmctld", "-D", "-i"], log_dir, env=env),
+            background("slurmd", ["slurmd", "-D"], log_dir, env=env),
         ):
             _wait_for_node(env)
             yield Cluster(home, env)
