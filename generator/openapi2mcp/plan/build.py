@@ -120,14 +120,7 @@ def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
         registered_env_var(
             prefix,
             "BASE_URL",
-            default=(
-                base_url
-                if base_url.startswith(("http://", "https://"))
-                # "/" is no default: it is relative to where the document was served
-                else f"none; the spec's {base_url!r} is relative to where it is served"
-                if base_url
-                else "none"
-            ),
+            default=_base_url_default(base_url),
             required=not base_url.startswith(("http://", "https://")),
         ),
         registered_env_var(prefix, "TIMEOUT", default=f"{settings.timeout:g}"),
@@ -260,6 +253,14 @@ def _meta_instructions(api: Api, text: str) -> str:
         room = INSTRUCTIONS_LIMIT - len(text) - 80
         text = f"{text}\n\n{delimited(about[: max(room, 0)])}"
     return text
+
+
+def _base_url_default(base_url: str) -> str:
+    """The README's default for the base URL: a relative one ("/") is none, being relative to
+    where the document was served."""
+    if base_url.startswith(("http://", "https://")):
+        return base_url
+    return f"none; the spec's {base_url!r} is relative to where it is served" if base_url else "none"
 
 
 def toolset_name(tag: str) -> str:
