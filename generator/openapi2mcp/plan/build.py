@@ -260,7 +260,9 @@ def _base_url_default(base_url: str) -> str:
     where the document was served."""
     if base_url.startswith(("http://", "https://")):
         return base_url
-    return f"none; the spec's {base_url!r} is relative to where it is served" if base_url else "none"
+    return (
+        f"none; the spec's {base_url!r} is relative to where it is served" if base_url else "none"
+    )
 
 
 def toolset_name(tag: str) -> str:
