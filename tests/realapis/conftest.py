@@ -148,6 +148,22 @@ def _servers_installed() -> None:
         pytest.fail(f"the real API servers' install failed:\n{log[-4000:]}")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failing test that used a real server which has exited says so, with the end of its log:
+    "connection refused" alone does not tell a crash from a fault of ours, and a CI run's logs
+    are gone with its temporary directory."""
+    report = yield
+    if report.failed:
+        for value in getattr(item, "funcargs", {}).values():
+            server = value.server if isinstance(value, LiveApi) else value
+            if isinstance(server, RealServer) and (status := server.exit_status()) is not None:
+                report.sections.append(
+                    (f"{server.name} exited with status {status}", server.log_tail(60))
+                )
+    return report
+
+
 @pytest.fixture(scope="session")
 def realapi_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("realapis")

@@ -180,6 +180,10 @@ class RealServer:
         if process is not None:
             stop_group(process)
 
+    def exit_status(self) -> int | None:
+        """The status the server exited with, or None while it runs (or was stopped by us)."""
+        return None if self.process is None else self.process.poll()
+
     def log_tail(self, lines: int = 30) -> str:
         try:
             text = self.log_path.read_text(encoding="utf-8", errors="replace")
