@@ -10,6 +10,8 @@ Unleash. Its credentials go raw in ``Authorization`` (an ``apiKey`` scheme, besi
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
@@ -26,6 +28,19 @@ def archived_names(direct: httpx.Client, name: str) -> list[str]:
         flag["name"]
         for flag in direct.get("/api/admin/search/features", params=query).json()["features"]
     ]
+
+
+def reach_stage(direct: httpx.Client, name: str, stage: str, timeout: float = 30.0) -> None:
+    """Until Unleash has recorded that the flag entered ``stage`` of its lifecycle. It records it
+    when it announces the flag's event, up to a few seconds later on a busy machine; a flag deleted
+    before then makes that insert break a foreign key, and Unleash 7.5.1 exits on the unhandled
+    error (seen in CI). A user's flag lives longer than a test's."""
+    deadline = time.monotonic() + timeout
+    while stage not in (
+        entry["stage"] for entry in direct.get(f"{PROJECT}/features/{name}/lifecycle").json()
+    ):
+        assert time.monotonic() < deadline, f"{name} never reached the {stage} stage"
+        time.sleep(0.2)
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
@@ -52,6 +67,7 @@ async def test_a_flag_is_rolled_out_favoured_patched_and_deleted(
             assert (made["name"], made["type"]) == (name, "release")
             stored = direct.get(f"{PROJECT}/features/{name}").json()
             assert (stored["description"], stored["archived"]) == ("The new checkout", False)
+            reach_stage(direct, name, "initial")
 
             rollout = {"rollout": "25", "stickiness": "default", "groupId": name}
             only_some = {"contextName": "userId", "operator": "IN", "values": ["7", "9"]}
@@ -101,6 +117,7 @@ async def test_a_flag_is_rolled_out_favoured_patched_and_deleted(
             assert not archived.is_error, archived
             assert direct.get(f"{PROJECT}/features/{name}").status_code == 404
             assert archived_names(direct, name) == [name]
+            reach_stage(direct, name, "archived")
             deleted = await client.call_tool("delete_feature", {"featureName": name})
             assert not deleted.is_error, deleted
             assert archived_names(direct, name) == []
