@@ -188,6 +188,13 @@ class Validator:
             if groups and all(len(group) == 1 for group in groups):
                 names = ", ".join(json.dumps(name) for (name,) in groups)
                 return f"at least one of {names} is required"
+        if error.message in (f"{_MASK}{_ANY_OF_FAILED}", f"{_MASK}{_ONE_OF_FAILED}"):
+            node = _node_at(self._root, tuple(error.schema_path)[:-1])
+            keyword = "anyOf" if error.message.endswith(_ANY_OF_FAILED) else "oneOf"
+            branches = node.get(keyword) if isinstance(node, dict) else None
+            said = [_said(self._local(b)) for b in branches] if isinstance(branches, list) else []
+            if said and all(said):
+                return f"{shown} is none of: {'; '.join(said)}"
         return str(error.message).replace(_MASK, shown)
 
     def integers_as_text(self, instance: Any) -> Any:
@@ -212,6 +219,16 @@ class Validator:
             instance = _written_at(instance, place)
         return instance
 
+    def fails_at(self, instance: Any, key: str) -> bool:
+        """Whether ``instance`` (an object) breaks the schema at its member ``key`` or inside it."""
+        try:
+            return any(
+                tuple(error.instance_path)[:1] == (key,)
+                for error in self._compiled.iter_errors(instance)
+            )
+        except (ValueError, TypeError, RecursionError):
+            return True
+
     def _local(self, node: Any) -> Any:
         """``node``, or what its local ``$ref`` (``#/$defs/Id``) points to."""
         ref = node.get("$ref") if isinstance(node, Mapping) else None
@@ -233,6 +250,24 @@ class Validator:
 
 
 _ANY_OF_FAILED = " is not valid under any of the schemas listed in the 'anyOf' keyword"
+_ONE_OF_FAILED = " is not valid under any of the schemas listed in the 'oneOf' keyword"
+# what a branch may hold and still be said in full by its type and values
+_SAID_KEYWORDS = frozenset({"type", "enum", "const", "format", "title", "description", "example"})
+
+
+def _said(branch: Any) -> str:
+    """A branch of an ``anyOf`` said in a few words ("integer", "\"previous\""), when its type
+    and values are all it asks; "" when it asks more (its message then stays the library's)."""
+    if not isinstance(branch, Mapping) or not branch or not set(branch) <= _SAID_KEYWORDS:
+        return ""
+    values = [branch["const"]] if "const" in branch else branch.get("enum")
+    if isinstance(values, list) and values:
+        return " or ".join(_show(value) for value in values[:8]) + (
+            " ..." if len(values) > 8 else ""
+        )
+    kind = branch.get("type")
+    kinds = [k for k in (kind if isinstance(kind, list) else [kind]) if isinstance(k, str)]
+    return " or ".join(kinds)
 
 
 def _node_at(schema: Any, path: Path) -> Any:

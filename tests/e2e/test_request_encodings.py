@@ -668,6 +668,52 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        # changedetection.io: a snapshot's timestamp (an integer, or a word); its history lists
+        # them as an object's keys, which are strings
+        "/watch/{uuid}/difference/{from_timestamp}/{to_timestamp}": {
+            "put": {
+                "operationId": "diff",
+                "parameters": [
+                    {"name": "uuid", "in": "path", "required": True, "schema": {"type": "string"}},
+                    *(
+                        {
+                            "name": name,
+                            "in": "path",
+                            "required": True,
+                            "schema": {
+                                "oneOf": [
+                                    {"type": "integer"},
+                                    {"type": "string", "enum": [word]},
+                                ]
+                            },
+                        }
+                        for name, word in (
+                            ("from_timestamp", "previous"),
+                            ("to_timestamp", "latest"),
+                        )
+                    ),
+                    {"name": "recheck", "in": "query", "schema": {"enum": ["1", "true"]}},
+                    {
+                        "name": "lines",
+                        "in": "query",
+                        "schema": {"type": "array", "items": {"type": "integer"}},
+                    },
+                    {"name": "X-Word-Diff", "in": "header", "schema": {"type": "boolean"}},
+                    {"name": "ratio", "in": "query", "schema": {"type": "number"}},
+                ],
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"context": {"type": "integer"}},
+                            }
+                        }
+                    },
+                },
+                "responses": OK,
+            }
+        },
         # grpc-gateway's 64-bit numbers are strings in JSON (etcd), as Google's APIs write them
         "/v3/kv/range": {
             "post": {
@@ -1145,6 +1191,44 @@ async def test_an_integer_given_for_a_64_bit_number_written_as_a_string_goes_as_
         "/v3/kv/range?revision=7",
         b'{"key":"a","limit":"10","leases":["1","2"],"min_mod":"3"}',
     )
+
+
+async def test_a_parameter_given_as_another_type_of_the_same_text_is_sent_as_that_text(
+    probe: Probe,
+) -> None:
+    """changedetection.io lists a page's snapshots as an object whose keys are their timestamps;
+    a model passes one on as "1796389847" where the path takes an integer (or "previous"), and
+    ``true`` where the query takes "1" or "true": both had been refused, though the API gets the
+    same bytes either way. A parameter's value is taken as the value of another type that is sent
+    as the very same text; a body's field is not (there the type is on the wire)."""
+    arguments = {
+        "uuid": "w1",
+        "from_timestamp": "1796389847",
+        "to_timestamp": "latest",
+        "recheck": True,
+        "lines": ["3", 4],
+        "X-Word-Diff": "false",
+        "ratio": "0.5",
+    }
+    result = await probe.call("diff", arguments)
+    assert result.get("isError") is not True, result["content"]
+    [request] = probe.api.requests
+    assert request.target == (
+        "/watch/w1/difference/1796389847/latest?recheck=true&lines=3&lines=4&ratio=0.5"
+    )
+    assert request.header("X-Word-Diff") == "false"
+    # another text is another value: refused as before, and so is a body's string
+    for given, issue in (
+        ({"from_timestamp": "017"}, 'from_timestamp: "017" is none of: integer; "previous"'),
+        ({"ratio": "1e3"}, 'ratio: "1e3" is not of type "number"'),
+        ({"context": "3"}, 'context: "3" is not of type "integer"'),
+    ):
+        refused = await probe.call(
+            "diff", {"uuid": "w1", "from_timestamp": 1, "to_timestamp": 2, **given}
+        )
+        assert refused.get("isError") is True, given
+        assert refused["content"][0]["text"] == f"Invalid arguments for tool 'diff':\n- {issue}"
+    assert len(probe.api.requests) == 1
 
 
 async def test_a_body_with_a_file_goes_as_multipart_where_json_and_a_form_are_offered_too(

@@ -102,6 +102,27 @@ def test_one_of_several_required_names_them_all() -> None:
     ]
 
 
+def test_alternatives_of_a_type_and_some_values_are_said() -> None:
+    """changedetection.io's snapshot: an integer, or the word "previous". The library says only
+    that no branch matched; branches that ask for a type or some values are said in full."""
+    schema = {
+        "oneOf": [
+            {"type": "integer", "description": "Unix timestamp"},
+            {"type": "string", "enum": ["previous"]},
+            {"const": None},
+            {"type": ["boolean", "number"]},
+        ]
+    }
+    assert messages(schema, "017") == [
+        ("", '"017" is none of: integer; "previous"; null; boolean or number')
+    ]
+    # a branch that asks more than a type keeps the library's message (it could mislead)
+    bounded = {"anyOf": [{"type": "integer", "minimum": 5}, {"enum": ["latest"]}]}
+    assert messages(bounded, 3) == [
+        ("", "3 is not valid under any of the schemas listed in the 'anyOf' keyword")
+    ]
+
+
 def test_pattern_dollar_does_not_match_before_a_trailing_newline() -> None:
     schema = {"pattern": "^[a-z0-9-]+$"}
     assert Validator(schema).is_valid("abc-1")

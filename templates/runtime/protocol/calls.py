@@ -21,6 +21,7 @@ malformed one is refused with nothing sent, and applied to the response by ``res
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping
@@ -48,6 +49,7 @@ from ..catalog.model import (
 from ..errors import ResourceNotFound as ResourceNotFound  # noqa: PLC0414 - re-exported
 from ..jsonschema import SchemaError, Validator, unwrap_nullable
 from ..upstream.client import UpstreamError, UpstreamResponse
+from ..upstream.encoding import scalar
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .projection import Selection, SelectionError, compile_selection, selected_output
 from .results import (
@@ -222,6 +224,53 @@ def convert_variable(value: str, schema: Any) -> Any:
     return value
 
 
+# a JSON number or boolean as a parameter's text may spell it
+_SCALAR_TEXT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false")
+
+
+def _as_value(value: Any) -> Any:
+    """The JSON number or boolean a parameter's text spells ("17": 17), else ``value``."""
+    if isinstance(value, str) and _SCALAR_TEXT.fullmatch(value):
+        other = json.loads(value)
+        return other if scalar(other) == value else value
+    return value
+
+
+def _as_text(value: Any) -> Any:
+    """A number or a boolean as the text a parameter sends it as (17: "17"), else ``value``."""
+    return scalar(value) if isinstance(value, bool | int | float) else value
+
+
+def _same_text(value: Any) -> Iterator[Any]:
+    """The values of other JSON types that a parameter sends as the same text as ``value`` ("17"
+    and 17, "true" and true; a list's items all read one way or all written the other)."""
+    for convert in (_as_value, _as_text):
+        other = [convert(item) for item in value] if isinstance(value, list) else convert(value)
+        if other != value or type(other) is not type(value):
+            yield other
+
+
+def texts_as_sent(
+    validator: Validator, arguments: JsonObject, textual: tuple[str, ...]
+) -> JsonObject:
+    """``arguments`` with each value of a parameter that travels as text (in the path, the query,
+    a header or a cookie) that its schema refuses replaced by the value of another type that
+    travels as the very same text and that the schema takes: "1796389847" where an integer is
+    asked (an id a model read from an object's keys), 17 or true where a string is. The API
+    receives the same bytes either way; ``arguments`` itself when nothing was replaced."""
+    if not any(name in arguments for name in textual) or validator.is_valid(arguments):
+        return arguments
+    fixed = arguments
+    for name in textual:
+        if name in fixed and validator.fails_at(fixed, name):
+            for other in _same_text(fixed[name]):
+                trial = {**fixed, name: other}
+                if not validator.fails_at(trial, name):
+                    fixed = trial
+                    break
+    return fixed
+
+
 def _format_issues(tool: str, issues: list[Any]) -> str:
     lines = [f"Invalid arguments for tool {tool!r}:"]
     lines.extend(f"- {issue.path or '(arguments)'}: {issue.message}" for issue in issues)
@@ -292,6 +341,7 @@ class Calls:
         # which tools need the user's yes (interaction.confirmation); "off" unless configured
         self._confirm_policy = confirm_policy
         self._targets: dict[str, Target] = {}
+        self._texts: dict[str, tuple[str, ...]] = {}
         self._loaded: _Tables | None = None
         # a schema that does not compile is kept as its error: the tool then refuses every call
         self._inputs: dict[str, Validator | SchemaError] = {}
@@ -423,6 +473,7 @@ class Calls:
             return select
         # the selection is the server's, not the operation's; a 64-bit number may come as one
         arguments = validator.integers_as_text(_without_selection(arguments, select))
+        arguments = texts_as_sent(validator, arguments, self._textual(operation))
 
         def check(candidate: JsonObject) -> str | None:
             issues = validator.issues(candidate)
@@ -532,6 +583,19 @@ class Calls:
             version=interaction.version,
             capabilities=interaction.capabilities,
         )
+
+    def _textual(self, operation: str) -> tuple[str, ...]:
+        """The arguments of ``operation``'s parameters that are sent as text by their style."""
+        found = self._texts.get(operation)
+        if found is None:
+            spec = self._tables.operations.get(operation)
+            found = tuple(
+                p["argument"]
+                for p in (spec["parameters"] if spec is not None else [])
+                if "contentType" not in p and p.get("style") != "deepObject"
+            )
+            self._texts[operation] = found
+        return found
 
     def _target(self, name: str, tool: JsonObject, operation: str) -> Target:
         """What ``interaction`` needs to know about tool ``name`` (built once per tool)."""
