@@ -30,6 +30,8 @@ SERVERS=(
     "pulp|pulpcore==3.123.1"
     # Kitsu's Zou (Flask-RESTful and flasgger)
     "zou|zou==1.0.97"
+    # changedetection.io (Flask-RESTful; it checks every API request against its OpenAPI 3.1 document)
+    "changedetection|changedetection.io==0.60.10"
 )
 
 for entry in "${SERVERS[@]}"; do

@@ -4,14 +4,14 @@ Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio,
 Alertmanager, etcd and Slurm's slurmrestd from Debian, Slurm with a one-node cluster of its own,
 ``slurm.py``; LoopBack's examples, Unleash, Platformatic DB, Directus, WireMock and Homebridge's
 UI from npm; Unleash, Pulp and Zou with a PostgreSQL cluster of their own, ``postgres.py``;
-Superset, Airflow, Pulp and Zou from PyPI) is installed by ``scripts/install_realapis.sh`` (the
-Python ones into a venv each under ``.work/realapis/``, LoopBack there too) and started once per
-session on a free port of 127.0.0.1. Its OpenAPI document is fetched from the running server over
-HTTP, as a user of the generator would get it (Alertmanager's and etcd's, which they do not serve,
-from the source Alertmanager is compiled from and the documentation etcd ships), and generated once
-per session (name given explicitly, tool mode
-``full``). Tests open MCP sessions on the generated server over stdio with ``LiveApi.stdio``. A
-missing install fails the fixture with the command to run; it never skips.
+Superset, Airflow, Pulp, Zou and changedetection.io from PyPI) is installed by
+``scripts/install_realapis.sh`` (the Python ones into a venv each under ``.work/realapis/``,
+LoopBack there too) and started once per session on a free port of 127.0.0.1. Its OpenAPI
+document is fetched from the running server over HTTP, as a user of the generator would get it
+(Alertmanager's and etcd's, which they do not serve, from the source Alertmanager is compiled from
+and the documentation etcd ships), and generated once per session (name given explicitly, tool
+mode ``full``). Tests open MCP sessions on the generated server over stdio with ``LiveApi.stdio``.
+A missing install fails the fixture with the command to run; it never skips.
 """
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ class LiveApi:
     # credentials made when the server started, as the generated server's variables (after the
     # prefix): what a test or the sweep signs in with
     credentials: Mapping[str, str] = field(default_factory=dict)
-    # a directory the server's work writes into, read by tests (Slurm's jobs write their output)
+    # a directory the server's work shares with tests (Slurm's jobs write their output there;
+    # changedetection.io watches the pages tests write there)
     files: Path | None = None
 
     @property
@@ -1049,6 +1050,61 @@ def run_slurm(realapi_dir: Path) -> Iterator[LiveApi]:
             )
 
 
+def run_changedetection(realapi_dir: Path) -> Iterator[LiveApi]:
+    """changedetection.io (Flask-RESTful; it serves its OpenAPI 3.1 document as YAML and checks
+    every API request against it with openapi-core), watching pages that a static server of
+    127.0.0.1 serves from ``files``. Its API key is made on first start and read from its data;
+    it reaches no other host (no example watches: it starts with one of ours; no version check)."""
+    pages = realapi_dir / "changedetection-pages"
+    pages.mkdir()
+    (pages / "index.html").write_text("<html><body><p>Watched pages</p></body></html>")
+    home = realapi_dir / "changedetection-home"
+    page_port, port = free_port(), free_port()
+    page_server: list[str | Path] = [
+        sys.executable,
+        *("-m", "http.server", str(page_port), "--bind", "127.0.0.1", "--directory", pages),
+    ]
+    command: list[str | Path] = [
+        venv_executable("changedetection", "changedetection.io"),
+        *("-d", home, "-C", "-h", "127.0.0.1", "-p", str(port), "-l", "INFO"),
+        *("-u", f"http://127.0.0.1:{page_port}/"),
+    ]
+    # its fetches refuse private addresses unless told; the watched pages are on 127.0.0.1
+    env = {"ALLOW_IANA_RESTRICTED_ADDRESSES": "true", "DISABLE_VERSION_CHECK": "true"}
+    with (
+        RealServer(
+            "changedetection-pages",
+            page_server,
+            port=page_port,
+            ready_path="/",
+            log_dir=realapi_dir,
+        ),
+        RealServer(
+            "changedetection",
+            command,
+            port=port,
+            ready_path="/api/v1/systeminfo",
+            log_dir=realapi_dir,
+            env=env,
+        ) as server,
+    ):
+        settings = json.loads((home / "changedetection.json").read_text(encoding="utf-8"))
+        key = settings["settings"]["application"]["api_access_token"]
+        package, spec = _generate_live(
+            server, "/api/v1/full-spec", {"x-api-key": key}, realapi_dir, "changedetection"
+        )
+        yield LiveApi(
+            server,
+            package,
+            "changedetection_mcp",
+            "CHANGEDETECTION",
+            server.root_url + "/api/v1",
+            spec,
+            credentials={"API_KEY_AUTH_KEY": key},
+            files=pages,
+        )
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -1104,6 +1160,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "pulp": run_pulp,
     "zou": run_zou,
     "slurm": run_slurm,
+    "changedetection": run_changedetection,
 }
 
 
@@ -1145,6 +1202,11 @@ def zou(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def slurm_api(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_slurm(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def changedetection(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_changedetection(realapi_dir)
 
 
 @pytest.fixture(scope="session")
