@@ -3,8 +3,9 @@
 The servers the ``realapi`` tests launch (``tests/realapis/conftest.py``: ``RUNNERS``; installed
 by ``scripts/install_realapis.sh``: httpbin, Kinto, Jupyter Server, PowerDNS, Alertmanager,
 LoopBack's two examples, Prefect, GNS3, Label Studio, Chroma, Unleash, Superset, Platformatic DB,
-Airflow, Directus, etcd, WireMock, Homebridge's UI, Pulp, Zou) are started on 127.0.0.1 with their data
-in a temporary directory; each one's live OpenAPI document
+Airflow, Directus, etcd, WireMock, Homebridge's UI, Pulp, Zou, Slurm, changedetection.io) are
+started on 127.0.0.1 with their data in a temporary directory, in a network namespace whose only
+interface is loopback (a URL a server is told to fetch goes nowhere); each one's live OpenAPI document
 is generated into a package, and the package's server (stdio, full mode, signed in where the API
 needs it) calls every tool with its smoke arguments and (``--all``) with a value for every
 argument, through a recording proxy. FastAPI and Fastify answer a request that does not match their
@@ -51,6 +52,7 @@ from prism_sweep import (  # noqa: E402
     Server,
     all_arguments,
     call_each,
+    offline,
     print_report,
     settled,
     smoke_cases,
@@ -117,6 +119,7 @@ SETUP: dict[str, dict[str, Any]] = {
     # its logout revokes the sweep's token; its TOTP and password changes would lock it out
     "zou": {"env": {}, "skip": r"^/auth/"},
     "slurm": {"env": {}, "skip": r"^$"},
+    "changedetection": {"env": {}, "skip": r"^$"},
     # signed in as the first user (the runner's); not what restarts or stops it or its host,
     # replaces the user the sweep signs in as, or resets its storage
     "homebridge": {
@@ -197,6 +200,7 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="also call with every argument")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every finding")
     args = parser.parse_args()
+    offline()
     only = {x for x in args.only.split(",") if x}
     totals: collections.Counter[str] = collections.Counter()
     for label in SETUP:

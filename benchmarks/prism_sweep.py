@@ -492,12 +492,18 @@ def _drawn(count: int, seed: int) -> list[tuple[str, Path]]:
 
 def offline() -> None:
     """Run again inside a network namespace whose only interface is loopback, so that no call (a
-    redirect to a spec's example URL, a server of its own) can leave this machine."""
-    if os.environ.get("PRISM_SWEEP_OFFLINE") == "1":
+    redirect to a spec's example URL, a server of its own, a URL a real server is told to fetch)
+    can leave this machine. Run as root, only the network is new (the servers that switch users,
+    PostgreSQL's and Slurm's, still can); otherwise root is mapped to the caller."""
+    if os.environ.get("SWEEP_OFFLINE") == "1":
         return
-    script = 'ip link set lo up && exec "$0" "$@"'
-    command = ["unshare", "--map-root-user", "--net", "sh", "-c", script, sys.executable, *sys.argv]
-    os.environ["PRISM_SWEEP_OFFLINE"] = "1"
+    # loopback only; and an address of the documentation range on it too, also loopback's: with
+    # no address but 127.0.0.1, getaddrinfo's AI_ADDRCONFIG finds none (Slurm's daemons then cannot
+    # bind their ports)
+    script = 'ip link set lo up && ip addr add 192.0.2.1/32 dev lo && exec "$0" "$@"'
+    users = [] if os.geteuid() == 0 else ["--map-root-user"]
+    command = ["unshare", *users, "--net", "sh", "-c", script, sys.executable, *sys.argv]
+    os.environ["SWEEP_OFFLINE"] = "1"
     os.environ["PATH"] = "/usr/sbin:" + os.environ.get("PATH", "/usr/bin:/bin")
     sys.exit(subprocess.run(command, check=False).returncode)
 
