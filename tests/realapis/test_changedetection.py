@@ -8,7 +8,8 @@ page served from 127.0.0.1 is watched, changed and watched again, and its differ
 the document asks for integers; the recheck asked with ``true`` where the document says "true");
 URLs are imported as a plain-text body; notification URLs are added and removed (a DELETE with a
 JSON body); a drifting answer (its uptime is a number, documented a string) is a success with a
-note. Every effect is checked with a direct request to changedetection.io.
+note; and in code mode a program reads what changed. Every effect is checked with a direct request
+to changedetection.io.
 """
 
 from __future__ import annotations
@@ -162,3 +163,33 @@ async def test_an_unknown_watch_says_what_changedetection_said(changedetection: 
         )
     assert missing.is_error
     assert only_text(missing).startswith("Upstream returned 404 NOT FOUND: ")
+
+
+PROGRAM = """\
+watches = await list_watches()
+uuids = [key for key, watch in watches.items() if watch["url"].endswith("/code-price.html")]
+stamps = sorted(await get_watch_history(uuid=uuids[0]))
+print(len(stamps), "snapshots")
+await get_watch_history_diff(uuid=uuids[0], from_timestamp=stamps[0], to_timestamp=stamps[-1])
+"""
+
+
+async def test_a_program_in_code_mode_reads_what_changed(changedetection: LiveApi) -> None:
+    """Code mode over the real API: the program finds the watch, names its snapshots by the keys
+    its history gives (strings, where the diff's path takes integers) and returns the diff."""
+    assert changedetection.files is not None
+    page = changedetection.files / "code-price.html"
+    page.write_text("<html><body><p>Price: 10 EUR</p></body></html>")
+    with _direct(changedetection) as direct:
+        made = direct.post("/watch", json={"url": _page_url(direct, page.name)})
+        made.raise_for_status()
+        watch = made.json()["uuid"]
+        _history(direct, watch, 1)
+        page.write_text("<html><body><p>Price: 12 EUR</p></body></html>")
+        direct.get(f"/watch/{watch}", params={"recheck": "1"}).raise_for_status()
+        _history(direct, watch, 2)
+        params = changedetection.stdio(TOOL_MODE="code", **changedetection.credentials)
+        async with mcp_client(params) as client:
+            result = await client.call_tool("run_code", {"code": PROGRAM})
+    assert not result.is_error, result
+    assert texts(result) == ["2 snapshots\n", '"(changed) Price: 10 EUR\\n(into) Price: 12 EUR"']
