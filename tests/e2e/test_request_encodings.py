@@ -714,6 +714,28 @@ PROBE: dict[str, Any] = {
                 "responses": OK,
             }
         },
+        "/v1/refunds": {
+            "post": {
+                "operationId": "createRefund",
+                "requestBody": {
+                    "content": {
+                        FORM: {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "amount": {"type": "integer"},
+                                    "charge": {"type": "string"},
+                                    "instant": {"type": "boolean"},
+                                    "meta": {"type": "object"},
+                                },
+                            },
+                            "encoding": {"meta": {"contentType": "application/json"}},
+                        }
+                    }
+                },
+                "responses": OK,
+            }
+        },
         # grpc-gateway's 64-bit numbers are strings in JSON (etcd), as Google's APIs write them
         "/v3/kv/range": {
             "post": {
@@ -1229,6 +1251,23 @@ async def test_a_parameter_given_as_another_type_of_the_same_text_is_sent_as_tha
         assert refused.get("isError") is True, given
         assert refused["content"][0]["text"] == f"Invalid arguments for tool 'diff':\n- {issue}"
     assert len(probe.api.requests) == 1
+
+
+async def test_a_form_field_given_as_another_type_of_the_same_text_is_sent_as_that_text(
+    probe: Probe,
+) -> None:
+    """A form body's fields travel as text too (Stripe's, Twilio's): "500" for an integer amount,
+    42 for a string id, "true" for a boolean go as the same bytes they would as the right type."""
+    arguments = {"amount": "500", "charge": 42, "instant": "true"}
+    result = await probe.call("create_refund", arguments)
+    assert result.get("isError") is not True, result["content"]
+    [request] = probe.api.requests
+    assert request.body == b"amount=500&charge=42&instant=true"
+    # a field written as JSON is no text: its type is on the wire
+    refused = await probe.call("create_refund", {"meta": "7"})
+    assert refused["content"][0]["text"] == (
+        'Invalid arguments for tool \'create_refund\':\n- meta: "7" is not of type "object"'
+    )
 
 
 async def test_a_body_with_a_file_goes_as_multipart_where_json_and_a_form_are_offered_too(

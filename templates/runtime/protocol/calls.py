@@ -49,7 +49,7 @@ from ..catalog.model import (
 from ..errors import ResourceNotFound as ResourceNotFound  # noqa: PLC0414 - re-exported
 from ..jsonschema import SchemaError, Validator, unwrap_nullable
 from ..upstream.client import UpstreamError, UpstreamResponse
-from ..upstream.encoding import scalar
+from ..upstream.encoding import media_type, scalar
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .projection import Selection, SelectionError, compile_selection, selected_output
 from .results import (
@@ -224,6 +224,7 @@ def convert_variable(value: str, schema: Any) -> Any:
     return value
 
 
+FORM_MEDIA = "application/x-www-form-urlencoded"
 # a JSON number or boolean as a parameter's text may spell it
 _SCALAR_TEXT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false")
 
@@ -254,10 +255,10 @@ def texts_as_sent(
     validator: Validator, arguments: JsonObject, textual: tuple[str, ...]
 ) -> JsonObject:
     """``arguments`` with each value of a parameter that travels as text (in the path, the query,
-    a header or a cookie) that its schema refuses replaced by the value of another type that
-    travels as the very same text and that the schema takes: "1796389847" where an integer is
-    asked (an id a model read from an object's keys), 17 or true where a string is. The API
-    receives the same bytes either way; ``arguments`` itself when nothing was replaced."""
+    a header, a cookie or a form body's field) that its schema refuses replaced by the value of
+    another type that travels as the very same text and that the schema takes: "1796389847" where
+    an integer is asked (an id a model read from an object's keys), 17 or true where a string is.
+    The API receives the same bytes either way; ``arguments`` itself when nothing was replaced."""
     if not any(name in arguments for name in textual) or validator.is_valid(arguments):
         return arguments
     fixed = arguments
@@ -585,7 +586,8 @@ class Calls:
         )
 
     def _textual(self, operation: str) -> tuple[str, ...]:
-        """The arguments of ``operation``'s parameters that are sent as text by their style."""
+        """The arguments of ``operation`` that are sent as text: its parameters sent by their
+        style, and the fields of a form body (Stripe's, Twilio's) sent so."""
         found = self._texts.get(operation)
         if found is None:
             spec = self._tables.operations.get(operation)
@@ -594,6 +596,14 @@ class Calls:
                 for p in (spec["parameters"] if spec is not None else [])
                 if "contentType" not in p and p.get("style") != "deepObject"
             )
+            body = spec.get("body") if spec is not None else None
+            if body is not None and media_type(body.get("contentType", "")) == FORM_MEDIA:
+                parts = body.get("parts", {})
+                found += tuple(
+                    argument
+                    for argument, field in body.get("properties", {}).items()
+                    if "contentType" not in parts.get(field, {})
+                )
             self._texts[operation] = found
         return found
 
