@@ -48,6 +48,7 @@ from ..catalog.model import (
 )
 from ..errors import ResourceNotFound as ResourceNotFound  # noqa: PLC0414 - re-exported
 from ..jsonschema import SchemaError, Validator, unwrap_nullable
+from ..upstream.bodies import FORM
 from ..upstream.client import UpstreamError, UpstreamResponse
 from ..upstream.encoding import media_type, scalar
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
@@ -224,7 +225,6 @@ def convert_variable(value: str, schema: Any) -> Any:
     return value
 
 
-FORM_MEDIA = "application/x-www-form-urlencoded"
 # a JSON number or boolean as a parameter's text may spell it
 _SCALAR_TEXT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false")
 
@@ -472,9 +472,10 @@ class Calls:
         if isinstance(select, dict):
             await log.log("warning", f"Tool {name}: invalid selection, nothing was called")
             return select
-        # the selection is the server's, not the operation's; a 64-bit number may come as one
-        arguments = validator.integers_as_text(_without_selection(arguments, select))
-        arguments = texts_as_sent(validator, arguments, self._textual(operation))
+        # the selection is the server's, not the operation's
+        arguments = self._read_losslessly(
+            validator, operation, _without_selection(arguments, select)
+        )
 
         def check(candidate: JsonObject) -> str | None:
             issues = validator.issues(candidate)
@@ -585,6 +586,17 @@ class Calls:
             capabilities=interaction.capabilities,
         )
 
+    def _read_losslessly(
+        self, validator: Validator, operation: str, arguments: JsonObject
+    ) -> JsonObject:
+        """What a model wrote, read without loss where its schema refuses it: a 64-bit number as
+        its text, a parameter's value as another type of the same text. Only arguments that fail
+        pay for this: valid ones are checked once and returned as they are."""
+        if validator.is_valid(arguments):
+            return arguments
+        arguments = validator.integers_as_text(arguments)
+        return texts_as_sent(validator, arguments, self._textual(operation))
+
     def _textual(self, operation: str) -> tuple[str, ...]:
         """The arguments of ``operation`` that are sent as text: its parameters sent by their
         style, and the fields of a form body (Stripe's, Twilio's) sent so."""
@@ -597,7 +609,7 @@ class Calls:
                 if "contentType" not in p and p.get("style") != "deepObject"
             )
             body = spec.get("body") if spec is not None else None
-            if body is not None and media_type(body.get("contentType", "")) == FORM_MEDIA:
+            if body is not None and media_type(body.get("contentType", "")) == FORM:
                 parts = body.get("parts", {})
                 found += tuple(
                     argument

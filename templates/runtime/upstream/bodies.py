@@ -40,7 +40,7 @@ from .encoding import (
 
 __all__ = ["encode_body"]
 
-_FORM = "application/x-www-form-urlencoded"
+FORM = "application/x-www-form-urlencoded"
 _MULTIPART = "multipart/form-data"
 _OCTETS = "application/octet-stream"
 _TEXT_MEDIA = re.compile(
@@ -88,7 +88,7 @@ def encode_body(
     if is_json(media):
         text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
         return text.encode("utf-8"), content_type
-    if media == _FORM:
+    if media == FORM:
         if not isinstance(value, dict):
             # a form body that is a string is the form itself, already encoded: sent as given,
             # only what a form cannot carry as such (spaces, non-ASCII) encoded
