@@ -131,6 +131,14 @@ _SUBJECT_PATH = 1.25
 _SPECIFICITY = 0.6
 # a word the API never uses, taken for the API's longer words it starts, or the two it joins
 _ABBREVIATION = 0.6
+# a word written as its first letter and some of its consonants ("mtg", "qty", "grp")
+_SKELETON = re.compile(r"[a-z][b-df-hj-np-tv-z]{2,4}")
+_SKELETON_TERMS = 3
+# an abbreviation keeps more than this share of its word's consonants
+_SKELETON_CLOSE = 0.5
+_CONSONANTS = re.compile(r"[b-df-hj-np-tv-z]")
+# what the stemmer cut off a word ("meeting": "meet"), for the abbreviation to spell
+_CUT_ENDINGS = ("", "ing", "e")
 _JOINED = 0.9
 # the last part of a hyphenated word alone: what the whole is a kind of
 _HEAD_PART = 0.6
@@ -515,6 +523,15 @@ class SearchIndex:
             longer = sorted(term for term in self._vocabulary if term.startswith(stemmed))
             if 0 < len(longer) <= 4:
                 return {(term,): _ABBREVIATION for term in longer}
+        if _SKELETON.fullmatch(stemmed):
+            # "mtg", "qty", "grp": a word's first letter and consonants of it, in order
+            closeness = {
+                t: _abbreviation_of(stemmed, t) for t in self._vocabulary if t[0] == stemmed[0]
+            }
+            best = max(closeness.values(), default=0.0)
+            spelled = [t for t, close in closeness.items() if close == best]
+            if best > _SKELETON_CLOSE and len(spelled) <= _SKELETON_TERMS:
+                return {(term,): _ABBREVIATION for term in sorted(spelled)}
         for cut in range(3, len(stemmed) - 2):
             left, right = stem(stemmed[:cut]), stemmed[cut:]
             if left in self._vocabulary and right in self._vocabulary:
@@ -582,6 +599,22 @@ def _spells(prefix: str, word: str) -> bool:
         return prefix == word
     rest = iter(word[1:])
     return all(letter in rest for letter in prefix[1:])
+
+
+def _abbreviation_of(short: str, term: str) -> float:
+    """How closely ``short`` writes ``term`` (a stem) as its first letter and consonants, taking
+    back what the stemmer cut ("mtg": "meet", as in "meeting"): the share of the word's later
+    consonants it keeps (0: it does not spell it)."""
+    if len(term) <= len(short):
+        return 0.0
+    return max(
+        (
+            (len(short) - 1) / len(_CONSONANTS.findall(word, 1))
+            for word in (term + end for end in _CUT_ENDINGS)
+            if _spells(short, word)
+        ),
+        default=0.0,
+    )
 
 
 def _rise(alike: float) -> float:

@@ -232,6 +232,23 @@ def test_a_word_the_api_does_not_use_finds_what_it_abbreviates(index: SearchInde
     assert first(index, "list collabs") == "repos_list_collaborators"
 
 
+def test_a_word_written_as_its_consonants_finds_the_word_it_abbreviates() -> None:
+    # "mtg": a meeting, though the index keeps "meet" (the stem of "meeting")
+    index = SearchIndex(
+        [
+            Entry("meeting_delete", "Delete a meeting", "DELETE", "/meetings/{meetingId}"),
+            Entry("user_delete", "Delete a user", "DELETE", "/users/{userId}"),
+            Entry("group_delete", "Delete a group", "DELETE", "/groups/{groupId}"),
+            Entry("text_delete", "Delete a text", "DELETE", "/texts/{textId}"),
+        ]
+    )
+    assert first(index, "cancel mtg 83920174652") == "meeting_delete"
+    assert first(index, "delete usr 42") == "user_delete"
+    assert first(index, "drop grp 7") == "group_delete"
+    # a loose likeness is not one: "txn" keeps too little of "text(ing)"
+    assert "text_delete" not in [entry.name for entry in index.search("delete txn 9")]
+
+
 def test_words_the_api_never_uses_find_nothing(index: SearchIndex) -> None:
     assert index.search("tune the xylophone") == []
     assert index.search("please, if you can") == []
