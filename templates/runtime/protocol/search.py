@@ -126,6 +126,10 @@ _NAME_VALUE = re.compile(r"\"[^\"]+\"|'[^'\s][^']*'|\b[A-Za-z][A-Za-z0-9]*(?:[-_
 # a whole replacement (PUT) where a partial update (PATCH) of the same path exists, unless asked
 _REPLACE = 0.85
 _REPLACE_WORDS = frozenset(stem(w) for w in ("replace", "overwrite", "swap"))
+# a change to a whole collection where the API changes its items one by one too, when one
+# thing was asked for ("delete the daemonset log-agent", not "delete every daemonset")
+_BULK_FOR_ONE = 0.7
+_CHANGE_METHODS = frozenset({"DELETE", "PATCH", "PUT"})
 _SUBJECT_PATH = 1.25
 # how far an operation whose name says more than was asked falls
 _SPECIFICITY = 0.6
@@ -232,6 +236,18 @@ class SearchIndex:
         patched = {d.entry.path for d in self._documents if d.entry.method == "PATCH"}
         self._replacing = [
             d.entry.method == "PUT" and d.entry.path in patched for d in self._documents
+        ]
+        # a change to a whole collection whose items the API also changes one by one
+        # (Kubernetes' "delete collection of Pod" beside "delete a Pod")
+        items = {
+            (d.entry.method, d.entry.path.rstrip("/").rsplit("/", 1)[0])
+            for d in self._documents
+            if d.entry.path.rstrip("/").endswith("}")
+        }
+        self._bulk = [
+            d.entry.method in _CHANGE_METHODS
+            and (d.entry.method, d.entry.path.rstrip("/")) in items
+            for d in self._documents
         ]
         # "id" or "name": one of two operations reaching one thing by its id or by its name
         self._addressed = _addressing([d.entry for d in self._documents])
@@ -355,6 +371,8 @@ class SearchIndex:
             factor *= _TESTING
         if read.filtered and self._searching[position]:
             factor *= _SEARCH_FILTERED
+        if self._bulk[position] and not read.plural:
+            factor *= _BULK_FOR_ONE
         if self._replacing[position] and read.lead not in _REPLACE_WORDS:
             factor *= _REPLACE  # "cordon worker-3": a change to it, not a new whole
         name = each.fields["name"]

@@ -191,6 +191,8 @@ _PERSONS = frozenset({"i", "you", "we", "they", "he", "she", "it", "there", "any
 _PRONOUNS = frozenset({"it", "them"})
 # "delete all pods": how many, not what
 _QUANTIFIERS = frozenset({"all", "every", "each", "everything", "whole", "entire"})
+# before a thing, these make it many ("every pod", "all branch")
+_EVERY = frozenset({"all", "every", "each"})
 _LISTING = frozenset(["list", "all", "every", "search", "find", "everyth", "each"])
 
 
@@ -639,6 +641,7 @@ def read_query(text: str) -> Query:
     plural = (
         asks_who
         or counting
+        or bool(_EVERY.intersection(nouns))  # "wipe every pod in ns batch"
         or any(
             _plural(word) and not _thing(following) for word, following in pairwise([*nouns, ""])
         )

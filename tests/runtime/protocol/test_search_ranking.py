@@ -249,6 +249,57 @@ def test_a_word_written_as_its_consonants_finds_the_word_it_abbreviates() -> Non
     assert "text_delete" not in [entry.name for entry in index.search("delete txn 9")]
 
 
+def test_a_change_to_one_thing_is_not_one_to_its_whole_collection() -> None:
+    def pair(kind: str, plural: str) -> list[Entry]:
+        """Kubernetes' two deletes of a kind: of its whole collection, of one by name."""
+        path = f"/apis/apps/v1/namespaces/{{namespace}}/{plural}"
+        name = f"apps_v1_namespaced_{kind}"
+        return [
+            Entry(
+                f"delete_apps_v1_collection_namespaced_{kind}",
+                "",
+                "DELETE",
+                path,
+                text=f"delete collection of {kind}",
+            ),
+            Entry(f"delete_{name}", "", "DELETE", f"{path}/{{name}}", text=f"delete a {kind}"),
+        ]
+
+    sets = "/apis/apps/v1/namespaces/{namespace}/daemonsets"
+    index = SearchIndex(
+        [
+            *pair("deployment", "deployments"),
+            *pair("replica_set", "replicasets"),
+            *pair("stateful_set", "statefulsets"),
+            Entry(
+                "delete_apps_v1_collection_namespaced_daemon_set",
+                "Delete apps v1 collection namespaced daemon set",
+                "DELETE",
+                sets,
+                text="delete collection of DaemonSet",
+            ),
+            Entry(
+                "delete_apps_v1_namespaced_daemon_set",
+                "Delete apps v1 namespaced daemon set",
+                "DELETE",
+                sets + "/{name}",
+                text="delete a DaemonSet",
+            ),
+        ]
+    )
+    assert first(index, "delete the daemonset 'log-agent' in kube-system, it breaks all nodes") == (
+        "delete_apps_v1_namespaced_daemon_set"
+    )
+    # many of them: the collection ("every daemonset", as "all daemonsets")
+    assert first(index, "wipe every daemonset in namespace batch") == (
+        "delete_apps_v1_collection_namespaced_daemon_set"
+    )
+    assert first(index, "delete all daemonsets in ns ci") == (
+        "delete_apps_v1_collection_namespaced_daemon_set"
+    )
+    assert read_query("show all branch of repo acme/shop").plural
+
+
 def test_words_the_api_never_uses_find_nothing(index: SearchIndex) -> None:
     assert index.search("tune the xylophone") == []
     assert index.search("please, if you can") == []
