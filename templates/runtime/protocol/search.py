@@ -135,6 +135,18 @@ _SUBJECT_PATH = 1.25
 _SPECIFICITY = 0.6
 # a word the API never uses, taken for the API's longer words it starts, or the two it joins
 _ABBREVIATION = 0.6
+# British spellings and their American ones, which most APIs use
+_BRITISH = tuple(
+    (re.compile(british), american)
+    for british, american in (
+        (r"our(?=[a-z]{0,4}$)", "or"),  # colour, behaviour, favourites
+        (r"is(?=(?:e|ed|es|ing|ation|ations|er|ers)$)", "iz"),  # authorise, organisation
+        (r"ys(?=(?:e|ed|es|ing|er)$)", "yz"),  # analyse
+        (r"ence(?=s?$)", "ense"),  # licence, defence
+        (r"tre(?=s?$)", "ter"),  # centre, metre
+        (r"ogue(?=s?$)", "og"),  # catalogue, dialogue
+    )
+)
 # a word written as its first letter and some of its consonants ("mtg", "qty", "grp")
 _SKELETON = re.compile(r"[a-z][b-df-hj-np-tv-z]{2,4}")
 _SKELETON_TERMS = 3
@@ -450,6 +462,7 @@ class SearchIndex:
         if word.stem.startswith(ID_HINT):
             kinds = self._id_kinds(word.stem[len(ID_HINT) :])
             return (tuple((kind, _ID_KIND) for kind in kinds), word.importance) if kinds else None
+        word = self._as_spelled_here(word)
         found: dict[tuple[str, ...], float] = {}
         parts = tuple(word.stem.split(JOINER))
         if len(parts) > 1:
@@ -478,6 +491,20 @@ class SearchIndex:
             known = tuple((alt, w) for alt, w in someone if alt[0] in self._vocabulary)
             return (known, _NAMED) if known else None
         return None
+
+    def _as_spelled_here(self, word: QueryWord) -> QueryWord:
+        """``word`` in the American spelling the API or the tables use, when they do not know
+        it as written ("licence": "license", "colour": "color", "catalogue": "catalog")."""
+        vocab = vocabulary()
+        if word.stem in self._vocabulary or word.stem in vocab.related or JOINER in word.stem:
+            return word
+        for british, american in _BRITISH:
+            spelled = british.sub(american, word.word)
+            if spelled != word.word:
+                stemmed = stem(spelled)
+                if stemmed in self._vocabulary or stemmed in vocab.related:
+                    return replace(word, word=spelled, stem=stemmed)
+        return word
 
     def _makes_thing(self, stemmed: str) -> bool:
         """Whether a verb names a thing the API creates, itself or by a word of its family."""

@@ -300,6 +300,27 @@ def test_a_change_to_one_thing_is_not_one_to_its_whole_collection() -> None:
     assert read_query("show all branch of repo acme/shop").plural
 
 
+def test_a_british_spelling_finds_the_american_word_of_the_api() -> None:
+    index = SearchIndex(
+        [
+            Entry(
+                "licenses_get_for_repo",
+                "Get the license for a repository",
+                "GET",
+                "/repos/{owner}/{repo}/license",
+            ),
+            Entry("repos_get", "Get a repository", "GET", "/repos/{owner}/{repo}"),
+            Entry("list_catalog_items", "List catalog items", "GET", "/catalog/items"),
+            Entry("list_items", "List items", "GET", "/items"),
+            Entry("update_label_color", "Update a label's color", "PATCH", "/labels/{name}/color"),
+            Entry("update_label", "Update a label", "PATCH", "/labels/{name}"),
+        ]
+    )
+    assert first(index, "what open-source licence does acme/sdk use") == "licenses_get_for_repo"
+    assert first(index, "show the items in our catalogue") == "list_catalog_items"
+    assert first(index, "change the colour of label bug") == "update_label_color"
+
+
 def test_words_the_api_never_uses_find_nothing(index: SearchIndex) -> None:
     assert index.search("tune the xylophone") == []
     assert index.search("please, if you can") == []
