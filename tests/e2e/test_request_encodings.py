@@ -82,6 +82,10 @@ PROBE: dict[str, Any] = {
                 "properties": {
                     "relative_path": {"type": "string", "minLength": 1},
                     "file": {"type": "string", "format": "binary", "writeOnly": True},
+                    "pulp_labels": {
+                        "type": "object",
+                        "additionalProperties": {"type": "string"},
+                    },
                 },
                 "required": ["relative_path"],
             },
@@ -1283,6 +1287,19 @@ async def test_a_body_with_a_file_goes_as_multipart_where_json_and_a_form_are_of
         b'Content-Disposition: form-data; name="file"; filename="file.png"\r\n'
         b"Content-Type: image/png\r\n\r\n" + PNG,
     ]
+
+
+async def test_a_body_that_could_carry_a_file_goes_as_json_when_no_file_is_given(
+    probe: Probe,
+) -> None:
+    """Nautobot's device type offers JSON and multipart (for its optional images); without an
+    image, multipart sent ``manufacturer: {"name": "Juniper"}`` as a part of JSON, which Django
+    REST framework reads as the string it is ("Related object not found ... {'name': '{...}'}")."""
+    arguments = {"relative_path": "notes/a.txt", "pulp_labels": {"team": "ops"}}
+    assert "isError" not in await probe.call("content_file_files_create", arguments)
+    [request] = probe.api.requests
+    assert request.header("Content-Type") == "application/json"
+    assert request.body == b'{"relative_path":"notes/a.txt","pulp_labels":{"team":"ops"}}'
 
 
 async def test_an_object_part_behind_a_reference_is_json(probe: Probe) -> None:

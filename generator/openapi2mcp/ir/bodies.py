@@ -29,6 +29,7 @@ from .operation_parts import (
     SkipOperation,
     base_media_type,
     choose_media_type,
+    is_json_type,
     report_dropped,
     text,
 )
@@ -76,8 +77,9 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
         ctx.resolver.warn("body-empty", loc, "request body has no content; no body is sent")
         return None
     media_types = list(content)
-    chosen = choose_media_type(media_types, BODY_PREFERENCE) or media_types[0]
-    chosen = _for_files(ctx, content, chosen, loc.child("content"))
+    preferred = choose_media_type(media_types, BODY_PREFERENCE) or media_types[0]
+    chosen = _for_files(ctx, content, preferred, loc.child("content"))
+    without_files = preferred if chosen != preferred and is_json_type(preferred) else ""
     report_dropped(ctx, loc.child("content"), chosen, media_types, "request body")
     media = content[chosen]
     at_media = loc.child("content", chosen)
@@ -116,6 +118,7 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
         description=text(value.get("description")),
         parts=parts,
         declared_type=chosen if sent != chosen else "",
+        without_files=without_files,
     )
 
 
@@ -243,7 +246,7 @@ def _for_files(ctx: Context, content: dict[str, Any], chosen: str, at: Location)
                 "body-multipart-for-file",
                 at.child(multipart),
                 f"the request body's property {name!r} is a file: it is sent as {multipart}, "
-                f"not as {chosen}",
+                f"not as {chosen}" + (", when a call gives a file" if is_json_type(chosen) else ""),
             )
             return multipart
     return chosen

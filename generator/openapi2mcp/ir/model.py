@@ -78,6 +78,9 @@ class RequestBody:
     parts: tuple[BodyPart, ...] = ()
     # the media range the spec declared (``*/*``, ``image/*``) when ``content_type`` replaces it
     declared_type: str = ""
+    # multipart chosen for its files over the JSON the spec prefers: a call that gives no file is
+    # sent as this JSON type (a multipart part cannot carry an object to a Django REST server)
+    without_files: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -520,6 +520,8 @@ def _body(tool: Tool) -> rt.BodySpec:
             body["requiredProperties"] = list(tool.body_requires)
     if op_body.declared_type:
         body["declaredType"] = op_body.declared_type
+    if op_body.without_files:
+        body["withoutFiles"] = op_body.without_files
     if op_body.parts:
         body["parts"] = {part.name: _part(part) for part in op_body.parts}
     return body

@@ -180,6 +180,9 @@ class BodySpec(TypedDict):
     # a required JSON body whose schema takes {} (etcd's empty request messages): its argument may
     # be left out, and {} goes then
     emptyByDefault: NotRequired[bool]
+    # a multipart body chosen for its files: a call that gives none is sent as this JSON type,
+    # which carries objects (a multipart part of JSON reaches Django REST servers as a string)
+    withoutFiles: NotRequired[str]
 
 
 class OperationSpec(TypedDict):

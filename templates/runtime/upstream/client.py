@@ -38,7 +38,14 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from ..catalog.model import BodySpec, OperationSpec, ParameterSpec, ServerSpec, UpstreamInfo
+from ..catalog.model import (
+    BodyPart,
+    BodySpec,
+    OperationSpec,
+    ParameterSpec,
+    ServerSpec,
+    UpstreamInfo,
+)
 from ..environment import name as env_name
 from ..errors import UpstreamError
 from .bodies import encode_body
@@ -758,17 +765,30 @@ class Upstream:
                     f"the request body is sent as a whole: once any of its fields is given, "
                     f"{shown} must be given too"
                 )
+        media, body_parts = spec["contentType"], spec.get("parts")
+        plain = spec.get("withoutFiles")
+        if plain and not _gives_file(value, body_parts or {}):
+            media, body_parts = plain, None  # Nautobot's device type without its images
         content, content_type = encode_body(
-            spec["contentType"],
+            media,
             value,
             argument or "body",
-            spec.get("parts"),
+            body_parts,
             declared=spec.get("declaredType", ""),
             arrays=self._arrays_of(operation),
             as_text=spec.get("asText", False),
         )
         parts.headers.append(("Content-Type", content_type))
         return content
+
+
+def _gives_file(value: Any, parts: Mapping[str, BodyPart]) -> bool:
+    """Whether a body ``value`` has a file for one of its file ``parts``."""
+    if not isinstance(value, dict):
+        return False
+    return any(
+        part["file"] and value.get(name) not in (None, "", []) for name, part in parts.items()
+    )
 
 
 def _declares_nothing(prepared: Prepared) -> bool:
