@@ -43,7 +43,7 @@ from urllib.parse import quote, urljoin, urlsplit
 from ..catalog.model import documented_redirect
 from ..errors import UpstreamStatusError
 from ..jsonschema import Validator
-from ..upstream.client import UpstreamResponse
+from ..upstream.client import MAX_RESPONSE_BYTES, UpstreamResponse
 from ..upstream.multipart import MultipartError, Part, parse_multipart
 from ..upstream.redaction import scrub_credentials
 from .projection import Selection, SelectionError, as_structured, nothing_selected
@@ -181,7 +181,7 @@ class _Success:
             )
             content = [_text(note), self._blob(), *self._unselected("it is not decoded")]
             return _without_data(response, self.output, content)
-        if response.cut_after is not None:
+        if response.cut_after is not None or response.cut_short:
             return self._stream()
         if not response.body:
             content = [_text(self._status_line()), *self._unselected("there is no body")]
@@ -218,14 +218,21 @@ class _Success:
 
     def _stream(self) -> dict[str, Any]:
         """A body still arriving when the time was up (a stream: events, a watch, a log being
-        followed): what had arrived by then, as text."""
+        followed), or larger than this server reads: what had arrived, as text."""
         response = self.response
         arrived = f"{len(response.body)} bytes" if response.body else "nothing yet"
-        note = (
-            f"{self._succeeded()} The API was still sending its {self.media or 'response'} after "
-            f"{response.cut_after:g} s, as a stream does; this is what had arrived by then "
-            f"({arrived})."
-        )
+        if response.cut_after is None:
+            note = (
+                f"{self._succeeded()} The API's {self.media or 'response'} answer is larger "
+                f"than the {MAX_RESPONSE_BYTES // (1024 * 1024)} MiB this server reads; this is "
+                f"its start ({arrived})."
+            )
+        else:
+            note = (
+                f"{self._succeeded()} The API was still sending its {self.media or 'response'} "
+                f"after {response.cut_after:g} s, as a stream does; this is what had arrived by "
+                f"then ({arrived})."
+            )
         content = [_text(note)]
         if response.body:
             kind = _kind(self.media, response.body)

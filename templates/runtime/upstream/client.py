@@ -27,6 +27,7 @@ Stdlib + httpx only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http
 import json
 import re
@@ -57,7 +58,7 @@ from .credentials import (
     answer_hint,
     extra_headers,
 )
-from .decoding import TooLarge, accept_encoding, decode_body, read_raw
+from .decoding import Decoded, TooLarge, accept_encoding, decode_body, decode_start, read_raw
 from .encoding import (
     ARRAY_MODES,
     INDEXED,
@@ -130,6 +131,8 @@ class UpstreamResponse:
     auth_hint: str = ""
     # seconds after which a 2xx body still arriving (a stream) was cut; None: it ended
     cut_after: float | None = None
+    # a 2xx body larger than this server reads (``MAX_RESPONSE_BYTES``): ``body`` is its start
+    cut_short: bool = False
 
 
 class _RefuseCookies(CookiePolicy):
@@ -565,11 +568,13 @@ class Upstream:
 
     async def _attempt(self, client: httpx.AsyncClient, prepared: Prepared) -> UpstreamResponse:
         """One request and its whole body, within the timeout; transport failures are ``_Failed``.
-        A 2xx body still arriving when the time is up (a stream) is what arrived, not a failure."""
+        A 2xx body still arriving when the time is up (a stream), or larger than is read, is what
+        arrived, not a failure."""
         origin = prepared.origin
         chunks: list[bytes] = []
         response: httpx.Response | None = None
         cut_after = None
+        cut_short = False
         try:
             async with asyncio.timeout(self._timeout):
                 request = client.build_request(
@@ -590,7 +595,12 @@ class Upstream:
             raw, coding = b"".join(chunks), response.headers.get("content-encoding", "")
             cut_after = self._timeout
         except TooLarge:
-            raise UpstreamError(_too_large()) from None
+            assert response is not None  # only its body is read past the limit
+            if not 200 <= response.status_code < 300:
+                raise UpstreamError(_too_large(response.status_code)) from None
+            # the API answered and sends more than is read: what was read, not a failure
+            raw, coding = b"".join(chunks), response.headers.get("content-encoding", "")
+            cut_short = True
         except httpx.ConnectError as exc:
             message = self._scrub(f"could not reach {origin}: {failure_reason(exc)}", prepared)
             raise _Failed(message, failure_reason(exc), retryable=True) from None
@@ -602,10 +612,28 @@ class Upstream:
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             message = self._scrub(f"request to {origin} failed: {failure_reason(exc)}", prepared)
             raise _Failed(message, "", retryable=False) from None
-        try:
-            decoded = decode_body(raw, coding, MAX_RESPONSE_BYTES)
-        except TooLarge:
-            raise UpstreamError(_too_large()) from None
+        return self._answer(prepared, response, raw, coding, cut_after, cut_short=cut_short)
+
+    def _answer(
+        self,
+        prepared: Prepared,
+        response: httpx.Response,
+        raw: bytes,
+        coding: str,
+        cut_after: float | None,
+        *,
+        cut_short: bool,
+    ) -> UpstreamResponse:
+        """What the upstream answered, its body decoded: a 2xx body larger than is read (as
+        sent or as decoded) is its start, a larger other one a failure."""
+        decoded: Decoded | None = None
+        if not cut_short:
+            with contextlib.suppress(TooLarge):
+                decoded = decode_body(raw, coding, MAX_RESPONSE_BYTES)
+        if decoded is None:
+            if not 200 <= response.status_code < 300:
+                raise UpstreamError(_too_large(response.status_code))
+            decoded, cut_short = decode_start(raw, coding, MAX_RESPONSE_BYTES), True
         reason = self._redactor.text(response.reason_phrase)
         if not reason:
             try:
@@ -630,6 +658,7 @@ class Upstream:
                 prepared.auth_hint, prepared.sent_credentials, response.status_code
             ),
             cut_after=cut_after,
+            cut_short=cut_short,
         )
 
     def _scrub(self, message: str, prepared: Prepared) -> str:
@@ -798,8 +827,11 @@ def _declares_nothing(prepared: Prepared) -> bool:
     return all(name.lower() != b"content-type" for name, _ in prepared.headers)
 
 
-def _too_large() -> str:
-    return f"upstream response is larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MiB; not read"
+def _too_large(status: int) -> str:
+    return (
+        f"upstream answered {status} with a body larger than "
+        f"{MAX_RESPONSE_BYTES // (1024 * 1024)} MiB; not read"
+    )
 
 
 def _with_defaults(server: ServerSpec) -> str:

@@ -23,7 +23,7 @@ from ..errors import TooLarge
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["Decoded", "TooLarge", "accept_encoding", "decode_body", "read_raw"]
+__all__ = ["Decoded", "TooLarge", "accept_encoding", "decode_body", "decode_start", "read_raw"]
 
 # gzip, zlib or raw deflate, told apart by their headers (the +32 of wbits: gzip or zlib)
 _GZIP_WBITS = zlib.MAX_WBITS | 32
@@ -95,6 +95,43 @@ def decode_body(body: bytes, content_encoding: str, limit: int) -> Decoded:
     return Decoded(body)
 
 
+def decode_start(body: bytes, content_encoding: str, limit: int) -> Decoded:
+    """The first ``limit`` bytes ``body`` decodes to, from a body cut short or one that decodes to
+    more than ``limit``: what its decoder gives up to there. One coding at most (gzip, deflate, br
+    or zstd); otherwise, or when the start does not decode, the bytes as they came."""
+    codings = [c.strip().lower() for c in content_encoding.split(",")]
+    codings = [c for c in codings if c and c != "identity"]
+    if not codings:
+        return Decoded(body[:limit])
+    coding = codings[0] if len(codings) == 1 else ""
+    try:
+        if coding in ("gzip", "x-gzip", "deflate"):
+            wbits = _GZIP_WBITS if coding != "deflate" or body[:1] == b"\x78" else -zlib.MAX_WBITS
+            return Decoded(zlib.decompressobj(wbits).decompress(body, limit))
+        if coding in _decoders() and coding in ("br", "zstd"):
+            return Decoded(_start_of(coding, body, limit))
+    except Exception:  # noqa: S110 - corrupt data: the bytes stay as they came
+        pass
+    return Decoded(body, ", ".join(codings))
+
+
+def _start_of(coding: str, body: bytes, limit: int) -> bytes:
+    """Up to ``limit`` bytes of ``body`` undone from br or zstd, however it ends."""
+    if coding == "br":
+        decompressor = _optional("brotli").Decompressor()  # type: ignore[union-attr]
+        return bytes(decompressor.process(body, output_buffer_limit=limit))[:limit]
+    module = _optional("zstandard")
+    assert module is not None
+    reader = module.ZstdDecompressor().stream_reader(io.BytesIO(body), read_across_frames=True)
+    out = bytearray()
+    try:
+        while len(out) < limit and (chunk := reader.read(min(_STEP, limit - len(out)))):
+            out += chunk
+    except module.ZstdError:
+        pass  # cut short: what came before the cut
+    return bytes(out)
+
+
 def _drain(decompressor: Any, data: bytes, limit: int) -> bytes:
     out = bytearray()
     pending = data
@@ -156,6 +193,7 @@ async def read_raw(response: httpx.Response, chunks: list[bytes], limit: int) ->
     transport) is already decoded."""
     if response.is_stream_consumed:
         if len(response.content) > limit:
+            chunks.append(response.content[:limit])
             raise TooLarge
         return response.content, ""
     size = 0

@@ -18,7 +18,7 @@ import zstandard
 
 from templates.runtime.catalog.model import UpstreamInfo
 from templates.runtime.typed_client import NULL, ApiClient, ApiError
-from templates.runtime.upstream.client import MAX_REDIRECTS, UpstreamError
+from templates.runtime.upstream.client import MAX_REDIRECTS, MAX_RESPONSE_BYTES, UpstreamError
 from templates.runtime.upstream.decoding import accept_encoding
 from tests.runtime.upstream_kit import API_KEY, INFO, TOKEN, FakeApi, Make, call, fake_api, op
 
@@ -280,9 +280,13 @@ async def test_a_coding_that_cannot_be_undone_is_named_and_the_bytes_kept(
 async def test_a_decompression_bomb_is_not_expanded(api: FakeApi, make: Make) -> None:
     bomb = gzip.compress(b"\0" * (64 * 1024 * 1024))
     api.reply(200, bomb, {**JSON, "Content-Encoding": "gzip"})
-    with pytest.raises(UpstreamError, match="upstream response is larger than 10 MiB; not read"):
-        await call(make, op(), {})
+    response = await call(make, op(), {})
+    # the API answered 200: the start of its answer, never more than the limit
+    assert (response.body, response.cut_short) == (b"\0" * MAX_RESPONSE_BYTES, True)
     assert len(bomb) < 100_000
+    api.reply(500, bomb, {**JSON, "Content-Encoding": "gzip"})
+    with pytest.raises(UpstreamError, match="answered 500 with a body larger than 10 MiB"):
+        await call(make, op(), {})
 
 
 async def test_basic_credentials_are_masked_in_echoed_bodies(api: FakeApi, make: Make) -> None:
