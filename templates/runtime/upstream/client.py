@@ -685,7 +685,7 @@ class Upstream:
         query = parts.query + parts.secret_query
         url = base + path + ("?" + "&".join(query) if query else "")
         self._check_destination(url, base)
-        parts.headers.append(("Accept", spec.get("accept") or spec["responseMediaType"] or "*/*"))
+        parts.headers.append(("Accept", _accept(spec, arguments)))
         if parts.cookies:
             parts.headers.append(("Cookie", "; ".join(parts.cookies)))
         extra = self._credentials.extra
@@ -809,6 +809,20 @@ class Upstream:
         )
         parts.headers.append(("Content-Type", content_type))
         return content
+
+
+def _accept(spec: OperationSpec, arguments: Mapping[str, Any]) -> str:
+    """The ``Accept`` header: the media types the operation documents, preferred first; and any
+    other, last, when the call names a format in its query (``?format=csv``, which Django REST
+    framework refuses with 406 if the header does not take the type it names)."""
+    accept = spec.get("accept") or spec["responseMediaType"] or "*/*"
+    asks_format = any(
+        param["location"] == "query"
+        and param["name"].lower().lstrip("_$") == "format"
+        and arguments.get(param["argument"]) is not None
+        for param in spec["parameters"]
+    )
+    return f"{accept}, */*;q=0.1" if asks_format and "*/*" not in accept else accept
 
 
 def _gives_file(value: Any, parts: Mapping[str, BodyPart]) -> bool:

@@ -70,6 +70,20 @@ async def test_accept_defaults_to_any(api: FakeApi, make: Make) -> None:
     assert api.requests[0].method == "DELETE"
 
 
+async def test_a_format_asked_in_the_query_is_accepted_too(api: FakeApi, make: Make) -> None:
+    """Nautobot (Django REST framework) answers ``?format=csv`` with 406 Not Acceptable when the
+    Accept header takes only the JSON the operation documents first."""
+    spec = op("GET", "/dcim/devices/", [param("format"), param("limit")])
+    await call(make, spec, {"format": "csv"})
+    await call(make, spec, {"limit": 5})
+    asked, plain = api.requests
+    assert (asked.target, asked.header("Accept")) == (
+        "/dcim/devices/?format=csv",
+        "application/json, */*;q=0.1",
+    )
+    assert (plain.target, plain.header("Accept")) == ("/dcim/devices/?limit=5", "application/json")
+
+
 @pytest.mark.parametrize(
     ("value", "target"),
     [
