@@ -189,8 +189,8 @@ def _unzstd(zstandard: Any, data: bytes, limit: int) -> bytes:
 async def read_raw(response: httpx.Response, chunks: list[bytes], limit: int) -> tuple[bytes, str]:
     """A streamed response's body as it came over the wire, into ``chunks`` as it comes (what
     arrived is there if the read is cut short), and its content codings, to decode afterwards
-    with their own bound; ``TooLarge`` past ``limit`` bytes. A response built in memory (a test
-    transport) is already decoded."""
+    with their own bound; ``TooLarge`` past ``limit`` bytes, with the first ``limit`` in ``chunks``.
+    A response built in memory (a test transport) is already decoded."""
     if response.is_stream_consumed:
         if len(response.content) > limit:
             chunks.append(response.content[:limit])
@@ -200,6 +200,7 @@ async def read_raw(response: httpx.Response, chunks: list[bytes], limit: int) ->
     async for chunk in response.aiter_raw():
         size += len(chunk)
         if size > limit:
+            chunks.append(chunk[: len(chunk) - (size - limit)])  # the first ``limit`` bytes
             raise TooLarge
         chunks.append(chunk)
     return b"".join(chunks), response.headers.get("content-encoding", "")
