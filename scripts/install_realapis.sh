@@ -32,6 +32,8 @@ SERVERS=(
     "zou|zou==1.0.97"
     # changedetection.io (Flask-RESTful; it checks every API request against its OpenAPI 3.1 document)
     "changedetection|changedetection.io==0.60.10"
+    # Nautobot (Django REST framework, drf-spectacular: 1,675 operations in an 18 MB document)
+    "nautobot|nautobot==3.2.7"
 )
 
 for entry in "${SERVERS[@]}"; do
@@ -139,3 +141,10 @@ npm_server wiremock "wiremock@3.13.2"
 # Homebridge's UI server (npm): NestJS on Fastify, its OpenAPI 3.0 document written by
 # @nestjs/swagger (the 4.x line runs on Node 20)
 npm_server homebridge "homebridge-config-ui-x@4.76.0 homebridge@1.8.5"
+
+# Nautobot's database, migrated once (its migrations take minutes; each test session restores the
+# dump in seconds): made again when its venv was
+if [[ ! -f "$ROOT/nautobot/migrated.dump" ]]; then
+    echo "== real API server: Nautobot's database, migrated" >&2
+    .venv/bin/python -m tests.realapis.nautobot "$ROOT/nautobot/migrated.dump"
+fi

@@ -4,7 +4,8 @@ Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio,
 Alertmanager, etcd and Slurm's slurmrestd from Debian, Slurm with a one-node cluster of its own,
 ``slurm.py``; LoopBack's examples, Unleash, Platformatic DB, Directus, WireMock and Homebridge's
 UI from npm; Unleash, Pulp and Zou with a PostgreSQL cluster of their own, ``postgres.py``;
-Superset, Airflow, Pulp, Zou and changedetection.io from PyPI) is installed by
+Superset, Airflow, Pulp, Zou, changedetection.io and Nautobot from PyPI; Nautobot's database
+restored from the migrated dump the install keeps, ``nautobot.py``) is installed by
 ``scripts/install_realapis.sh`` (the Python ones into a venv each under ``.work/realapis/``,
 LoopBack there too) and started once per session on a free port of 127.0.0.1. Its OpenAPI
 document is fetched from the running server over HTTP, as a user of the generator would get it
@@ -43,7 +44,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.kit.redis_server import running_redis
-from tests.realapis import postgres, slurm
+from tests.realapis import nautobot, postgres, slurm
 from tests.realapis.servers import (
     INSTALL_HINT,
     LAUNCHES,
@@ -103,10 +104,16 @@ def headers_env(headers: Mapping[str, str]) -> str:
 
 
 def _generate_live(
-    server: RealServer, spec_path: str, headers: Mapping[str, str], where: Path, name: str
+    server: RealServer,
+    spec_path: str,
+    headers: Mapping[str, str],
+    where: Path,
+    name: str,
+    *,
+    timeout: float = 10,
 ) -> tuple[Path, dict[str, Any]]:
     """The live document fetched from ``server`` and generated into ``where/<name>-mcp``."""
-    answer = httpx.get(server.root_url + spec_path, headers=dict(headers), timeout=10)
+    answer = httpx.get(server.root_url + spec_path, headers=dict(headers), timeout=timeout)
     assert answer.status_code == 200, f"{server.name} {spec_path}: {answer.status_code}"
     return _generate_from(answer.content, where, name)
 
@@ -1105,6 +1112,75 @@ def run_changedetection(realapi_dir: Path) -> Iterator[LiveApi]:
         )
 
 
+NAUTOBOT_ADMIN = "admin"
+NAUTOBOT_PASSWORD = "realapi-nautobot-9c4e"
+
+
+def run_nautobot(realapi_dir: Path) -> Iterator[LiveApi]:
+    """Nautobot (Django REST framework and drf-spectacular: an OpenAPI 3.0 document of 1,675
+    operations, 18 MB, served at /api/swagger.json) on a PostgreSQL cluster restored from the
+    migrated dump the install made, with a Redis of its own; signed in with a token made for a
+    superuser by its own API (basic authentication)."""
+    server_program = venv_executable("nautobot", "nautobot-server")
+    dump = VENVS / "nautobot" / "migrated.dump"
+    if not dump.is_file():
+        pytest.fail(f"Nautobot's migrated database is missing ({dump}): {INSTALL_HINT}")
+    home = realapi_dir / "nautobot-home"
+    with (
+        postgres.cluster((nautobot.DATABASE,), realapi_dir) as database,
+        running_redis(realapi_dir) as redis_port,
+    ):
+        nautobot.restore(dump, database)
+        env = nautobot.environment(database, redis_port, home)
+        nautobot.configure(env)
+        admin = [server_program, "createsuperuser", "--no-input", "--username", NAUTOBOT_ADMIN]
+        subprocess.run(
+            [*admin, "--email", "admin@example.com"],
+            check=True,
+            capture_output=True,
+            cwd=home,
+            env={**os.environ, **env, "DJANGO_SUPERUSER_PASSWORD": NAUTOBOT_PASSWORD},
+        )
+        port = free_port()
+        command: list[str | Path] = [server_program, "runserver", f"127.0.0.1:{port}", "--noreload"]
+        with RealServer(
+            "nautobot",
+            command,
+            port=port,
+            ready_path="/api/",
+            log_dir=realapi_dir,
+            cwd=home,
+            env=env,
+            start_timeout=120,
+        ) as server:
+            made = httpx.post(
+                f"{server.root_url}/api/users/tokens/",
+                auth=(NAUTOBOT_ADMIN, NAUTOBOT_PASSWORD),
+                json={"description": "realapi"},
+                timeout=30,
+            )
+            made.raise_for_status()
+            token = made.json()["key"]
+            # drf-spectacular writes its 18 MB document when asked: some seconds
+            package, spec = _generate_live(
+                server,
+                "/api/swagger.json",
+                {"Authorization": f"Token {token}"},
+                realapi_dir,
+                "nautobot",
+                timeout=120,
+            )
+            yield LiveApi(
+                server,
+                package,
+                "nautobot_mcp",
+                "NAUTOBOT",
+                server.root_url + "/api",
+                spec,
+                credentials={"TOKEN_AUTH_KEY": token},
+            )
+
+
 def run_loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from _loopback("todo", realapi_dir, "loopback")
 
@@ -1161,6 +1237,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "zou": run_zou,
     "slurm": run_slurm,
     "changedetection": run_changedetection,
+    "nautobot": run_nautobot,
 }
 
 
@@ -1207,6 +1284,11 @@ def slurm_api(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def changedetection(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_changedetection(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def nautobot_api(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_nautobot(realapi_dir)
 
 
 @pytest.fixture(scope="session")

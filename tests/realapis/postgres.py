@@ -26,7 +26,7 @@ ROLE = "realapi"
 START_TIMEOUT = 30.0
 
 
-def _bin_dir() -> Path:
+def server_programs() -> Path:
     """Debian's directory of PostgreSQL's server programs (the newest major version installed)."""
     found = sorted(
         Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name)
@@ -46,7 +46,7 @@ def _as_owner(command: list[str]) -> list[str]:
 @contextlib.contextmanager
 def cluster(databases: tuple[str, ...], log_dir: Path) -> Iterator[str]:
     """A running cluster with ``databases`` created; yields ``postgres://realapi@127.0.0.1:PORT``."""
-    programs = _bin_dir()
+    programs = server_programs()
     # the owner must reach the directory: not under pytest's root-only temporary directory
     home = Path(tempfile.mkdtemp(prefix="realapi-postgres-"))
     log = log_dir / "postgres.log"
