@@ -128,6 +128,7 @@ SETUP: dict[str, dict[str, Any]] = {
         r"users/|backup/|platform-tools/hb-service/set-full-service-restart-flag)",
     },
     "unleash": {"env": {}, "skip": r"/api/admin/maintenance$|/api/admin/segments/\{id\}$"},
+    "nautobot": {"env": {}, "skip": r"^$"},
 }
 
 
