@@ -2,7 +2,7 @@
 
 For each API with a query file in ``benchmarks/search_queries/<api>.jsonl`` (task phrasings written
 by hand as a user would type them, none copied from the spec; each marked ``dev``, for tuning, or
-``test``, held out) and in every folder beside it (``blind/`` to ``blind18/``, ``newapi/``,
+``test``, held out) and in every folder beside it (``blind/`` to ``blind19/``, ``newapi/``,
 ``newapi2/``: each written by a helper who never saw the search's code, its tables or the other
 queries; each was measured unseen before its misses were looked at, and
 ``notes/search-quality.md`` keeps those first figures), the real public
