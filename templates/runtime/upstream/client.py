@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import http
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from http.cookiejar import CookieJar, CookiePolicy
@@ -47,16 +46,13 @@ from ..catalog.model import (
     ServerSpec,
     UpstreamInfo,
 )
-from ..environment import name as env_name
 from ..errors import UpstreamError
 from .bodies import encode_body
 from .credentials import (
     Credentials,
     ExtraHeaders,
-    HeaderError,
     RequestParts,
     answer_hint,
-    extra_headers,
 )
 from .decoding import Decoded, TooLarge, accept_encoding, decode_body, decode_start, read_raw
 from .encoding import (
@@ -86,6 +82,14 @@ from .resilience import (
     failure_reason,
 )
 from .resilience import parse_retry_after as _parse_retry_after
+from .settings import (
+    env_prefix,
+    expand_server,
+    headers_env,
+    server_override,
+    upstream_headers,
+    with_defaults,
+)
 
 __all__ = [
     "MAX_REDIRECTS",
@@ -93,6 +97,7 @@ __all__ = [
     "Upstream",
     "UpstreamError",
     "UpstreamResponse",
+    "expand_server",
     "headers_env",
     "upstream_headers",
 ]
@@ -101,8 +106,6 @@ MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 MAX_REDIRECTS = 5
 # OpenAPI ignores header parameters with these names; they are set from the spec itself.
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
-_BASE_URL_SUFFIX = "_BASE_URL"
-_SERVER_VARIABLE = re.compile(r"\{([^{}]+)\}")
 _UNAUTHORIZED = 401
 _UNSUPPORTED_MEDIA_TYPE = 415
 # what a request without a body declares when the API refused it for declaring nothing
@@ -168,81 +171,6 @@ class _Failed(Exception):
 def _pool_limits(policy: Policy) -> httpx.Limits:
     size = policy.max_concurrency or None
     return httpx.Limits(max_connections=size, max_keepalive_connections=size)
-
-
-def env_prefix(info: UpstreamInfo) -> str:
-    """The prefix of the server's environment variables, as in ``<PREFIX>_BASE_URL``."""
-    name = info["baseUrlEnv"]
-    return name.removesuffix(_BASE_URL_SUFFIX) if name.endswith(_BASE_URL_SUFFIX) else "MCP"
-
-
-def headers_env(info: UpstreamInfo) -> str:
-    """The variable of the extra headers, ``<PREFIX>_HEADERS``."""
-    return env_name(env_prefix(info), "HEADERS")
-
-
-def upstream_headers(info: UpstreamInfo, environ: Mapping[str, str]) -> ExtraHeaders:
-    """The extra headers of every call: the catalog's (config file) and ``<PREFIX>_HEADERS``.
-
-    Raises ``UpstreamError`` naming the variable when they are unusable.
-    """
-    try:
-        return extra_headers(environ, headers_env(info), info.get("headers"))
-    except HeaderError as exc:
-        raise UpstreamError(str(exc)) from None
-
-
-def server_override(info: UpstreamInfo, environ: Mapping[str, str], declared: str) -> str | None:
-    """The URL ``<PREFIX>_SERVER_URLS`` (a JSON object: server URL as declared -> URL) gives an
-    operation's own server, else ``None``; ``UpstreamError`` names the variable when unusable."""
-    name = env_name(env_prefix(info), "SERVER_URLS")
-    raw = (environ.get(name) or "").strip()
-    if not raw:
-        return None
-    try:
-        table = json.loads(raw)
-    except ValueError:
-        table = None
-    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
-        raise UpstreamError(
-            f"{name} must be a JSON object of server URLs as the spec declares them to URLs, "
-            'e.g. {"https://uploads.example.com": "http://127.0.0.1:8080"}'
-        )
-    found = table.get(declared)
-    return found if isinstance(found, str) else None
-
-
-def expand_server(server: ServerSpec, environ: Mapping[str, str]) -> str:
-    """``server``'s URL with each ``{variable}`` from its environment variable or default.
-
-    ``UpstreamError`` names the variable when it is missing (no default) or not one of its enum.
-    """
-    variables = server.get("variables", {})
-
-    def value(match: re.Match[str]) -> str:
-        name = match.group(1)
-        spec = variables.get(name)
-        if spec is None:
-            return match.group(0)
-        env = spec["env"]
-        raw = (environ.get(env) or "").strip()
-        if not raw:
-            if "default" in spec:
-                return spec["default"]
-            raise UpstreamError(
-                f"the server URL {server['url']} needs a value for {{{name}}}: set {env}"
-            )
-        allowed = spec.get("enum")
-        if allowed and raw not in allowed:
-            raise UpstreamError(
-                f"{env} is {raw[:40]!r}, which the server URL {server['url']} does not "
-                f"allow for {{{name}}}; allowed values: {', '.join(allowed)}"
-            )
-        if any(c.isspace() or not c.isprintable() for c in raw):
-            raise UpstreamError(f"{env} must not contain spaces or control characters")
-        return raw
-
-    return _SERVER_VARIABLE.sub(value, server["url"])
 
 
 class Upstream:
@@ -341,7 +269,7 @@ class Upstream:
         url = override or self._info["baseUrl"]
         server = self._info.get("server")
         # the variables fill in the spec's server, not a base URL configured instead of it
-        if server is not None and not override and url == _with_defaults(server):
+        if server is not None and not override and url == with_defaults(server):
             url = self._expand(server)
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -846,14 +774,3 @@ def _too_large(status: int) -> str:
         f"upstream answered {status} with a body larger than "
         f"{MAX_RESPONSE_BYTES // (1024 * 1024)} MiB; not read"
     )
-
-
-def _with_defaults(server: ServerSpec) -> str:
-    """The server's URL as the generator wrote it into ``baseUrl``: defaults filled in."""
-    variables = server.get("variables", {})
-
-    def default(match: re.Match[str]) -> str:
-        spec = variables.get(match.group(1))
-        return spec["default"] if spec is not None and "default" in spec else match.group(0)
-
-    return _SERVER_VARIABLE.sub(default, server["url"])
