@@ -240,6 +240,8 @@ class SearchIndex:
         self._made: frozenset[str] | None = None
         # an id's prefix -> the things it stands for (``_id_kinds``), as read once
         self._prefixes: dict[str, list[tuple[str, ...]]] = {}
+        # a word the API never uses -> the API's words it abbreviates (``_abbreviated``), read once
+        self._abbreviations: dict[str, dict[tuple[str, ...], float]] = {}
         # operations for tests only ("/v1/test_helpers/...", "/sandbox/...")
         self._testing = [bool(_TESTING_PATH.search(d.entry.path)) for d in self._documents]
         # operations that search ("/search/issues", "GET /v1/customers/search")
@@ -569,18 +571,26 @@ class SearchIndex:
             if 0 < len(longer) <= 4:
                 return {(term,): _ABBREVIATION for term in longer}
         if _SKELETON.fullmatch(stemmed):
-            # "mtg", "qty", "grp": a word's first letter and consonants of it, in order
-            closeness = {
-                t: _abbreviation_of(stemmed, t) for t in self._vocabulary if t[0] == stemmed[0]
-            }
-            best = max(closeness.values(), default=0.0)
-            spelled = [t for t, close in closeness.items() if close == best]
-            if best > _SKELETON_CLOSE and len(spelled) <= _SKELETON_TERMS:
-                return {(term,): _ABBREVIATION for term in sorted(spelled)}
+            if stemmed not in self._abbreviations:
+                self._abbreviations[stemmed] = self._abbreviated(stemmed)
+            if self._abbreviations[stemmed]:
+                return self._abbreviations[stemmed]
         for cut in range(3, len(stemmed) - 2):
             left, right = stem(stemmed[:cut]), stemmed[cut:]
             if left in self._vocabulary and right in self._vocabulary:
                 return {(left, right): _JOINED}
+        return {}
+
+    def _abbreviated(self, skeleton: str) -> dict[tuple[str, ...], float]:
+        """The API's words ``skeleton`` writes as their first letter and consonants, in order
+        ("mtg", "qty", "grp"): the closest, if close enough and few."""
+        closeness = {
+            t: _abbreviation_of(skeleton, t) for t in self._vocabulary if t[0] == skeleton[0]
+        }
+        best = max(closeness.values(), default=0.0)
+        spelled = [t for t, close in closeness.items() if close == best]
+        if best > _SKELETON_CLOSE and len(spelled) <= _SKELETON_TERMS:
+            return {(term,): _ABBREVIATION for term in sorted(spelled)}
         return {}
 
     def _lead_verbs(self, read: Query) -> set[str]:
