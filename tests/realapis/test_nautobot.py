@@ -99,8 +99,8 @@ async def test_a_list_asked_as_csv_is_the_csv_nautobot_writes(nautobot_api: Live
     assert not result.is_error, texts(result)
     note, csv = texts(result)
     assert note == (
-        "The call succeeded (HTTP 200 OK). The API answered with text/csv where it documents "
-        "JSON; the body follows as it came."
+        "The call succeeded (HTTP 200 OK). The API answered with text/csv, not the JSON its "
+        "output schema describes; the body follows as it came."
     )
     header, row = csv.strip().splitlines()
     assert header.startswith("name,display,id,")

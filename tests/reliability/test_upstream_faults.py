@@ -84,12 +84,13 @@ MATRIX: list[tuple[str, fs.Behaviour | None, str, bool, bool, int, str]] = [
     ("event stream", fs.events, "GET", True, False, 1,
      'by then (32 bytes).\ndata: {"n": 1}\n\ndata: {"n": 2}\n\n'),
     ("HTML where JSON is documented", fs.content(b"<h1>oops</h1>", "text/html"), "GET", True, False,
-     1, "The API answered with text/html where it documents JSON; the body follows as it came."),
+     1, "The API answered with text/html, not the JSON its output schema describes; the body "
+        "follows as it came."),
     ("invalid JSON labelled JSON", fs.content(b'{"a": ', "application/json"), "GET", False, False, 1,
      '{"a":'),
     ("invalid JSON, schema promised", fs.content(b"nope", "application/json"), "GET", True, False,
-     1, "The API answered with a body that is not the JSON its Content-Type (application/json) "
-        "says where it documents JSON; the body follows as it came."),
+     1, "The API's answer is not the JSON its Content-Type (application/json) says; the body "
+        "follows as it came."),
 ]  # fmt: skip
 
 

@@ -202,13 +202,13 @@ class _Success:
                 return result
         if self.output is not None:
             # the output schema promises JSON: deliver what came, say the call went through
-            what = self.media or "an unlabelled body"
             if self.media and _kind(self.media, b"") in ("json", "ndjson"):
-                what = f"a body that is not the JSON its Content-Type ({self.media}) says"
-            note = (
-                f"{self._succeeded()} The API answered with {what} where it documents JSON; the "
-                "body follows as it came."
-            )
+                said = f"The API's answer is not the JSON its Content-Type ({self.media}) says"
+            else:
+                # another format the API offers too (a CSV asked for) or an error page
+                what = self.media or "an unlabelled body"
+                said = f"The API answered with {what}, not the JSON its output schema describes"
+            note = f"{self._succeeded()} {said}; the body follows as it came."
             content = [_text(note), self._as_is(kind, TextBudget(self.limits))]
             return _without_data(response, self.output, [*content, *self._unselected()])
         budget = TextBudget(self.limits)

@@ -208,8 +208,8 @@ def test_html_where_json_is_documented_is_delivered_as_text() -> None:
         "content": [
             {
                 "type": "text",
-                "text": "The call succeeded (HTTP 200 OK). The API answered with text/html where "
-                "it documents JSON; the body follows as it came.",
+                "text": "The call succeeded (HTTP 200 OK). The API answered with text/html, not "
+                "the JSON its output schema describes; the body follows as it came.",
             },
             {"type": "text", "text": "<h1>Welcome</h1>"},
         ],

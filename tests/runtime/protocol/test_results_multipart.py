@@ -273,8 +273,8 @@ def test_multipart_where_the_api_documents_json_is_delivered_whole() -> None:
         "content": [
             {
                 "type": "text",
-                "text": "The call succeeded (HTTP 200 OK). The API answered with multipart/mixed "
-                "where it documents JSON; the body follows as it came.",
+                "text": "The call succeeded (HTTP 200 OK). The API answered with multipart/mixed, "
+                "not the JSON its output schema describes; the body follows as it came.",
             },
             {
                 "type": "resource",
