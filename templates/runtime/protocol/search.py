@@ -454,7 +454,12 @@ class SearchIndex:
             if usable:
                 # a cue only the user's remarks make ("..., it's stuck in CrashLoopBackOff")
                 concepts.append((usable, _CUE if cue <= asked else _CUE * CLAUSE))
-        mine = tuple(((stem(t),), 1.0) for t in SELF_TERMS if stem(t) in self._vocabulary)
+        # "the authenticated user", "the calling user": a user, not the API's calls
+        mine = tuple(
+            (parts, 1.0)
+            for parts in map(_self_terms, SELF_TERMS)
+            if all(part in self._vocabulary for part in parts)
+        )
         if read.about_self and mine:
             concepts.append((mine, read.about_self))
         return concepts
@@ -632,6 +637,13 @@ class SearchIndex:
                 if held is None or score * cover > held[0] * held[1]:
                     best[position] = (score, cover, parts)
         return best
+
+
+def _self_terms(word: str) -> tuple[str, ...]:
+    return (stem(word),) if word in _SELF_ALONE else (stem(word), stem("user"))
+
+
+_SELF_ALONE = frozenset({"me", "my", "mine", "myself", "viewer"})
 
 
 def _kinds(documents: Sequence[Document]) -> dict[tuple[str, ...], int]:

@@ -369,6 +369,8 @@ footage: video*0.8 recording*0.7 media*0.6
 song: track*1.0 item*0.5
 music: track*0.7 audio*0.6
 podcast: show*0.8 episode*0.6
+tracklist: track*1.0
+country countries: market*0.6 region*0.6 locale*0.5
 series: show*0.7 season*0.5
 livestream: live_stream*1.0 stream*0.8 broadcast*0.7
 subtitle: caption*0.8

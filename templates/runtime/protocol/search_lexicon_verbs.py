@@ -58,6 +58,7 @@ rerun: retry*0.8 run*0.6 restart*0.6
 retry: rerun*0.8 resend*0.6 redeliver*0.6 run*0.5
 redo: rerun*0.8 retry*0.8
 repeat: rerun*0.6 retry*0.6 duplicate*0.5
+loop: repeat*0.8
 replay: redeliver*0.7 rerun*0.6 retry*0.6
 resend: redeliver*0.8 send*0.7 retry*0.6
 redeliver: resend*0.8 retry*0.6

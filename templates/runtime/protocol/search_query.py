@@ -476,14 +476,24 @@ def _phrased(words: list[str]) -> list[str]:
     pending = list(words)
     for position, word in enumerate(pending):
         for left, right in vocab.query_phrases.get(word, ()):
-            later = pending[position + 2 : position + 4]
             apart = len(left) == 2 and is_particle(left[1]) and left not in _INSEPARABLE
-            if apart and left[1] in later:
-                del pending[position + 2 + later.index(left[1])]
+            at = _particle_at(pending, position, left[1]) if apart else -1
+            if at >= 0:
+                del pending[at]
                 pending[position : position + 1] = list(right)
                 break
     pending = rephrased(rephrased(pending, vocab.query_phrases), vocab.phrases)
     return [_spelling(word, vocab.equivalent) for word in pending]
+
+
+def _particle_at(words: list[str], verb: int, particle: str) -> int:
+    """Where ``particle`` of the verb at ``verb`` stands, two or three words later ("take a
+    user out"), or later still before "of" ("take the Morning Brew podcast out of my library");
+    -1 if it does not."""
+    for at in range(verb + 2, min(verb + 7, len(words))):
+        if words[at] == particle and (at < verb + 4 or words[at + 1 : at + 2] == ["of"]):
+            return at
+    return -1
 
 
 def _spelling(word: str, equivalent: dict[str, str]) -> str:

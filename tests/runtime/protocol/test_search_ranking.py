@@ -647,3 +647,27 @@ def test_a_name_given_finds_the_thing_by_name_and_an_id_by_id(query: str, expect
         for name, method, path, summary, _, params in BY_ID_OR_NAME
     )
     assert first(index, query) == expected
+
+
+# Slack: "calls" are phone calls; the calling user is a user
+CALLS_AND_PRESENCE = [
+    ("calls_add", "POST", "/calls.add", "Registers a new Call.", "", "external_unique_id join_url"),
+    ("calls_end", "POST", "/calls.end", "Ends a Call.", "", "id duration"),
+    ("users_conversations", "GET", "/users.conversations", "List conversations the calling user may access.", "", "user types"),
+    ("conversations_list", "GET", "/conversations.list", "Lists all channels in a Slack team.", "", "types"),
+]  # fmt: skip
+
+
+def test_the_calling_user_is_a_user_not_a_call() -> None:
+    index = SearchIndex(
+        Entry(name=name, summary=summary, method=method, path=path, params=tuple(params.split()))
+        for name, method, path, summary, _, params in CALLS_AND_PRESENCE
+    )
+    found = [e.name for e in index.search("which channels am I in?")]
+    assert sorted(found) == ["conversations_list", "users_conversations"]
+
+
+def test_a_particle_far_from_its_verb_before_of_still_makes_the_phrase() -> None:
+    assert read_query("take the Morning Brew podcast out of my library").lead == "remov"
+    # a particle far away without "of" is the verb's own: "give ... a thumbs up from me"
+    assert read_query("give the broken link bug a thumbs up from me").lead == "give"
