@@ -120,10 +120,17 @@ def _examples(ctx: Context, value: dict[str, Any], at: Location) -> tuple[Any, .
 
 
 def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
-    """One parameter (None when OpenAPI says to ignore it)."""
+    """One parameter (None when OpenAPI says to ignore it, or it cannot be read)."""
     resolved = ctx.resolver.deref(raw, at)
     if resolved is None:
-        raise SkipOperation(f"parameter {at.pointer} cannot be resolved")
+        # pygeoapi's live document points at OGC's schemas online for its items' parameters: the
+        # operation stays, without the parameter (a path variable it named becomes a string)
+        ctx.resolver.warn(
+            "param-unresolved",
+            at,
+            f"parameter {at.pointer} cannot be resolved; the operation is kept without it",
+        )
+        return None
     value, loc = resolved
     if not isinstance(value, dict):
         raise SkipOperation(f"parameter {at.pointer} is not an object")

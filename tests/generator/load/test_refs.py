@@ -247,7 +247,7 @@ def test_a_file_schema_named_like_a_component_gets_a_suffix(tmp_path: Path) -> N
     assert api.input_schemas == {"Pet": {"type": "string"}, "Pet_2": {"type": "integer"}}
 
 
-def test_a_cross_file_reference_cycle_skips_the_operation(tmp_path: Path) -> None:
+def test_a_cross_file_reference_cycle_leaves_the_parameter_out(tmp_path: Path) -> None:
     api, report = parse(
         tmp_path,
         {
@@ -255,6 +255,7 @@ def test_a_cross_file_reference_cycle_skips_the_operation(tmp_path: Path) -> Non
             paths:
               /loop:
                 get:
+                  operationId: loop
                   parameters: [{$ref: '#/components/parameters/B'}]
                   responses: {'204': {description: done}}
               /fine:
@@ -268,7 +269,7 @@ def test_a_cross_file_reference_cycle_skips_the_operation(tmp_path: Path) -> Non
             "parameters.yaml": "A: {$ref: 'openapi.yaml#/components/parameters/B'}\n",
         },
     )
-    assert [op.key for op in api.operations] == ["fine"]
+    assert [(op.key, op.parameters) for op in api.operations] == [("loop", ()), ("fine", ())]
     assert messages(report) == [
         (
             "ref-cycle",
@@ -276,9 +277,10 @@ def test_a_cross_file_reference_cycle_skips_the_operation(tmp_path: Path) -> Non
             "$ref 'openapi.yaml#/components/parameters/B' closes a cycle of references",
         ),
         (
-            "op-skipped",
-            "#/paths/~1loop/get",
-            "operation skipped: parameter #/paths/~1loop/get/parameters/0 cannot be resolved",
+            "param-unresolved",
+            "#/paths/~1loop/get/parameters/0",
+            "parameter #/paths/~1loop/get/parameters/0 cannot be resolved; the operation is kept "
+            "without it",
         ),
     ]
 
@@ -314,6 +316,7 @@ def test_a_reference_escaping_the_spec_folder_is_refused(tmp_path: Path) -> None
             paths:
               /a:
                 get:
+                  operationId: a
                   parameters: [{$ref: '../secret.yaml#/p'}]
                   responses: {'204': {description: done}}
               /b:
@@ -324,8 +327,9 @@ def test_a_reference_escaping_the_spec_folder_is_refused(tmp_path: Path) -> None
             """)
         },
     )
-    assert [op.key for op in api.operations] == ["b"]
-    assert api.operations[0].parameters[0].schema == {}
+    # nothing of the file outside is read: /a goes without the parameter it points to
+    assert [(op.key, len(op.parameters)) for op in api.operations] == [("a", 0), ("b", 1)]
+    assert api.operations[1].parameters[0].schema == {}
     assert messages(report) == [
         (
             "ref-escape",
@@ -333,9 +337,10 @@ def test_a_reference_escaping_the_spec_folder_is_refused(tmp_path: Path) -> None
             "$ref '../secret.yaml#/p' leaves the spec's folder; only files inside it are read",
         ),
         (
-            "op-skipped",
-            "#/paths/~1a/get",
-            "operation skipped: parameter #/paths/~1a/get/parameters/0 cannot be resolved",
+            "param-unresolved",
+            "#/paths/~1a/get/parameters/0",
+            "parameter #/paths/~1a/get/parameters/0 cannot be resolved; the operation is kept "
+            "without it",
         ),
         (
             "ref-escape",
@@ -354,6 +359,7 @@ def test_remote_references_are_refused_and_never_fetched(tmp_path: Path) -> None
             paths:
               /a:
                 get:
+                  operationId: a
                   parameters: [{$ref: 'https://example.com/params.yaml#/p'}]
                   responses: {'204': {description: done}}
               /b:
@@ -367,19 +373,52 @@ def test_remote_references_are_refused_and_never_fetched(tmp_path: Path) -> None
             """)
         },
     )
-    assert [op.key for op in api.operations] == ["b"]
-    assert api.operations[0].response == Response(
+    assert [(op.key, op.parameters) for op in api.operations] == [("a", ()), ("b", ())]
+    assert api.operations[1].response == Response(
         status="200", content_type="application/json", schema={}, description="ok"
     )
     assert where(report) == [
         ("ref-remote", "#/paths/~1a/get/parameters/0"),
-        ("op-skipped", "#/paths/~1a/get"),
+        ("param-unresolved", "#/paths/~1a/get/parameters/0"),
         ("ref-remote", "#/paths/~1b/get/responses/200/content/application~1json/schema"),
     ]
     assert report.diagnostics[0].message == (
         "$ref 'https://example.com/params.yaml#/p' is a URL; remote references are fetched only"
         " with --allow-remote-refs"
     )
+
+
+@pytest.mark.usefixtures("no_network")
+def test_an_operation_whose_parameters_are_online_is_kept_without_them(tmp_path: Path) -> None:
+    # pygeoapi's live document: its items' parameters point at OGC's schemas online
+    api, report = parse(
+        tmp_path,
+        {
+            "openapi.yaml": spec("""\
+            paths:
+              /collections/lakes/items/{featureId}:
+                get:
+                  operationId: getLakesFeature
+                  parameters:
+                    - {$ref: 'https://schemas.opengis.net/ogcapi/features.yaml#/featureId'}
+                    - {$ref: 'https://schemas.opengis.net/ogcapi/sortby.yaml'}
+                    - {name: f, in: query, schema: {type: string}}
+                  responses: {'204': {description: done}}
+            """)
+        },
+    )
+    (op,) = api.operations
+    assert [(p.name, p.location, p.required, p.schema) for p in op.parameters] == [
+        ("f", "query", False, {"type": "string"}),
+        ("featureId", "path", True, {"type": "string"}),
+    ]
+    assert where(report) == [
+        ("ref-remote", "#/paths/~1collections~1lakes~1items~1{featureId}/get/parameters/0"),
+        ("param-unresolved", "#/paths/~1collections~1lakes~1items~1{featureId}/get/parameters/0"),
+        ("ref-remote", "#/paths/~1collections~1lakes~1items~1{featureId}/get/parameters/1"),
+        ("param-unresolved", "#/paths/~1collections~1lakes~1items~1{featureId}/get/parameters/1"),
+        ("path-param-missing", "#/paths/~1collections~1lakes~1items~1{featureId}/get"),
+    ]
 
 
 def test_file_references_need_a_file_not_stdin() -> None:
@@ -390,7 +429,7 @@ def test_file_references_need_a_file_not_stdin() -> None:
     )
     report = Report()
     api = parse_api(load_source("-", stdin=spec.encode()), report)
-    assert api.operations == ()
+    assert [op.parameters for op in api.operations] == [()]
     assert messages(report)[0] == (
         "ref-unresolved",
         "#/paths/~1a/get/parameters/0",
@@ -420,15 +459,15 @@ def test_unreadable_files_and_missing_targets_are_reported(tmp_path: Path) -> No
             "broken.yaml": "p: [1\n",
         },
     )
-    assert api.operations == ()
-    found = messages(report)
+    assert [op.parameters for op in api.operations] == [(), (), ()]
+    found = [m for m in messages(report) if m[0] != "operation-id-missing"]
     assert [(code, pointer) for code, pointer, _ in found] == [
         ("ref-file-invalid", "#/paths/~1a/get/parameters/0"),
-        ("op-skipped", "#/paths/~1a/get"),
+        ("param-unresolved", "#/paths/~1a/get/parameters/0"),
         ("ref-file-invalid", "#/paths/~1b/get/parameters/0"),
-        ("op-skipped", "#/paths/~1b/get"),
+        ("param-unresolved", "#/paths/~1b/get/parameters/0"),
         ("ref-missing", "#/paths/~1c/get/parameters/0"),
-        ("op-skipped", "#/paths/~1c/get"),
+        ("param-unresolved", "#/paths/~1c/get/parameters/0"),
     ]
     assert found[0][2] == "$ref 'nope.yaml#/p': cannot read nope.yaml: No such file or directory"
     assert found[2][2].startswith("$ref 'broken.yaml#/p': broken.yaml is not valid YAML: ")

@@ -168,6 +168,7 @@ def test_reference_cycles_across_remote_documents_are_detected(tmp_path: Path, s
         paths:
           /loop:
             get:
+              operationId: loop
               parameters: [{{$ref: '{site.url}/a.yaml#/P'}}]
               responses: {{'204': {{description: done}}}}
           /alias:
@@ -180,10 +181,10 @@ def test_reference_cycles_across_remote_documents_are_detected(tmp_path: Path, s
         """,
     )
     api, report = parse(spec)
-    assert [op.key for op in api.operations] == ["alias"]
+    assert [(op.key, op.parameters) for op in api.operations] == [("loop", ()), ("alias", ())]
     assert [(code, pointer) for code, pointer, _ in where(report)] == [
         ("ref-cycle", f"{site.url}/b.yaml#/Q"),
-        ("op-skipped", "#/paths/~1loop/get"),
+        ("param-unresolved", "#/paths/~1loop/get/parameters/0"),
         ("ref-cycle", f"{site.url}/b.yaml#/B"),
     ]
     assert sorted(site.paths) == ["/a.yaml", "/b.yaml"]
