@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 from ..diagnostics import Report
 from ..ir.bodies import sent_as_text
 from ..ir.model import Api, BodyPart, Operation, Parameter, Server
+from ..ir.operation_parts import JSON_TYPE, base_media_type
 from ..plan.build import server_variable_env
 from ..plan.metatools import code_tools, dynamic_tools
 from ..plan.model import (
@@ -560,7 +561,12 @@ def _accept(op: Operation) -> str:
         return next((listed[t.lower()] for t in types if t.lower() in listed), op.accept[0])
     if not types:
         return ""
-    return ", ".join([types[0], *(f"{media};q=0.9" for media in types[1:])])
+    first, others = types[0], types[1:]
+    if base_media_type(first).endswith("+json") and JSON_TYPE not in others:
+        # JSON in a dialect (GeoJSON, HAL) is JSON still: a server that does not know the
+        # dialect's name answers plain JSON to it, not the HTML it offers next (pygeoapi)
+        return ", ".join([first, f"{JSON_TYPE};q=0.9", *(f"{media};q=0.8" for media in others)])
+    return ", ".join([first, *(f"{media};q=0.9" for media in others)])
 
 
 def _server(server: Server, prefix: str) -> rt.ServerSpec:

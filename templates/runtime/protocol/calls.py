@@ -160,6 +160,14 @@ def _without_selection(arguments: JsonObject, select: Selection | None) -> JsonO
     return {k: v for k, v in arguments.items() if k != select.argument}
 
 
+def _reads(tool: JsonObject) -> bool | None:
+    """What the tool's annotation says of its effect: a search by POST changes nothing ("do not
+    repeat it" would be wrong), whatever its method; None when it says nothing."""
+    annotations = tool.get("annotations")
+    hint = annotations.get("readOnlyHint") if isinstance(annotations, dict) else None
+    return hint if isinstance(hint, bool) else None
+
+
 def _call_label(spec: OperationSpec | None, operation: str) -> str:
     """``GET /pets/{petId}``: names the upstream call without any argument values."""
     if spec is None:
@@ -527,7 +535,13 @@ class Calls:
         paging = pagination_arguments((p["name"], p["location"], p["argument"]) for p in parameters)
         redirects = spec.get("redirects", []) if spec is not None else []
         result = tool_result(
-            response, output, self._limits, paging=paging, select=select, redirects=redirects
+            response,
+            output,
+            self._limits,
+            paging=paging,
+            select=select,
+            redirects=redirects,
+            reads=_reads(tool),
         )
         await progress.report(2, total=2, message="Done")
         returned = "an error result" if result.get("isError") else "a result"

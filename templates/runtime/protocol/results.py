@@ -128,6 +128,7 @@ def tool_result(
     paging: tuple[str, ...] = (),
     select: Selection | None = None,
     redirects: Sequence[str] = (),
+    reads: bool | None = None,
 ) -> dict[str, Any]:
     """Map one upstream response to a modern ``CallToolResult``.
 
@@ -135,8 +136,11 @@ def tool_result(
     names the operation's pagination arguments, for the note on a result cut to the budget;
     ``select`` is the call's selection, applied to a JSON body; ``redirects`` are the redirects the
     operation documents as its answers (``"302"``, ``"3XX"``): one that was not followed is the
-    result, not a failure.
+    result, not a failure; ``reads`` says the operation changes nothing (a search by POST), which
+    its method says when it is not given.
     """
+    if reads is None:
+        reads = response.method.upper() in _READS
     status = response.status
     limits = limits or DEFAULT_LIMITS
     if status == NOT_MODIFIED:
@@ -146,12 +150,12 @@ def tool_result(
         )
         return _without_data(response, output, [_text(text)])
     if documented_redirect(status, redirects):
-        return _without_data(response, output, [_text(_documented_redirect(response))])
+        return _without_data(response, output, [_text(_documented_redirect(response, reads))])
     if response.status in range(300, 400) and response.location:
         return tool_error(_redirect_message(response))
     if not 200 <= status < 300:
         return tool_error(_status_message(response))
-    return _Success(response, output, limits, paging, select).result()
+    return _Success(response, output, limits, paging, select, reads).result()
 
 
 class _Success:
@@ -164,8 +168,10 @@ class _Success:
         limits: ResultLimits,
         paging: tuple[str, ...],
         select: Selection | None = None,
+        reads: bool = False,
     ) -> None:
         self.response = response
+        self.reads = reads
         self.output = output
         self.limits = limits
         self.paging = paging
@@ -276,7 +282,7 @@ class _Success:
 
     def _succeeded(self) -> str:
         """Says the call went through; for a write, that it must not be repeated."""
-        if self.response.method.upper() in _READS:
+        if self.reads:
             return f"The call succeeded ({self._status_line()})."
         return (
             f"The call succeeded ({self._status_line()}): the change was made, so do not repeat it."
@@ -416,13 +422,13 @@ def _is_text(body: bytes) -> bool:
     return True
 
 
-def _documented_redirect(response: UpstreamResponse) -> str:
+def _documented_redirect(response: UpstreamResponse, reads: bool) -> str:
     """A redirect the operation documents as its answer (a download link, a short URL, the page
     a form posts to), as the result it is."""
     line = f"HTTP {response.status} {response.reason}".rstrip()
     where = f" to {response.location}" if response.location else ", without a Location"
     why = f"; it was not followed: {response.not_followed}" if response.not_followed else ""
-    done = "" if response.method.upper() in _READS else " The change was made: do not repeat it."
+    done = "" if reads else " The change was made: do not repeat it."
     return (
         f"The call succeeded ({line}): the API redirected{where}, as this operation documents"
         f"{why}.{done}"

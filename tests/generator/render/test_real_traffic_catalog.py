@@ -167,6 +167,37 @@ def test_accept_lists_the_documented_success_media_types_preferred_first(tmp_pat
     assert "accept" not in operations["deletePet"]
 
 
+def test_json_in_a_dialect_accepts_plain_json_before_the_other_types(tmp_path: Path) -> None:
+    # pygeoapi answers HTML to "application/geo+json, text/html;q=0.9": it does not know GeoJSON's
+    # name, and takes the next type it does
+    features = {
+        "openapi": "3.0.2",
+        "info": {"title": "Pets", "version": "1"},
+        "servers": [{"url": "https://geo.example"}],
+        "paths": {
+            "/collections/lakes/items": {
+                "get": {
+                    "operationId": "getLakesFeatures",
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/geo+json": {"schema": {"type": "object"}},
+                                "application/ld+json": {"schema": {"type": "object"}},
+                                "text/html": {"schema": {"type": "string"}},
+                            },
+                        }
+                    },
+                }
+            }
+        },
+    }
+    operation = catalog(tmp_path, features)["operations"]["getLakesFeatures"]
+    assert operation["responseMediaType"] == "application/geo+json"
+    # JSON-LD under the same schema is another encoding of it, not asked for
+    assert operation["accept"] == "application/geo+json, application/json;q=0.9, text/html;q=0.8"
+
+
 def slurm_like() -> dict[str, Any]:
     """slurmrestd's shape: every answer in JSON and in YAML under one schema, a user's name and
     token as two API keys sent together."""

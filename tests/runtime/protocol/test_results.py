@@ -200,6 +200,23 @@ def test_an_object_where_an_array_is_documented_leaves_the_structured_content_em
     assert result["content"][1]["text"].endswith("the structured content is left empty.")
 
 
+@pytest.mark.parametrize(
+    ("reads", "said"),
+    [
+        (None, "The call succeeded (HTTP 200 OK): the change was made, so do not repeat it."),
+        (True, "The call succeeded (HTTP 200 OK)."),
+    ],
+)
+def test_a_search_by_post_is_not_a_change_made(reads: bool | None, said: str) -> None:
+    # pygeoapi's CQL2 search of a collection's items: a POST annotated read-only
+    page = UpstreamResponse(200, "OK", "text/html", b"<p>3 lakes</p>", URL, method="POST")
+    result = tool_result(page, Validator(LENIENT_PET), reads=reads)
+    assert result["content"][0]["text"] == (
+        f"{said} The API answered with text/html, not the JSON its output schema describes; the "
+        "body follows as it came."
+    )
+
+
 def test_html_where_json_is_documented_is_delivered_as_text() -> None:
     page = response(body=b"<h1>Welcome</h1>", content_type="text/html")
     result = tool_result(page, Validator(LENIENT_PET))

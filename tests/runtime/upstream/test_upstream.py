@@ -82,6 +82,9 @@ async def test_a_format_asked_in_the_query_is_accepted_too(api: FakeApi, make: M
         "application/json, */*;q=0.1",
     )
     assert (plain.target, plain.header("Accept")) == ("/dcim/devices/?limit=5", "application/json")
+    # OGC API's format (pygeoapi)
+    await call(make, op("GET", "/collections/lakes/items", [param("f")]), {"f": "csv"})
+    assert api.requests[2].header("Accept") == "application/json, */*;q=0.1"
 
 
 @pytest.mark.parametrize(
