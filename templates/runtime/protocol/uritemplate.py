@@ -186,8 +186,10 @@ class UriTemplate:
             return None
         result: dict[str, str] = {}
         for index, name in enumerate(self._groups):
+            # an encoded slash is the value's own (an id "m/x" expands to "m%2Fx"): the upstream
+            # request keeps it inside its path segment, and refuses dot segments
             decoded = _decode(found.group(f"g{index}"))
-            if decoded is None or ("/" in decoded and name not in self._reserved):
+            if decoded is None:
                 return None
             if result.setdefault(name, decoded) != decoded:
                 return None
