@@ -81,3 +81,75 @@ async def test_each_credential_goes_once_where_its_parameter_was(
     assert reply["result"].get("isError", False) is False, reply
     (request,) = upstream.requests
     assert request.target == "/boards/b1?fields=name&key=k-123&token=t-456"
+
+
+# LNbits (FastAPI): APIKeyHeader(name="X-API-KEY") is a scheme, and the parameter of a route that
+# says nothing of security and reads the header itself; a bearer token serves most other routes
+LNBITS: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Wallets", "version": "1.0.0"},
+    "servers": [{"url": "https://wallets.example.com"}],
+    "paths": {
+        "/api/v1/payments/{payment_hash}": {
+            "get": {
+                "operationId": "api_payment",
+                "parameters": [
+                    {"name": "payment_hash", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {"name": "x-api-key", "in": "header", "schema": {"type": "string"}},
+                ],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {}}}},
+            }
+        },
+        "/api/v1/auth": {
+            "get": {
+                "operationId": "get_auth_user",
+                "security": [{"HTTPBearer": []}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {}}}},
+            }
+        },
+        "/api/v1/wallet": {
+            "get": {
+                "operationId": "api_wallet",
+                "security": [{"HTTPBearer": []}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {}}}},
+            }
+        },
+    },
+    "components": {
+        "securitySchemes": {
+            "APIKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-KEY"},
+            "HTTPBearer": {"type": "http", "scheme": "bearer"},
+        }
+    },
+}  # fmt: skip
+
+
+async def test_a_key_an_operation_reads_as_its_parameter_goes_once_in_place_of_the_token(
+    tmp_path: Path,
+) -> None:
+    package = generate_package(tmp_path, LNBITS, "wallets-mcp")
+    catalog = read_catalog(package)
+    tools = {tool["name"]: tool for tool in catalog["tools"]}
+    assert sorted(tools["api_payment"]["inputSchema"]["properties"]) == ["_select", "payment_hash"]
+    with fs.FaultServer() as upstream:
+        upstream.script["/api/v1/payments/ab12"] = fs.content(b'{"paid": true}', "application/json")
+        environ = {
+            "WALLETS_BASE_URL": upstream.url,
+            "WALLETS_API_KEY_HEADER_KEY": "k-123",
+            "WALLETS_HTTP_BEARER_TOKEN": "jwt-456",
+        }
+        (reply,) = await call_tools(catalog, environ, ("api_payment", {"payment_hash": "ab12"}))
+        assert reply["result"].get("isError", False) is False, reply
+        (request,) = upstream.requests
+        # once (a header sent twice reads "k-123, <the model's>"), and no token in its place
+        assert request.headers["x-api-key"] == "k-123"
+        assert "authorization" not in request.headers
+    # without the key set, it goes without credentials, as the operation says it may
+    with fs.FaultServer() as upstream:
+        upstream.script["/api/v1/payments/ab12"] = fs.content(b'{"paid": true}', "application/json")
+        del environ["WALLETS_API_KEY_HEADER_KEY"]
+        environ["WALLETS_BASE_URL"] = upstream.url
+        (reply,) = await call_tools(catalog, environ, ("api_payment", {"payment_hash": "ab12"}))
+        assert reply["result"].get("isError", False) is False, reply
+        (request,) = upstream.requests
+        assert "x-api-key" not in request.headers and "authorization" not in request.headers

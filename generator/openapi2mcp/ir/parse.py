@@ -617,17 +617,26 @@ def _credential_parameters(
     sent beside the credential (``key=...&key=...``), and the model was asked for a secret. A
     parameter where a scheme of the operation puts its key is the credential's slot: it is no
     argument, and when it is required its scheme is needed with every alternative.
+
+    A parameter where a scheme the operation does not require puts its key says the operation
+    reads that key (FastAPI documents ``APIKeyHeader(name="X-API-KEY")`` as a scheme, and as the
+    parameter of a route that takes the header itself: LNbits's ``x-api-key``, on operations that
+    say nothing of security). It is the credential's slot too, and the scheme becomes one the
+    operation takes: the only one (or none, when the parameter is optional) where it says nothing
+    else, one more alternative where it does. The key had gone twice, the model's copy after the
+    credential's, and in place of it a bearer token the operation does not read.
     """
     slots: dict[tuple[str, str], str] = {}
-    for requirement in security:
-        for name in requirement:
-            scheme = schemes.supported.get(name)
-            if isinstance(scheme, ApiKeyScheme):
-                slots.setdefault((scheme.location, _slot(scheme.location, scheme.parameter)), name)
+    required = {name for requirement in security for name in requirement}
+    for name in sorted(schemes.supported, key=lambda name: name not in required):
+        scheme = schemes.supported[name]
+        if isinstance(scheme, ApiKeyScheme):
+            slots.setdefault((scheme.location, _slot(scheme.location, scheme.parameter)), name)
     if not slots:
         return params, security
     kept: list[Parameter] = []
     needed: list[str] = []
+    read: dict[str, bool] = {}  # schemes the operation does not require, whether required here
     for param in params:
         scheme_name = slots.get((param.location, _slot(param.location, param.name)))
         if scheme_name is None:
@@ -639,8 +648,17 @@ def _credential_parameters(
             f"{param.location} parameter {param.name!r} is where the security scheme "
             f"{scheme_name!r} puts its key: the credential fills it; it is no tool argument",
         )
-        if param.required:
+        if scheme_name not in required:
+            read[scheme_name] = read.get(scheme_name, False) or param.required
+        elif param.required:
             needed.append(scheme_name)
+    if read and not security:
+        security = tuple((name,) for name in read) + (() if any(read.values()) else ((),))
+    elif read:
+        needed += [name for name, must in read.items() if must]
+        # before an anonymous alternative, which any call satisfies
+        taken = tuple((name,) for name, must in read.items() if not must)
+        security = (*(a for a in security if a), *taken, *(a for a in security if not a))
     if needed:
         widened: dict[frozenset[str], tuple[str, ...]] = {}
         for alternative in security:
