@@ -38,7 +38,7 @@ from ..render.runtime_schema import compilable
 from ..shipped import runtime_module
 from . import naming
 from .body_arguments import body_arguments, lifted, optional_body_requires
-from .hints import VERB_HINTS, read_only_post
+from .hints import VERB_HINTS, acting_get, read_only_post
 from .model import (
     Annotations,
     Argument,
@@ -104,7 +104,10 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
             tools.append(tool)
             kinds.append("tool")
             names.append(tool.name)
-        wants_resource = placement.kind in {"default", "resource", "resource_template"}
+        # a GET that acts (acting_get) is read only when x-mcp asks for a resource itself
+        wants_resource = placement.kind in {"resource", "resource_template"} or (
+            placement.kind == "default" and tool.annotations.read_only
+        )
         if op.method == "GET" and wants_resource:
             exposed = _resource(api, op, tool, scheme, report)
             if isinstance(exposed, Resource):
@@ -247,6 +250,17 @@ def _tool(
     overrides = settings.annotations_for(chosen, name)
     # hints set by x-mcp or the config file win over the rule: it does not even run
     reading = None if _sets_hints(*overrides) else read_only_post(op)
+    acting = None if _sets_hints(*overrides) else acting_get(op)
+    if acting is not None:
+        read_only, destructive, idempotent = False, True, False
+        report.warn(
+            "get-acts",
+            op.pointer,
+            f"GET {op.path} acts ({acting!r} leads its "
+            f"{'operationId' if op.operation_id else 'summary'}): it is a tool that is not "
+            "read-only, and no resource; set its hints in x-mcp annotations or "
+            "[annotations.<operationId>] to change this",
+        )
     if reading is not None:
         read_only, destructive, idempotent = True, False, True
         report.info(

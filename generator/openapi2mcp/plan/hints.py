@@ -18,7 +18,14 @@ from typing import Literal
 from ..ir.model import Operation
 from . import naming
 
-__all__ = ["READ_WORDS", "SIDE_EFFECT_WORDS", "VERB_HINTS", "ReadingPost", "read_only_post"]
+__all__ = [
+    "READ_WORDS",
+    "SIDE_EFFECT_WORDS",
+    "VERB_HINTS",
+    "ReadingPost",
+    "acting_get",
+    "read_only_post",
+]
 
 
 def _word_set(words: str) -> frozenset[str]:
@@ -135,6 +142,43 @@ def read_only_post(op: Operation) -> ReadingPost | None:
         *((word, "path") for word in (last if len(last) == 1 else [])),
     ]
     return next((ReadingPost(w, where) for w, where in found if w in READ_WORDS), None)
+
+
+# verbs that say a GET acts when one leads its operationId (or its summary, without one):
+# LNbits's GET /admin/api/v1/restart (api_restart_server), Etherpad's deletePadUsingGET, ZAP's
+# StopScanPage, GoToTraining's startTraining. Left out: invoke (OData functions are reads), run
+# and execute ("Execute an ad-hoc query"), stop (a bus stop), start ("Start here for ...")
+# unless a noun follows it in an operationId.
+ACTING_VERBS = _word_set(
+    "restart reboot shutdown send resend trigger delete remove purge wipe destroy kill "
+    "terminate cancel revoke reset start stop"
+)
+# a lead those verbs share with a read (StopPoint_GetByGeoPoint, "Send search terms to receive")
+_READ_ANYWHERE = frozenset({"get", "list", "read", "search", "query", "find", "lookup", "fetch"})
+_READ_LEADS = frozenset({"return", "show", "read"})
+# prefixes FastAPI and others put before the verb (api_restart_server)
+_LEADING_NOISE = frozenset({"api", "v1", "v2", "v3", "admin"})
+
+
+def acting_get(op: Operation) -> str | None:
+    """The verb that says this GET changes something, when one leads its operationId (or its
+    summary, when it has no operationId) and nothing in it reads: clients preload resources,
+    and a host runs a read-only tool unasked, so such a GET must be neither."""
+    if op.method != "GET":
+        return None
+    words = _terms(op.operation_id or op.summary)
+    while words and words[0] in _LEADING_NOISE:
+        words = words[1:]
+    if words[-2:] == ["using", "get"]:
+        words = words[:-2]  # springfox names a method by its verb: deletePadUsingGET
+    if len(words) < 2 or words[0] not in ACTING_VERBS or _READ_ANYWHERE & set(words):
+        return None
+    # a summary that reads says what a controller's name does not (TfL's StopPoint_Arrivals:
+    # "Gets the list of arrival predictions")
+    said = _terms(op.summary)[:1]
+    if said and _forms(said[0]) & (READ_WORDS | _READ_LEADS):
+        return None
+    return words[0]
 
 
 def _terms(text: str) -> list[str]:

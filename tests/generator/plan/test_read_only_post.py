@@ -19,7 +19,7 @@ from openapi2mcp.cli import main
 from openapi2mcp.config import CONFIG_NAME
 from openapi2mcp.generate import GenerateOptions, plan_source
 from openapi2mcp.ir.model import Operation
-from openapi2mcp.plan.hints import ReadingPost, read_only_post
+from openapi2mcp.plan.hints import ReadingPost, acting_get, read_only_post
 
 OK = '{"200": {description: ok, content: {application/json: {schema: {type: object}}}}}'
 SPEC = dedent(
@@ -201,3 +201,69 @@ def test_the_rule_on_real_apis_operations(
     )
     assert read_only_post(operation) == expected
     assert read_only_post(dataclasses.replace(operation, method="PATCH")) is None
+
+
+@pytest.mark.parametrize(
+    ("operation_id", "path", "summary", "expected"),
+    [
+        # LNbits (FastAPI), Etherpad, ZAP, GoToTraining: GETs that act
+        ("api_restart_server", "/admin/api/v1/restart", "Api Restart Server", "restart"),
+        ("deletePadUsingGET", "/deletePad", "deletes a pad", "delete"),
+        ("StopScanPage", "/stop/{scanId}", "Stop a scan", "stop"),
+        ("startTraining", "/trainings/{trainingKey}/start", "Start Training", "start"),
+        ("", "/users/resendWelcomeSms", "Resend Welcome SMS to the user", "resend"),
+        # reads whose first word is such a verb
+        ("StopPoint_GetByGeoPoint", "/StopPoint", "Gets a list of StopPoints", None),
+        ("StopPoint_Arrivals", "/StopPoint/{id}/Arrivals", "Gets the list of arrival predictions", None),
+        ("", "/search", "Send search terms to receive the most relevant companies", None),
+        ("run.projects.locations.jobs.list", "/v2/{parent}/jobs", "", None),
+        ("applications.delta", "/applications/microsoft.graph.delta()", "Invoke function delta", None),
+        ("listProgrammes", "/programmes", "Start here for programmes metadata", None),
+        ("restart", "/restart", "", None),  # one word: a noun as often (a restart policy)
+        ("api_reset_settings", "/admin/api/v1/settings/default", "", "reset"),
+    ],
+)  # fmt: skip
+def test_a_get_that_acts_is_told_by_the_verb_leading_its_name(
+    operation_id: str, path: str, summary: str, expected: str | None
+) -> None:
+    operation = Operation(
+        key=operation_id or path,
+        operation_id=operation_id or None,
+        method="GET",
+        path=path,
+        pointer="#",
+        summary=summary,
+    )
+    assert acting_get(operation) == expected
+    assert acting_get(dataclasses.replace(operation, method="POST")) is None
+
+
+def test_a_get_that_acts_is_a_tool_that_asks_and_no_resource(tmp_path: Path) -> None:
+    # clients read every listed resource: LNbits restarted when one read its restart
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text(
+        dedent(
+            f"""\
+            openapi: 3.1.0
+            info: {{title: Wallets, version: "1.0"}}
+            servers: [{{url: "https://api.example.com"}}]
+            paths:
+              /admin/api/v1/restart:
+                get: {{operationId: api_restart_server, responses: {OK}}}
+              /admin/api/v1/settings:
+                get: {{operationId: api_get_settings, responses: {OK}}}
+            """
+        )
+    )
+    plan, report = plan_source(str(spec), GenerateOptions())
+    tools = {tool.name: tool for tool in plan.tools}
+    restart = tools["api_restart_server"].annotations
+    assert (restart.read_only, restart.destructive, restart.idempotent) == (False, True, False)
+    assert tools["api_get_settings"].annotations.read_only
+    assert [resource.uri for resource in plan.resources] == ["wallets://admin/api/v1/settings"]
+    (told,) = [d for d in report.diagnostics if d.code == "get-acts"]
+    assert told.message == (
+        "GET /admin/api/v1/restart acts ('restart' leads its operationId): it is a tool that is "
+        "not read-only, and no resource; set its hints in x-mcp annotations or "
+        "[annotations.<operationId>] to change this"
+    )
