@@ -34,6 +34,10 @@ SERVERS=(
     "changedetection|changedetection.io==0.60.10"
     # Nautobot (Django REST framework, drf-spectacular: 1,675 operations in an 18 MB document)
     "nautobot|nautobot==3.2.7"
+    # pygeoapi (Flask; OGC API Features, Processes: its OpenAPI 3.0 document written by its CLI from
+    # its configuration, and pointing at OGC's schemas online). 0.21 is the last line that runs on
+    # Python 3.11
+    "pygeoapi|pygeoapi==0.21.0"
 )
 
 for entry in "${SERVERS[@]}"; do

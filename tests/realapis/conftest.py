@@ -44,7 +44,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.kit.redis_server import running_redis
-from tests.realapis import nautobot, postgres, slurm
+from tests.realapis import nautobot, postgres, pygeoapi, slurm
 from tests.realapis.servers import (
     INSTALL_HINT,
     LAUNCHES,
@@ -1289,6 +1289,18 @@ def changedetection(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def nautobot_api(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_nautobot(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def pygeoapi_api(realapi_dir: Path) -> Iterator[LiveApi]:
+    """pygeoapi 0.21 (Flask: OGC API Features and Processes) over the collections and process
+    ``pygeoapi.py`` configures; its OpenAPI 3.0 document, which its CLI wrote before it started,
+    is fetched from ``/openapi?f=json``. That document points at OGC's schemas online for many
+    responses and parameters: they are not fetched (the generator leaves out what it cannot
+    resolve, with a warning)."""
+    with pygeoapi.running(realapi_dir) as server:
+        package, spec = _generate_live(server, "/openapi?f=json", {}, realapi_dir, "pygeoapi")
+        yield LiveApi(server, package, "pygeoapi_mcp", "PYGEOAPI", server.root_url, spec)
 
 
 @pytest.fixture(scope="session")
