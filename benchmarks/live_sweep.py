@@ -129,6 +129,7 @@ SETUP: dict[str, dict[str, Any]] = {
     },
     "unleash": {"env": {}, "skip": r"/api/admin/maintenance$|/api/admin/segments/\{id\}$"},
     "nautobot": {"env": {}, "skip": r"^$"},
+    "pygeoapi": {"env": {}, "skip": r"^$"},
 }
 
 

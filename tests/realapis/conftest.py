@@ -1213,6 +1213,17 @@ def run_chroma(realapi_dir: Path) -> Iterator[LiveApi]:
 
 # each real API server with its generated package, started with its data in a directory (the
 # fixtures below, and benchmarks/live_sweep.py)
+def run_pygeoapi(realapi_dir: Path) -> Iterator[LiveApi]:
+    """pygeoapi 0.21 (Flask: OGC API Features and Processes) over the collections and process
+    ``pygeoapi.py`` configures; its OpenAPI 3.0 document, which its CLI wrote before it started,
+    is fetched from ``/openapi?f=json``. That document points at OGC's schemas online for many
+    responses and parameters: they are not fetched (the generator leaves out what it cannot
+    resolve, with a warning)."""
+    with pygeoapi.running(realapi_dir) as server:
+        package, spec = _generate_live(server, "/openapi?f=json", {}, realapi_dir, "pygeoapi")
+        yield LiveApi(server, package, "pygeoapi_mcp", "PYGEOAPI", server.root_url, spec)
+
+
 RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "httpbin": run_httpbin,
     "kinto": run_kinto,
@@ -1238,6 +1249,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "slurm": run_slurm,
     "changedetection": run_changedetection,
     "nautobot": run_nautobot,
+    "pygeoapi": run_pygeoapi,
 }
 
 
@@ -1293,14 +1305,7 @@ def nautobot_api(realapi_dir: Path) -> Iterator[LiveApi]:
 
 @pytest.fixture(scope="session")
 def pygeoapi_api(realapi_dir: Path) -> Iterator[LiveApi]:
-    """pygeoapi 0.21 (Flask: OGC API Features and Processes) over the collections and process
-    ``pygeoapi.py`` configures; its OpenAPI 3.0 document, which its CLI wrote before it started,
-    is fetched from ``/openapi?f=json``. That document points at OGC's schemas online for many
-    responses and parameters: they are not fetched (the generator leaves out what it cannot
-    resolve, with a warning)."""
-    with pygeoapi.running(realapi_dir) as server:
-        package, spec = _generate_live(server, "/openapi?f=json", {}, realapi_dir, "pygeoapi")
-        yield LiveApi(server, package, "pygeoapi_mcp", "PYGEOAPI", server.root_url, spec)
+    yield from run_pygeoapi(realapi_dir)
 
 
 @pytest.fixture(scope="session")
