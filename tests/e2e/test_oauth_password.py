@@ -252,3 +252,70 @@ async def test_without_a_password_the_call_goes_out_without_credentials_and_says
     )
     [request] = upstream.requests
     assert (request.target, request.headers.get("authorization")) == ("/api/users/me", None)
+
+
+# LNbits: its password flow's endpoint reads JSON, and a bearer token is another way in
+TWO_WAYS: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Wallets", "version": "1.0.0"},
+    "servers": [{"url": "https://wallets.example.com"}],
+    "components": {
+        "securitySchemes": {
+            "OAuth2PasswordBearer": {
+                "type": "oauth2",
+                "flows": {"password": {"tokenUrl": "api/v1/auth", "scopes": {}}},
+            },
+            "HTTPBearer": {"type": "http", "scheme": "bearer"},
+        }
+    },
+    "paths": {
+        "/api/v1/auth": {
+            "get": {
+                "operationId": "get_auth_user",
+                "security": [{"OAuth2PasswordBearer": []}, {"HTTPBearer": []}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {}}}},
+            }
+        }
+    },
+}
+
+
+def _reads_json_only(x: fs.Exchange) -> None:
+    """LNbits's sign-in: FastAPI reads a JSON body, and refuses a form."""
+    detail = [{"loc": ["body"], "msg": "value is not a valid dict", "type": "type_error.dict"}]
+    if x.request.method == "POST":
+        x.json(400, {"detail": detail})
+    elif x.request.headers.get("authorization") == "Bearer jwt-1":
+        x.json(200, {"username": "admin"})
+    else:
+        x.json(401, {"detail": "Missing user ID or access token."})
+
+
+async def test_a_sign_in_that_fails_gives_way_to_a_token_set_beside_it(tmp_path: Path) -> None:
+    catalog = read_catalog(generate_package(tmp_path, TWO_WAYS, "wallets-mcp"))
+    with fs.FaultServer() as upstream:
+        upstream.script["/api/v1/auth"] = _reads_json_only
+        env = {
+            "WALLETS_BASE_URL": upstream.url,
+            "WALLETS_OAUTH2_PASSWORD_BEARER_USERNAME": "admin",
+            "WALLETS_OAUTH2_PASSWORD_BEARER_PASSWORD": "secret1234",
+            "WALLETS_HTTP_BEARER_TOKEN": "jwt-1",
+            "WALLETS_RETRIES": "0",
+        }
+        (reply,) = await call_tools(catalog, env, ("get_auth_user", {}))
+        assert json.loads(texts(reply)) == {"username": "admin"}
+        sign_in, call = upstream.requests
+        assert (sign_in.method, sign_in.body) == (
+            "POST",
+            b"grant_type=password&username=admin&password=secret1234",
+        )
+        assert (call.method, call.headers["authorization"]) == ("GET", "Bearer jwt-1")
+        # without the token, the failure says the endpoint did not read the request, and why
+        del env["WALLETS_HTTP_BEARER_TOKEN"]
+        (reply,) = await call_tools(catalog, env, ("get_auth_user", {}))
+    assert reply["result"]["isError"] is True
+    assert texts(reply) == (
+        "could not get an access token for 'OAuth2PasswordBearer' from the token endpoint "
+        f"{upstream.url}/api/v1/auth: HTTP 400 (body: value is not a valid dict); the endpoint "
+        "did not read the form an OAuth 2.0 token request is, so the credentials were not checked"
+    )

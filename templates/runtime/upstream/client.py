@@ -358,14 +358,14 @@ class Upstream:
         except Refused as exc:
             raise UpstreamError(str(exc)) from None
         try:
-            signed = await self._authorize(spec, prepared)
+            signed = await self._signed(spec, arguments, user, prepared)
             response = await self._send(client, guard, circuit, signed)
             if response.status == _UNAUTHORIZED and signed.tokens:
                 # the API rejected a token it issued (revoked, keys rotated): a new one, once
                 tokens = self._tokens()
                 for name, scopes, token in signed.tokens:
                     tokens.invalidate(name, scopes, token)
-                signed = await self._authorize(spec, prepared)
+                signed = await self._signed(spec, arguments, user, prepared)
                 response = await self._send(client, guard, circuit, signed)
             if response.status == _UNSUPPORTED_MEDIA_TYPE and _declares_nothing(signed):
                 # a route that checks the Content-Type before anything else (Express middleware,
@@ -416,8 +416,33 @@ class Upstream:
             )
         return self._oauth
 
+    async def _signed(
+        self,
+        spec: OperationSpec,
+        arguments: Mapping[str, Any],
+        user: Mapping[str, str] | None,
+        prepared: Prepared,
+    ) -> Prepared:
+        """``prepared`` with its fetched tokens; when one cannot be had, the request made with the
+        next alternative of the operation's security whose credentials are set (a bearer token
+        set beside a password the token endpoint refuses: LNbits's), else the failure."""
+        security = list(spec["security"])
+        while True:
+            try:
+                return await self._authorize(spec, prepared)
+            except _NoToken as failed:
+                security = [alt for alt in security if failed.scheme not in alt]
+                other = None
+                if any(security):
+                    other = self._prepare({**spec, "security": security}, arguments, user)
+                if other is None or not other.sent_credentials:
+                    # never anonymous in place of credentials that were set and failed
+                    raise UpstreamError(failed.message) from None
+                prepared = other
+
     async def _authorize(self, spec: OperationSpec, prepared: Prepared) -> Prepared:
-        """``prepared`` with a bearer token for each scheme it needs whose tokens are fetched."""
+        """``prepared`` with a bearer token for each scheme it needs whose tokens are fetched;
+        ``_NoToken`` names the scheme whose token cannot be had."""
         if not prepared.oauth:
             return prepared
         headers, secrets = list(prepared.headers), list(prepared.secrets)
@@ -428,7 +453,7 @@ class Upstream:
             try:
                 token = await self._tokens().token(name, scheme, self._token_url(name), scopes)
             except TokenError as exc:
-                raise UpstreamError(self._redactor.text(str(exc))) from None
+                raise _NoToken(name, self._redactor.text(str(exc))) from None
             headers.insert(0, (b"Authorization", f"Bearer {token}".encode()))
             secrets.append(token)
             sent.append((name, scopes, token))
@@ -755,6 +780,14 @@ def _accept(spec: OperationSpec, arguments: Mapping[str, Any]) -> str:
 
 
 _FORMAT_PARAMETERS = frozenset({"format", "f"})
+
+
+class _NoToken(Exception):
+    """The token of a security scheme could not be had (its message says why)."""
+
+    def __init__(self, scheme: str, message: str) -> None:
+        super().__init__(message)
+        self.scheme, self.message = scheme, message
 
 
 def _gives_file(value: Any, parts: Mapping[str, BodyPart]) -> bool:

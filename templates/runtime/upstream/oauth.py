@@ -29,7 +29,14 @@ import httpx
 
 from ..catalog.model import OAuth2ClientCredentialsScheme, OAuth2PasswordScheme, SecurityScheme
 from ..errors import TokenError
-from .token_answer import error_detail, json_object, lifetime, read_bounded, usable_token
+from .token_answer import (
+    error_detail,
+    json_object,
+    lifetime,
+    malformed,
+    read_bounded,
+    usable_token,
+)
 
 __all__ = ["FetchedScheme", "OAuthTokens", "TokenError", "clock", "fetched"]
 
@@ -191,9 +198,15 @@ class OAuthTokens:
         except httpx.HTTPError as exc:
             raise TokenError(f"{failed}: {self._scrub(self._describe(exc), hidden)}") from None
         if not 200 <= response.status_code < 300:
-            detail = error_detail(json_object(body), tuple(hidden))
-            told = f"{failed}: HTTP {response.status_code}{detail}"
-            if response.status_code in (400, 401, 403):  # the credentials sent, refused
+            answer = json_object(body)
+            told = f"{failed}: HTTP {response.status_code}{error_detail(answer, tuple(hidden))}"
+            if response.status_code in (400, 422) and malformed(answer):
+                # LNbits declares the password flow and reads a JSON body at its endpoint
+                told += (
+                    "; the endpoint did not read the form an OAuth 2.0 token request is, so the "
+                    "credentials were not checked"
+                )
+            elif response.status_code in (400, 401, 403):  # the credentials sent, refused
                 told += f"; check {' and '.join(_signed_in_with(scheme, client_id))}"
             raise TokenError(told)
         token = _parse(body, started)

@@ -79,8 +79,30 @@ def error_detail(answer: Mapping[str, Any] | None, hidden: Sequence[str] = ()) -
     if not words:
         said = [(answer or {}).get(key) for key in ("detail", "message")]
         reason = next((text for text in said if isinstance(text, str) and text.strip()), None)
+        if reason is None:
+            reason = _first_invalid((answer or {}).get("detail"))
         return "" if reason is None else f" ({_shown(reason, hidden)})"
     return " " + words[0] + (f" ({words[1]})" if len(words) > 1 else "")
+
+
+def _first_invalid(detail: Any) -> str | None:
+    """The first complaint of a FastAPI validation error (``{"detail": [{"loc": ["body"], "msg":
+    "value is not a valid dict"}]}``) as "body: value is not a valid dict"; None otherwise."""
+    first = detail[0] if isinstance(detail, list) and detail else None
+    message = first.get("msg") if isinstance(first, Mapping) else None
+    if not isinstance(message, str):
+        return None
+    where = first.get("loc") if isinstance(first, Mapping) else None
+    place = ".".join(str(step) for step in where) if isinstance(where, list) else ""
+    return f"{place}: {message}" if place else message
+
+
+def malformed(answer: Mapping[str, Any] | None) -> bool:
+    """Whether a token endpoint's refusal says the request was not one it reads (an OAuth
+    ``invalid_request``, a FastAPI validation error), not that the credentials in it were wrong."""
+    return (answer or {}).get("error") == "invalid_request" or isinstance(
+        (answer or {}).get("detail"), list
+    )
 
 
 def _shown(text: str, hidden: Sequence[str]) -> str:
