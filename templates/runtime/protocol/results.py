@@ -634,6 +634,8 @@ def _status_message(response: UpstreamResponse) -> str:
 
 def _status_excerpt(response: UpstreamResponse) -> str:
     head = f"Upstream returned {response.status} {response.reason}".rstrip()
+    if response.followed:
+        head += f" (after {response.followed})"
     if response.retry_after is not None and response.status in (429, 503):
         head += f" (it asks to retry after {response.retry_after:g} s)"
     if not response.body:

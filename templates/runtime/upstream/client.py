@@ -136,6 +136,8 @@ class UpstreamResponse:
     cut_after: float | None = None
     # a 2xx body larger than this server reads (``MAX_RESPONSE_BYTES``): ``body`` is its start
     cut_short: bool = False
+    # the redirects followed to get this answer ("a 307 redirect to https://…"), "" for none
+    followed: str = ""
 
 
 class _RefuseCookies(CookiePolicy):
@@ -401,7 +403,16 @@ class Upstream:
             hops += 1
             seen.add(follow.public_url)
             prepared = follow
-            response = await self._send(client, guard, circuit, prepared)
+            last = f"{response.status} redirect to {follow.public_url}"
+            followed = f"a {last}" if hops == 1 else f"{hops} redirects, the last a {last}"
+            try:
+                response = await self._send(client, guard, circuit, prepared)
+            except UpstreamError as exc:
+                # LNbits's short URL to a host this machine cannot reach: say it was followed
+                raise UpstreamError(
+                    f"the API answered with {followed}; following it: {exc}"
+                ) from None
+            response = replace(response, followed=followed)
         return response
 
     def _tokens(self) -> OAuthTokens:

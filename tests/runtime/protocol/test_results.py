@@ -281,6 +281,23 @@ def test_not_modified_is_a_success() -> None:
     }
 
 
+def test_a_failure_after_a_redirect_names_the_redirect() -> None:
+    refused = UpstreamResponse(
+        401,
+        "Unauthorized",
+        "application/json",
+        b'{"detail":"No Api Key provided."}',
+        URL,
+        followed="a 307 redirect to https://wallets.example.com/api/v1/wallet",
+        auth_hint="the API did not accept the credentials of WALLETS_HTTP_BEARER_TOKEN",
+    )
+    assert tool_result(refused, None)["content"][0]["text"] == (
+        "Upstream returned 401 Unauthorized (after a 307 redirect to "
+        'https://wallets.example.com/api/v1/wallet): {"detail":"No Api Key provided."}\n'
+        "The API did not accept the credentials of WALLETS_HTTP_BEARER_TOKEN."
+    )
+
+
 def test_a_redirect_that_was_not_followed_names_its_location() -> None:
     moved = UpstreamResponse(
         307,

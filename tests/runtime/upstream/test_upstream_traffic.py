@@ -96,6 +96,30 @@ async def test_see_other_after_a_post_fetches_the_result_with_a_get(
     assert (response.status, response.method, response.body) == (200, "POST", b'{"id":7}')
 
 
+async def test_what_a_followed_redirect_led_to_says_it_was_followed(
+    api: FakeApi, make: Make
+) -> None:
+    # LNbits's short URLs: GET /t/{id} answers 307 to what was shortened
+    api.reply(307, b"", {"Location": "/api/v1/wallet"})
+    api.reply(401, b'{"detail":"No Api Key provided."}', JSON)
+    response = await call(make, op(), {})
+    assert [r.target for r in api.requests] == ["/pets", "/api/v1/wallet"]
+    assert (response.status, response.followed) == (
+        401,
+        f"a 307 redirect to {api.url}/api/v1/wallet",
+    )
+    api.requests.clear()
+    # a target this machine cannot reach: the failure names the redirect it followed
+    api.reply(302, b"", {"Location": "/b"})
+    api.reply(307, b"", {"Location": "http://127.0.0.1:9/x?y=1"})
+    with pytest.raises(UpstreamError) as failed:
+        await call(make, op(), {}, environ={"PET_RETRIES": "0"})
+    assert str(failed.value).startswith(
+        "the API answered with 2 redirects, the last a 307 redirect to http://127.0.0.1:9/x?y=1; "
+        "following it: could not reach http://127.0.0.1:9"
+    )
+
+
 async def test_redirect_loops_and_long_chains_stop(api: FakeApi, make: Make) -> None:
     api.reply(302, b"", {"Location": "/b"})
     api.reply(302, b"", {"Location": "/pets"})
