@@ -50,7 +50,7 @@ VERB_HINTS: Mapping[str, tuple[bool, bool, bool]] = {
 # verify_microdeposits changes state), match (reconciliation, trading), convert (CRM leads) and
 # format (disks).
 READ_WORDS = _word_set(
-    "analyse analyze autocomplete calculate check compare compute count describe diff dryrun "
+    "analyse analyze autocomplete calculate check compare compute count decode describe diff dryrun "
     "estimate evaluate explain fetch filter find get lint list lookup parse preview query "
     "render retrieve search simulate suggest translate validate"
 )

@@ -185,6 +185,13 @@ def test_inspect_shows_the_deciding_rule(spec: Path) -> None:
         ("createPreviewEnvironment", "/preview-environments", "", None),
         ("deployDryRun", "/deployments/dry-run", "", None),
         ("searchIndex", "/searches", "", ReadingPost("search", "operationId")),
+        # LNbits decodes a Lightning invoice
+        (
+            "api_payments_decode",
+            "/api/v1/payments/decode",
+            "Api Payments Decode",
+            ReadingPost("decode", "operationId"),
+        ),
         ("", "/searches", "Searches", None),
     ],
 )
