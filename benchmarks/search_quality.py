@@ -2,8 +2,8 @@
 
 For each API with a query file in ``benchmarks/search_queries/<api>.jsonl`` (task phrasings written
 by hand as a user would type them, none copied from the spec; each marked ``dev``, for tuning, or
-``test``, held out) and in every folder beside it (``blind/`` to ``blind19/``, ``newapi/``,
-``newapi2/``: each written by a helper who never saw the search's code, its tables or the other
+``test``, held out) and in every folder beside it (``blind/`` to ``blind19/``, ``newapi/`` to
+``newapi3/``: each written by a helper who never saw the search's code, its tables or the other
 queries; each was measured unseen before its misses were looked at, and
 ``notes/search-quality.md`` keeps those first figures), the real public
 spec is planned as ``openapi2mcp generate`` plans it (in memory), its search is built exactly as the
