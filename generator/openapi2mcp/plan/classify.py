@@ -469,8 +469,9 @@ def _resource(
         # "pulp://{+task_href}" would match every URI of every such template: the tool serves it
         report.info("resource-skipped", op.pointer, "a parameter holds the whole path")
         return None
+    # what the answer is, when the document says: LNbits's backup (a ZIP) and QR codes (SVG)
+    # document none, and a read says what came
     mime = op.response.content_type if op.response and op.response.content_type else ""
-    mime = mime or "application/json"
     path_params = [p for p in op.parameters if p.location == "path"]
     query = [p for p in op.parameters if p.location == "query"]
     if any(p.required and not _templatable(api, p) for p in query):

@@ -101,6 +101,27 @@ def test_get_collection_is_a_static_resource_and_item_a_template() -> None:
     }
 
 
+def test_a_resource_says_its_media_type_only_when_the_document_does() -> None:
+    # LNbits documents no content for its backup (a ZIP) and QR codes (SVG): no guess at JSON
+    surface = classify_operations(
+        api(
+            op("GET", "/backup", "api_backup", response=Response("200", "", None)),
+            op("GET", "/qrcode/{data}", "api_qr", parameters=(path_param("data"),)),
+            op("GET", "/pets", "listPets", response=Response("200", "application/json", {})),
+        ),
+        Settings(),
+        "pets",
+        Report(),
+    )
+    assert [(r.uri, r.mime_type) for r in surface.resources] == [
+        ("pets://backup", ""),
+        ("pets://pets", "application/json"),
+    ]
+    assert [(t.uri_template, t.mime_type) for t in surface.templates] == [
+        ("pets://qrcode/{data}", "")
+    ]
+
+
 def test_required_query_parameter_makes_a_template_and_enums_give_completions() -> None:
     status = Parameter("status", "query", True, {"type": "string", "enum": ["available", "sold"]})
     surface = classify_operations(
