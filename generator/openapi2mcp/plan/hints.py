@@ -166,7 +166,9 @@ def acting_get(op: Operation) -> str | None:
     and a host runs a read-only tool unasked, so such a GET must be neither."""
     if op.method != "GET":
         return None
-    words = _terms(op.operation_id or op.summary)
+    # FastAPI's ids end with the path and method: api_restart_server_admin_api_v1_restart_get
+    name = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
+    words = _terms(name or op.operation_id or op.summary)
     while words and words[0] in _LEADING_NOISE:
         words = words[1:]
     if words[-2:] == ["using", "get"]:

@@ -215,6 +215,8 @@ def test_the_rule_on_real_apis_operations(
     [
         # LNbits (FastAPI), Etherpad, ZAP, GoToTraining: GETs that act
         ("api_restart_server", "/admin/api/v1/restart", "Api Restart Server", "restart"),
+        # as FastAPI writes it, the path and method after the function's name
+        ("api_restart_server_admin_api_v1_restart_get", "/admin/api/v1/restart", "Api Restart Server", "restart"),
         ("deletePadUsingGET", "/deletePad", "deletes a pad", "delete"),
         ("StopScanPage", "/stop/{scanId}", "Stop a scan", "stop"),
         ("startTraining", "/trainings/{trainingKey}/start", "Start Training", "start"),
