@@ -130,6 +130,15 @@ SETUP: dict[str, dict[str, Any]] = {
     "unleash": {"env": {}, "skip": r"/api/admin/maintenance$|/api/admin/segments/\{id\}$"},
     "nautobot": {"env": {}, "skip": r"^$"},
     "pygeoapi": {"env": {}, "skip": r"^$"},
+    # signed in with the first wallet's admin key and the super user's token (the runner's); not
+    # its restart, nor its settings (their DELETE resets them and restarts it; a PUT or PATCH of
+    # made-up values could replace the funding source and sign-in methods it runs on), its
+    # logout, a password change, or a reset of a wallet's keys
+    "lnbits": {
+        "env": {},
+        "skip": r"^/admin/api/v1/(restart|settings)$|^/api/v1/auth/(logout|password)$|"
+        r"^/api/v1/wallet/reset/",
+    },
 }
 
 

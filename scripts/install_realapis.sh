@@ -38,6 +38,9 @@ SERVERS=(
     # its configuration, and pointing at OGC's schemas online). 0.21 is the last line that runs on
     # Python 3.11
     "pygeoapi|pygeoapi==0.21.0"
+    # LNbits (FastAPI, SQLite; its FakeWallet funding source pays and receives without a node).
+    # bolt11 imports bitstring's ConstBitStream, which bitstring 5 dropped
+    "lnbits|lnbits==1.6.2 bitstring==4.4.0"
 )
 
 for entry in "${SERVERS[@]}"; do

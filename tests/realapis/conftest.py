@@ -44,7 +44,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.kit.redis_server import running_redis
-from tests.realapis import nautobot, postgres, pygeoapi, slurm
+from tests.realapis import lnbits, nautobot, postgres, pygeoapi, slurm
 from tests.realapis.servers import (
     INSTALL_HINT,
     LAUNCHES,
@@ -1224,6 +1224,26 @@ def run_pygeoapi(realapi_dir: Path) -> Iterator[LiveApi]:
         yield LiveApi(server, package, "pygeoapi_mcp", "PYGEOAPI", server.root_url, spec)
 
 
+def run_lnbits(realapi_dir: Path) -> Iterator[LiveApi]:
+    """LNbits 1.6 (FastAPI, SQLite, the FakeWallet funding source) started by ``lnbits.py``, its
+    super user made by the first-install call; its OpenAPI 3.1 document, which declares no server,
+    is fetched from ``/openapi.json``. Signed in with the first wallet's admin key (the API key
+    header) and the super user's access token (the bearer token): the wallet's calls take the one,
+    the account's and the administrator's the other."""
+    with lnbits.running(realapi_dir) as server:
+        keys = lnbits.first_install(server.root_url)
+        package, spec = _generate_live(server, "/openapi.json", {}, realapi_dir, "lnbits")
+        yield LiveApi(
+            server,
+            package,
+            "lnbits_mcp",
+            "LNBITS",
+            server.root_url,
+            spec,
+            credentials={"API_KEY_HEADER_KEY": keys.adminkey, "HTTP_BEARER_TOKEN": keys.token},
+        )
+
+
 RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "httpbin": run_httpbin,
     "kinto": run_kinto,
@@ -1250,6 +1270,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "changedetection": run_changedetection,
     "nautobot": run_nautobot,
     "pygeoapi": run_pygeoapi,
+    "lnbits": run_lnbits,
 }
 
 
@@ -1306,6 +1327,11 @@ def nautobot_api(realapi_dir: Path) -> Iterator[LiveApi]:
 @pytest.fixture(scope="session")
 def pygeoapi_api(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_pygeoapi(realapi_dir)
+
+
+@pytest.fixture(scope="session")
+def lnbits_api(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_lnbits(realapi_dir)
 
 
 @pytest.fixture(scope="session")
