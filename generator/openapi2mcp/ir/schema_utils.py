@@ -130,12 +130,28 @@ def json_type(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> str:
     if isinstance(declared, str):
         return declared
     if isinstance(declared, list):
-        non_null = [t for t in declared if t != "null"]
-        if len(non_null) == 1 and isinstance(non_null[0], str):
-            return non_null[0]
+        kinds = [t for t in declared if t != "null"]
+        if len(kinds) == 1 and isinstance(kinds[0], str):
+            return kinds[0]
     if "enum" in resolved and all(isinstance(v, str) for v in resolved["enum"] if v is not None):
         return "string"
-    return ""
+    # FastAPI's optional parameter: anyOf [{type: string}, {type: null}]
+    inner = non_null(resolved)
+    return json_type(inner, defs) if inner is not resolved else ""
+
+
+def non_null(schema: JsonSchema) -> JsonSchema:
+    """The one branch of a nullable ``anyOf``/``oneOf`` that is not ``{type: null}`` (FastAPI's
+    ``anyOf: [{type: string}, {type: null}]``); ``schema`` itself when it is no such union."""
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list):
+            others = [
+                b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")
+            ]
+            if len(others) == 1 and len(others) < len(branches) and isinstance(others[0], dict):
+                return others[0]
+    return schema
 
 
 def is_scalar(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> bool:

@@ -31,6 +31,7 @@ from ..ir.schema_utils import (
     enum_values,
     is_scalar,
     json_type,
+    non_null,
     resolve,
 )
 from ..render.examples import conforms
@@ -511,7 +512,7 @@ def _templatable(api: Api, param: Parameter) -> bool:
     """Scalars and arrays of scalars round-trip through ``{?name}`` (arrays comma-separated)."""
     if is_scalar(param.schema, api.input_schemas):
         return True
-    resolved = resolve(param.schema, api.input_schemas)
+    resolved = resolve(non_null(resolve(param.schema, api.input_schemas)), api.input_schemas)
     items = resolved.get("items")
     return (
         json_type(resolved, api.input_schemas) == "array"

@@ -101,6 +101,36 @@ def test_get_collection_is_a_static_resource_and_item_a_template() -> None:
     }
 
 
+def test_an_optional_parameter_written_the_fastapi_way_is_in_its_template() -> None:
+    # Phoenix (FastAPI, OpenAPI 3.1): anyOf [{type: string}, {type: null}] for an optional value
+    nullable = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    splits = {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+    surface = classify_operations(
+        api(
+            op(
+                "GET",
+                "/datasets/{id}/csv",
+                "getDatasetCsv",
+                parameters=(
+                    path_param("id", {"type": "string"}),
+                    Parameter("version_id", "query", False, nullable),
+                    Parameter("split", "query", False, splits),
+                ),
+            )
+        ),
+        Settings(),
+        "pets",
+        Report(),
+    )
+    (template,) = surface.templates
+    assert template.uri_template == "pets://datasets/{id}/csv{?version_id,split}"
+    assert dict(template.variable_types) == {
+        "id": "string",
+        "version_id": "string",
+        "split": "array",
+    }
+
+
 def test_a_resource_says_its_media_type_only_when_the_document_does() -> None:
     # LNbits documents no content for its backup (a ZIP) and QR codes (SVG): no guess at JSON
     surface = classify_operations(
