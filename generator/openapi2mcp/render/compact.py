@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..ir.model import JsonSchema
-from ..ir.schema_utils import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, resolve
+from ..ir.schema_utils import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES, non_null, resolve
 from ..plan.settings import OutputSchemas
 from .portable import portable
 
@@ -137,6 +137,10 @@ def output_schema(
 def top_level_shape(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> JsonSchema:
     """The type, top-level properties (their types only), ``required`` and array items' type."""
     resolved = resolve(schema, defs)
+    inner = non_null(resolved)
+    if inner is not resolved:
+        # FastAPI's optional answer, anyOf [{$ref: Body}, {type: null}]: Body's shape, or null
+        return _nullable(dict(top_level_shape(inner, defs)))
     shape: dict[str, Any] = {}
     kind = implied_type(resolved, defs)
     if kind is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from openapi2mcp.render.compact import lenient_output
+from openapi2mcp.render.compact import lenient_output, output_schema
 from openapi2mcp.render.portable import ANY_VALUE, portable
 
 NULL = {"type": "null"}
@@ -280,3 +280,22 @@ def test_the_rules_restated_here_catch_what_the_inspector_reports() -> None:
         ("untyped-schema", ".properties.b"),
         ("boolean-schema", ".properties.c"),
     ]
+
+
+def test_an_optional_answer_keeps_its_shape_in_the_compact_output_schema() -> None:
+    # Phoenix (FastAPI): a 200 of anyOf [{$ref: UploadDatasetResponseBody}, {type: null}] had
+    # become an anyOf of every JSON type ({"result": <any>} in 2025-11-25)
+    body = {
+        "type": "object",
+        "properties": {
+            "data": {"type": "object", "properties": {"dataset_id": {"type": "string"}}}
+        },
+        "required": ["data"],
+    }
+    schema = {"anyOf": [{"$ref": "#/$defs/Body"}, {"type": "null"}], "$defs": {"Body": body}}
+    assert output_schema(schema, "compact", 200) == {
+        "anyOf": [
+            {"type": "object", "properties": {"data": {"type": "object"}}, "required": ["data"]},
+            {"type": "null"},
+        ]
+    }
