@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from tests.e2e.helpers import stdio_params
 
@@ -104,4 +106,30 @@ async def test_invalid_arguments_are_reported_and_not_sent(
         result = await client.call_tool("get_pet_by_id", {"petId": "not-a-number"})
         assert result.is_error
         assert "petId" in result.content[0].text  # type: ignore[union-attr]
+        assert fake_petstore.requests == []
+
+
+async def test_a_list_resource_takes_its_operations_query_parameters(
+    petstore_package: Path, fake_petstore: Any
+) -> None:
+    # Phoenix's lists page with a cursor: a fixed URI could only ever read the first page
+    params = stdio_params(petstore_package, fake_petstore.base_url, fake_petstore.api_key)
+    async with Client(params, mode="auto") as client:
+        listed = {r.uri for r in (await client.list_resources()).resources}
+        assert "petstore://pets" in {str(uri) for uri in listed}
+        fake_petstore.clear()
+        read = await client.read_resource("petstore://pets?limit=1&status=available,sold")
+        (content,) = read.contents
+        assert content.mime_type == "application/json"
+        (sent,) = fake_petstore.requests
+        assert (sent.method, sent.raw_path) == ("GET", "/v1/pets")
+        assert sent.query_params == [("limit", "1"), ("status", "available"), ("status", "sold")]
+        fake_petstore.clear()
+        # a name the operation does not take is no resource of this server
+        with pytest.raises(BaseException) as missing:
+            await client.read_resource("petstore://pets?colour=red")
+        caught: BaseException = missing.value
+        while isinstance(caught, BaseExceptionGroup):
+            caught = caught.exceptions[0]
+        assert isinstance(caught, MCPError) and caught.error.code == -32602  # 2026-07-28
         assert fake_petstore.requests == []

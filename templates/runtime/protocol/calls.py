@@ -72,6 +72,8 @@ logger = logging.getLogger(__name__)
 
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
 _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+# a query parameter's name that is an RFC 6570 variable name as it is
+_VARIABLE = re.compile(r"[A-Za-z0-9_]+")
 _NOT_FOUND_STATUS = 404
 
 # sends one server notification on the channel of the request being answered
@@ -755,6 +757,15 @@ class Calls:
         if static is not None:
             item = tables.resources.get(uri, {})
             return static["operation"], {}, item.get("mimeType")
+        base, asks, _ = uri.partition("?")
+        static = tables.resource_bindings.get(base) if asks else None
+        if static is not None:
+            # a list read with its optional query ("phoenix://v1/datasets?limit=1"): the query
+            # parameters of its operation, as a template of them would take them
+            arguments = self._queried(base, static["operation"], uri)
+            if arguments is not None:
+                item = tables.resources.get(base, {})
+                return static["operation"], arguments, item.get("mimeType")
         for template, item, binding in self._compiled_templates():
             variables = template.match(uri)
             if variables is None:
@@ -765,6 +776,29 @@ class Calls:
                 continue
             return binding["operation"], arguments, item.get("mimeType")
         raise ResourceNotFound(uri)
+
+    def _queried(self, base: str, operation: str, uri: str) -> JsonObject | None:
+        """The arguments ``uri`` gives a static resource's operation in its query, by the names
+        of the operation's query parameters; None when it names anything else."""
+        spec = self._tables.operations.get(operation)
+        named = {
+            param["name"]: param["argument"]
+            for param in (spec["parameters"] if spec is not None else [])
+            if param["location"] == "query" and _VARIABLE.fullmatch(param["name"])
+        }
+        if not named:
+            return None
+        try:
+            template = UriTemplate(base + "{?" + ",".join(named) + "}")
+        except ValueError:
+            return None
+        variables = template.match(uri)
+        if variables is None:
+            return None
+        try:
+            return self._arguments({"operation": operation, "variables": named}, variables)
+        except ValueError:
+            return None
 
     def _compiled_templates(self) -> list[tuple[UriTemplate, JsonObject, TemplateBinding]]:
         if self._templates is None:
