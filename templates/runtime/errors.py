@@ -225,9 +225,11 @@ class JsonRpcError(McpRequestError):
 class ResourceNotFound(McpRequestError):
     """No resource has this URI; the protocol layer picks the era's error code."""
 
-    def __init__(self, uri: str) -> None:
+    def __init__(self, uri: str, detail: str = "") -> None:
         super().__init__(f"Resource not found: {uri}")
         self.uri = uri
+        # what the API said of it (its 404's body), when the API was asked
+        self.detail = detail
 
 
 class InteractionError(McpRequestError):

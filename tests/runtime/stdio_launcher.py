@@ -55,6 +55,8 @@ async def upstream(request: httpx.Request) -> httpx.Response:
     if method == "GET" and parts[:2] == ["pets", "findByStatus"]:
         return httpx.Response(200, json=STATUS.get(parts[2], []))
     if method == "GET" and parts[0] == "pets" and len(parts) == 2:
+        if parts[1].startswith("-"):
+            return httpx.Response(422, json={"detail": "petId must be positive"})
         found = [pet for pet in PETS if str(pet["id"]) == parts[1]]
         if found:
             return httpx.Response(200, json=found[0])

@@ -72,6 +72,7 @@ logger = logging.getLogger(__name__)
 
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
 _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_INVALID_STATUSES = frozenset({400, 422})
 # a query parameter's name that is an RFC 6570 variable name as it is
 _VARIABLE = re.compile(r"[A-Za-z0-9_]+")
 _NOT_FOUND_STATUS = 404
@@ -709,8 +710,11 @@ class Calls:
             contents = resource_contents(response, uri, mime_type)
         except UpstreamStatusError as exc:
             if exc.status == _NOT_FOUND_STATUS:
-                raise ResourceNotFound(uri) from exc
-            raise JsonRpcError(INTERNAL_ERROR, str(exc)) from exc
+                raise ResourceNotFound(uri, str(exc)) from exc
+            # what the URI asked, refused as invalid (Phoenix's 422 for a list read without the
+            # filter it needs), is the reader's to change; anything else is no fault of the URI
+            invalid = exc.status in _INVALID_STATUSES
+            raise JsonRpcError(INVALID_PARAMS if invalid else INTERNAL_ERROR, str(exc)) from exc
         except UpstreamError as exc:
             raise JsonRpcError(INTERNAL_ERROR, str(exc)) from exc
         if not contents:

@@ -463,7 +463,8 @@ class Dispatcher:
             contents = await self._calls.read_resource(params, call.caller, call.inbound)
         except ResourceNotFound as exc:
             code = INVALID_PARAMS if call.version == MODERN else LEGACY_RESOURCE_NOT_FOUND
-            raise JsonRpcError(code, "Resource not found", {"uri": exc.uri}) from exc
+            data = {"uri": exc.uri, **({"detail": exc.detail} if exc.detail else {})}
+            raise JsonRpcError(code, "Resource not found", data) from exc
         return self._finish({"contents": contents}, call.version, PRIVATE_CACHE)
 
     async def _get_prompt(self, params: JsonObject, call: Call) -> JsonObject:

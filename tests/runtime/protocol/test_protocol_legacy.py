@@ -210,13 +210,22 @@ def test_read_resource_legacy(peer: StdioPeer, version: str) -> None:
 
 
 @pytest.mark.parametrize("version", LEGACY)
-@pytest.mark.parametrize("uri", ["petstore://nothing", "petstore://pets/99", "petstore://gone"])
-def test_resource_not_found_is_32002_in_legacy(peer: StdioPeer, version: str, uri: str) -> None:
+@pytest.mark.parametrize(
+    ("uri", "said"),
+    [
+        ("petstore://nothing", {}),
+        ("petstore://pets/99", {"detail": 'Upstream returned 404 Not Found: {"message":"pet not found"}'}),
+        ("petstore://gone", {"detail": 'Upstream returned 404 Not Found: {"message":"no such thing"}'}),
+    ],
+)  # fmt: skip
+def test_resource_not_found_is_32002_in_legacy(
+    peer: StdioPeer, version: str, uri: str, said: dict[str, str]
+) -> None:
     legacy_peer(peer, version)
     assert peer.request("resources/read", {"uri": uri})["error"] == {
         "code": -32002,
         "message": "Resource not found",
-        "data": {"uri": uri},
+        "data": {"uri": uri, **said},
     }
 
 

@@ -220,20 +220,33 @@ def test_read_template_with_query_variable(peer: StdioPeer) -> None:
     ]
 
 
+PET_404 = 'Upstream returned 404 Not Found: {"message":"pet not found"}'
+GONE_404 = 'Upstream returned 404 Not Found: {"message":"no such thing"}'
+
+
 @pytest.mark.parametrize(
-    "uri",
+    ("uri", "said"),
     [
-        "petstore://nothing",
-        "petstore://pets/rex",  # the template matches, but petId is an integer
-        "petstore://pets/99",  # upstream 404
-        "petstore://gone",  # static resource, upstream 404
+        ("petstore://nothing", {}),
+        ("petstore://pets/rex", {}),  # the template matches, but petId is an integer
+        # the API's 404: what it said of it, beside the URI
+        ("petstore://pets/99", {"detail": PET_404}),
+        ("petstore://gone", {"detail": GONE_404}),  # static resource
     ],
 )
-def test_resource_not_found(peer: StdioPeer, uri: str) -> None:
+def test_resource_not_found(peer: StdioPeer, uri: str, said: dict[str, str]) -> None:
     assert error(peer.modern("resources/read", uri=uri)) == {
         "code": -32602,
         "message": "Resource not found",
-        "data": {"uri": uri},
+        "data": {"uri": uri, **said},
+    }
+
+
+def test_a_resource_read_the_api_refuses_as_invalid_is_invalid_params(peer: StdioPeer) -> None:
+    # what the URI asked is the reader's to change, not an internal error of this server
+    assert error(peer.modern("resources/read", uri="petstore://pets/-1")) == {
+        "code": -32602,
+        "message": 'Upstream returned 422 Unprocessable Entity: {"detail":"petId must be positive"}',
     }
 
 
