@@ -378,6 +378,14 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
     media_types = list(content)
     json_type = choose_media_type(media_types, _RESPONSE_PREFERENCE)
     chosen = json_type or media_types[0]
+    if json_type is not None and _placeholder(content, json_type):
+        # FastAPI writes `application/json: {schema: {}}` for a route that answers a Response of
+        # its own, beside the type it documents (Phoenix's experiment as text/csv)
+        described = next((m for m in media_types if not _placeholder(content, m)), None)
+        # but JSON without a schema is still better read than XML or YAML with one
+        if described is not None and not re.search(r"\*|xml|yaml", described, re.IGNORECASE):
+            chosen = described
+            json_type = described if is_json_type(described) else None
     report_dropped(ctx, loc.child("content"), chosen, media_types, f"response {status}")
     media = content[chosen]
     # what the answer is read as: a range over structured data is JSON, asked for first
@@ -400,6 +408,12 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
             dict.fromkeys([read_as, chosen, *(other for other in others if other not in encodings)])
         ),
     )
+
+
+def _placeholder(content: dict[str, Any], media_type: str) -> bool:
+    """Whether ``content`` says nothing of what ``media_type`` carries (no schema, or ``{}``)."""
+    media = content.get(media_type)
+    return not isinstance(media, dict) or media.get("schema") in (None, {})
 
 
 def _other_encodings(content: dict[str, Any], chosen: str) -> set[str]:

@@ -781,6 +781,29 @@ def test_response_media_types(tmp_path: Path, content: str, expected: Response) 
     assert op.response == expected
 
 
+@pytest.mark.parametrize(
+    ("content", "read_as"),
+    [
+        # FastAPI's placeholder beside the type a route documents (Phoenix's experiment CSV)
+        ("{application/json: {schema: {}}, text/csv: {schema: {type: string}}}", "text/csv"),
+        (
+            "{application/json: {}, image/png: {schema: {type: string, format: binary}}}",
+            "image/png",
+        ),
+        # JSON without a schema is still read before XML or YAML with one
+        ("{application/json: {}, application/xml: {schema: {type: object}}}", "application/json"),
+        ("{application/json: {schema: {}}, text/csv: {}}", "application/json"),
+    ],
+)
+def test_a_json_placeholder_gives_way_to_the_type_a_route_documents(
+    tmp_path: Path, content: str, read_as: str
+) -> None:
+    op, _ = one_operation(
+        tmp_path, f"responses: {{'200': {{description: ok, content: {content}}}}}"
+    )
+    assert op.response is not None and op.response.content_type == read_as
+
+
 # -- security -----------------------------------------------------------------------------------
 
 SECURITY_SCHEMES = """\
