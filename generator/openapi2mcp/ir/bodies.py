@@ -81,6 +81,7 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
     chosen = _for_files(ctx, content, preferred, loc.child("content"))
     without_files = preferred if chosen != preferred and is_json_type(preferred) else ""
     report_dropped(ctx, loc.child("content"), chosen, media_types, "request body")
+    _report_dropped_files(ctx, content, chosen, loc.child("content"))
     media = content[chosen]
     at_media = loc.child("content", chosen)
     raw_schema = _raw_schema(ctx, media, at_media)
@@ -250,6 +251,37 @@ def _for_files(ctx: Context, content: dict[str, Any], chosen: str, at: Location)
             )
             return multipart
     return chosen
+
+
+def _report_dropped_files(ctx: Context, content: dict[str, Any], chosen: str, at: Location) -> None:
+    """A warning when the body chosen leaves out a multipart form that carries a file (Phoenix's
+    dataset upload: JSON, or a CSV file as multipart): the tool cannot upload it."""
+    if base_media_type(chosen) == _MULTIPART:
+        return
+    for media_type, media in content.items():
+        if base_media_type(media_type) != _MULTIPART or not isinstance(media, dict):
+            continue
+        properties = _raw_schema(ctx, media, at.child(media_type)).get("properties")
+        files = [
+            name
+            for name, prop in (properties.items() if isinstance(properties, dict) else ())
+            if isinstance(prop, dict) and _part_binary(_one_part(prop)) is not None
+        ]
+        if files:
+            ctx.resolver.warn(
+                "body-files-dropped",
+                at.child(media_type),
+                f"the request body is sent as {chosen}; {media_type}, which carries the file "
+                f"{', '.join(repr(f) for f in files)}, is left out: the tool cannot upload it "
+                "(an overlay that removes the other media types keeps it)",
+            )
+        return
+
+
+def _one_part(prop: dict[str, Any]) -> dict[str, Any]:
+    """A form property's schema, or its items' when it is a list of them (several files)."""
+    items = prop.get("items")
+    return items if prop.get("type") == "array" and isinstance(items, dict) else prop
 
 
 def _multipart(

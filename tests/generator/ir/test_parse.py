@@ -804,6 +804,36 @@ def test_a_json_placeholder_gives_way_to_the_type_a_route_documents(
     assert op.response is not None and op.response.content_type == read_as
 
 
+def test_a_multipart_form_with_a_file_left_out_is_a_warning(tmp_path: Path) -> None:
+    # Phoenix's dataset upload: JSON rows, or a CSV file with its columns named in the form
+    op, report = one_operation(
+        tmp_path,
+        """\
+        requestBody:
+          content:
+            application/json:
+              schema: {type: object, properties: {name: {type: string}, inputs: {type: array}}}
+            multipart/form-data:
+              schema:
+                type: object
+                properties:
+                  name: {type: string}
+                  input_keys[]: {type: array, items: {type: string}}
+                  file: {type: string, format: binary}
+        responses: {'204': {description: done}}
+        """,
+    )
+    assert op.body is not None and op.body.content_type == "application/json"
+    (warning,) = [d for d in report.diagnostics if d.code == "body-files-dropped"]
+    assert (warning.level, warning.pointer, warning.message) == (
+        "warning",
+        "#/paths/~1pets/get/requestBody/content/multipart~1form-data",
+        "the request body is sent as application/json; multipart/form-data, which carries the "
+        "file 'file', is left out: the tool cannot upload it (an overlay that removes the other "
+        "media types keeps it)",
+    )
+
+
 # -- security -----------------------------------------------------------------------------------
 
 SECURITY_SCHEMES = """\
