@@ -194,8 +194,11 @@ class Credentials:
             if option not in options:
                 options.append(option)
         if self.extra.secret:
-            others = f", or set {', or set '.join(options)}" if options else ""
-            parts.auth_hint = f"check the headers in {self.extra.env}{others}"
+            # the credentials went in the headers set (a bearer token in <PREFIX>_HEADERS): a 403
+            # is theirs lacking a permission, a 401 theirs refused
+            parts.sent_credentials = self.extra.env
+            if options:
+                parts.auth_hint = f"to send others, set {', or set '.join(options)}"
         elif options:
             parts.auth_hint = (
                 "it was sent without credentials; to send them, set the environment variable "

@@ -237,6 +237,22 @@ async def test_a_401_without_credentials_knows_which_variables_to_set(
     )
 
 
+async def test_a_refusal_of_the_headers_set_says_they_were_sent(api: FakeApi, make: Make) -> None:
+    # Phoenix: a system key in PHOENIX_HEADERS lacks the admin role some calls need
+    headers = json.dumps({"Authorization": "Bearer sys-key"})
+    api.reply(403, b'{"detail":"Only admin or system users can perform this action."}', JSON)
+    response = await call(make, op(), {}, environ={"PET_HEADERS": headers})
+    assert api.requests[0].header("Authorization") == "Bearer sys-key"
+    assert response.auth_hint == (
+        "the API refused this to the credentials of PET_HEADERS: they may lack a permission"
+    )
+    api.reply(401, b"{}", JSON)
+    response = await call(make, op(security=[["bearer"]]), {}, environ={"PET_HEADERS": headers})
+    assert response.auth_hint == (
+        "the API did not accept the credentials of PET_HEADERS; to send others, set PET_TOKEN"
+    )
+
+
 async def test_a_bare_key_refused_in_the_authorization_header_says_how_it_went(
     api: FakeApi, make: Make
 ) -> None:
