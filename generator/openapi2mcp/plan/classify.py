@@ -249,28 +249,10 @@ def _tool(
     read_only, destructive, idempotent = VERB_HINTS[op.method]
     title = chosen.title or op.summary.strip() or _humanize(name)
     overrides = settings.annotations_for(chosen, name)
-    # hints set by x-mcp or the config file win over the rule: it does not even run
-    reading = None if _sets_hints(*overrides) else read_only_post(op)
-    acting = None if _sets_hints(*overrides) else acting_get(op)
-    if acting is not None:
-        read_only, destructive, idempotent = False, True, False
-        report.warn(
-            "get-acts",
-            op.pointer,
-            f"GET {op.path} acts ({acting!r} leads its "
-            f"{'operationId' if op.operation_id else 'summary'}): it is a tool that is not "
-            "read-only, and no resource; set its hints in x-mcp annotations or "
-            "[annotations.<operationId>] to change this",
-        )
-    if reading is not None:
-        read_only, destructive, idempotent = True, False, True
-        report.info(
-            "post-read-only",
-            op.pointer,
-            f"POST {op.path} is read-only, non-destructive and idempotent: {reading.word!r} in "
-            f"its {reading.where} and no side-effect word; set its hints in x-mcp annotations "
-            "or [annotations.<operationId>] to change this",
-        )
+    # hints set by x-mcp or the config file win over the rules: they do not even run
+    ruled = None if _sets_hints(*overrides) else _hint_rule(op, report)
+    if ruled is not None:
+        read_only, destructive, idempotent = ruled[0]
     annotations = _override(Annotations(title, read_only, destructive, idempotent), *overrides)
     arguments = _arguments(api, op, report)
     # the server refuses every call of a tool whose schema does not compile: repair it here
@@ -305,7 +287,35 @@ def _tool(
         body_requires=optional_body_requires(api, op, arguments),
         settings=chosen,
     )
-    return tool, reading.note() if reading else ""
+    return tool, ruled[1] if ruled is not None else ""
+
+
+def _hint_rule(op: Operation, report: Report) -> tuple[tuple[bool, bool, bool], str] | None:
+    """The hints a rule gives ``op`` against its verb's, and the rule as ``inspect`` shows it: a
+    POST that only reads (``read_only_post``), a GET that acts (``acting_get``); each decision is
+    reported."""
+    reading = read_only_post(op)
+    if reading is not None:
+        report.info(
+            "post-read-only",
+            op.pointer,
+            f"POST {op.path} is read-only, non-destructive and idempotent: {reading.word!r} in "
+            f"its {reading.where} and no side-effect word; set its hints in x-mcp annotations "
+            "or [annotations.<operationId>] to change this",
+        )
+        return (True, False, True), reading.note()
+    acting = acting_get(op)
+    if acting is not None:
+        where = "operationId" if op.operation_id else "summary"
+        report.warn(
+            "get-acts",
+            op.pointer,
+            f"GET {op.path} acts ({acting!r} leads its {where}): it is a tool that is not "
+            "read-only, and no resource; set its hints in x-mcp annotations or "
+            "[annotations.<operationId>] to change this",
+        )
+        return (False, True, False), f"by the acting GET rule: {acting!r} leads its {where}"
+    return None
 
 
 def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
