@@ -51,7 +51,7 @@ VERB_HINTS: Mapping[str, tuple[bool, bool, bool]] = {
 # format (disks).
 READ_WORDS = _word_set(
     "analyse analyze autocomplete calculate check compare compute count decode describe diff dryrun "
-    "estimate evaluate explain fetch filter find get lint list lookup parse preview query "
+    "estimate evaluate explain fetch filter find get lint list lookup parse poll preview query "
     "render retrieve search simulate suggest translate validate"
 )
 # Words that veto it anywhere (operationId, summary, path; inflected forms too: "Creates",
@@ -91,6 +91,10 @@ _COMPOUNDS = {
     ("sign", "up"): "signup",
     ("sign", "out"): "signout",
 }
+# objects of a read that are made by asking for them: a token or a session is issued
+_ALWAYS_ACTS = frozenset(
+    {"token", "session", "login", "logout", "signin", "signup", "signout", "lock", "lease"}
+)
 # "Run a search" (Elasticsearch's summary of POST /_search) is a search, not a run
 _RUN_WORDS = frozenset({"run", "execute", "perform"})
 _ARTICLES = frozenset({"a", "an", "the"})
@@ -130,7 +134,11 @@ def read_only_post(op: Operation) -> ReadingPost | None:
     summary = _terms(op.summary)
     segments = [_terms(s) for s in op.path.split("/") if s and not s.startswith("{")]
     last = segments[-1] if segments else []
-    everything = [*identifier, *summary, *(word for segment in segments for word in segment)]
+    everything = [
+        *_acting(identifier, named=True),
+        *_acting(summary, named=False),
+        *(word for segment in segments for word in _acting(segment, named=True)),
+    ]
     vetoes = {form for word in everything for form in _forms(word)} & SIDE_EFFECT_WORDS
     if last and last[-1] in _NO_EFFECT_ACTIONS:
         vetoes -= _CREATION_WORDS
@@ -181,6 +189,26 @@ def acting_get(op: Operation) -> str | None:
     if said and _forms(said[0]) & (READ_WORDS | _READ_LEADS):
         return None
     return words[0]
+
+
+def _acting(words: list[str], *, named: bool) -> list[str]:
+    """``words`` that may say an action: not the thing a leading read word reads (dstack's
+    ``list_runs``, ``get_archive_by_hash``: the runs and the archive are read), unless it is made
+    by asking (a token, a session); in a name or a path (``named``), not a collection's plural
+    (``ListWorldExportJobs``, ``/runs/``) either. A later verb still acts: Google's
+    ``compute.instances.insert`` and ``translate.…cancel``, Azure's ``ImageLists_Create``."""
+    read = bool(words) and words[0] in READ_WORDS
+    return [
+        word
+        for position, word in enumerate(words)
+        if not (position == 1 and read and word not in _ALWAYS_ACTS)
+        and not (named and _collection(word))
+    ]
+
+
+def _collection(word: str) -> bool:
+    """A path segment's plural noun (``/runs``, ``/exports``): a collection, not its verb."""
+    return word.endswith("s") and word not in SIDE_EFFECT_WORDS and word[:-1] in SIDE_EFFECT_WORDS
 
 
 def _terms(text: str) -> list[str]:

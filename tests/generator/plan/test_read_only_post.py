@@ -185,6 +185,39 @@ def test_inspect_shows_the_deciding_rule(spec: Path) -> None:
         ("createPreviewEnvironment", "/preview-environments", "", None),
         ("deployDryRun", "/deployments/dry-run", "", None),
         ("searchIndex", "/searches", "", ReadingPost("search", "operationId")),
+        # dstack's RPC-style API: what a read reads is no action, nor a collection in the path
+        (
+            "list_runs",
+            "/api/project/{project_name}/runs/list",
+            "List Runs",
+            ReadingPost("list", "operationId"),
+        ),
+        (
+            "get_archive_by_hash",
+            "/api/project/{p}/files/get_archive_by_hash",
+            "Get Archive By Hash",
+            ReadingPost("get", "operationId"),
+        ),
+        (
+            "list_exports",
+            "/api/project/{p}/exports/list",
+            "List Exports",
+            ReadingPost("list", "operationId"),
+        ),
+        (
+            "poll_logs",
+            "/api/project/{p}/logs/poll",
+            "Poll Logs",
+            ReadingPost("poll", "operationId"),
+        ),
+        # a token or a session read is issued; a second action after "and" is one
+        ("get_token", "/oauth/get_token", "Get Token", None),
+        ("get_or_create_user", "/users/ensure", "", None),
+        ("stop_runs", "/api/project/{p}/runs/stop", "Stop Runs", None),
+        # a later verb still acts: Google's insert after the compute service's name
+        ("compute.instances.insert", "/projects/{project}/zones/{zone}/instances", "", None),
+        ("ListManagementImageLists_Create", "/contentmoderator/lists/v1.0/imagelists", "", None),
+        ("ListImports", "/ListImports", "", ReadingPost("list", "operationId")),
         # LNbits decodes a Lightning invoice
         (
             "api_payments_decode",
