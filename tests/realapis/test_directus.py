@@ -134,7 +134,7 @@ async def test_a_refusal_says_which_variable_to_set_and_how(directus: LiveApi) -
         bare = await client.call_tool("read_items_articles", {"limit": 1})
     assert bare.is_error
     assert only_text(bare).endswith(
-        "\nThe API refused this to the credentials of DIRECTUS_AUTH_KEY: they may lack a "
-        "permission; DIRECTUS_AUTH_KEY is sent as the whole Authorization header, as it is set: "
+        "\nThe API refused this to the credentials of DIRECTUS_AUTH_KEY: they may be invalid or "
+        "lack a permission; DIRECTUS_AUTH_KEY is sent as the whole Authorization header, as it is set: "
         'if the API wants a word before the key, set it with one, e.g. "Bearer <key>".'
     )

@@ -117,7 +117,7 @@ async def test_a_user_the_administrator_adds_signs_in_as_herself(
             "Upstream returned 403 Forbidden: "
             '{"message":"Permission denied (privilege User.Audit is required)"}\n'
             f"The API refused this to the credentials of {variables} (or an access token in "
-            f"GNS3_{SCHEME}_TOKEN): they may lack a permission."
+            f"GNS3_{SCHEME}_TOKEN): they may be invalid or lack a permission."
         )
     finally:
         assert direct.delete(f"/v3/access/users/{added['user_id']}").status_code == 204

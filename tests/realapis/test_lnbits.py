@@ -254,8 +254,8 @@ async def test_an_invoice_key_refused_to_pay_names_the_variable_it_came_from(
     assert refused.is_error
     assert texts(refused) == [
         'Upstream returned 403 Forbidden: {"detail":"Invoice (or Admin) key required."}\n'
-        "The API refused this to the credentials of LNBITS_API_KEY_HEADER_KEY: they may lack a "
-        "permission."
+        "The API refused this to the credentials of LNBITS_API_KEY_HEADER_KEY: they may be "
+        "invalid or lack a permission."
     ]
     assert _balance(lnbits_api, first["inkey"]) == before
     with _direct(lnbits_api, key=first["inkey"]) as direct:

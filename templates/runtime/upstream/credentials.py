@@ -223,12 +223,16 @@ class Credentials:
 
 def answer_hint(advice: str, sent: str, status: int) -> str:
     """What a 401 or 403 answer tells about credentials: ``advice`` (what to set) when none were
-    sent; of those ``sent``, that they were refused (401) or may lack a permission (403), then
+    sent; of those ``sent``, that they were refused (401) or may be invalid or lack a permission
+    (403: dstack answers a wrong token so, GitHub a token without the scope), then
     ``advice`` about them, if any."""
     if not sent:
         return advice
     if status == 403:
-        told = f"the API refused this to the credentials of {sent}: they may lack a permission"
+        told = (
+            f"the API refused this to the credentials of {sent}: they may be invalid or lack a "
+            "permission"
+        )
     else:
         told = f"the API did not accept the credentials of {sent}"
     return f"{told}; {advice}" if advice else told

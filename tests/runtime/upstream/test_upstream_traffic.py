@@ -233,7 +233,7 @@ async def test_a_401_without_credentials_knows_which_variables_to_set(
     api.reply(403, b"{}", JSON)
     response = await call(make, op(security=[["bearer"]]), {}, environ={"PET_TOKEN": TOKEN})
     assert response.auth_hint == (
-        "the API refused this to the credentials of PET_TOKEN: they may lack a permission"
+        "the API refused this to the credentials of PET_TOKEN: they may be invalid or lack a permission"
     )
 
 
@@ -244,7 +244,7 @@ async def test_a_refusal_of_the_headers_set_says_they_were_sent(api: FakeApi, ma
     response = await call(make, op(), {}, environ={"PET_HEADERS": headers})
     assert api.requests[0].header("Authorization") == "Bearer sys-key"
     assert response.auth_hint == (
-        "the API refused this to the credentials of PET_HEADERS: they may lack a permission"
+        "the API refused this to the credentials of PET_HEADERS: they may be invalid or lack a permission"
     )
     api.reply(401, b"{}", JSON)
     response = await call(make, op(security=[["bearer"]]), {}, environ={"PET_HEADERS": headers})
@@ -266,7 +266,7 @@ async def test_a_bare_key_refused_in_the_authorization_header_says_how_it_went(
     response = await call(make, spec, {}, environ={"PET_AUTH": "k3y"}, info=info)
     assert api.requests[0].header("Authorization") == "k3y"
     assert response.auth_hint == (
-        "the API refused this to the credentials of PET_AUTH: they may lack a permission; "
+        "the API refused this to the credentials of PET_AUTH: they may be invalid or lack a permission; "
         "PET_AUTH is sent as the whole Authorization header, as it is set: if the API wants a "
         'word before the key, set it with one, e.g. "Bearer <key>"'
     )
