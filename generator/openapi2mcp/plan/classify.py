@@ -149,8 +149,9 @@ def _function_names(api: Api) -> dict[str, str]:
     """Each operation whose operationId FastAPI made, by key: its function's name. Functions of
     two routers with one name are told apart by the path's words the name does not say and the
     other paths do not share (``create_work_queue`` at ``/work_queues/`` and
-    ``create_work_queue_work_pools`` at ``/work_pools/{name}/queues``); when that leaves two alike,
-    they keep their operationIds."""
+    ``create_work_queue_work_pools`` at ``/work_pools/{name}/queues``), then by their methods
+    (one function serving several: ``service_proxy_get``, ``service_proxy_post``); when that
+    leaves two alike, they keep their operationIds."""
     groups: dict[str, list[tuple[Operation, str]]] = {}
     for op in api.operations:
         stem = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
@@ -168,6 +169,12 @@ def _function_names(api: Api) -> dict[str, str]:
             "_".join([stem, *(w for w in words if w not in shared)])
             for (_, stem), words in zip(members, extra, strict=True)
         ]
+        if len(set(map(naming.tool_name, named))) != len(named):
+            # one function for several methods (FastAPI's api_route: dstack's service proxy,
+            # GET, POST, PUT... of one path): the method tells them apart
+            named = [
+                f"{name}_{op.method.lower()}" for (op, _), name in zip(members, named, strict=True)
+            ]
         if len(set(map(naming.tool_name, named))) == len(named):
             found.update((op.key, name) for (op, _), name in zip(members, named, strict=True))
     return found

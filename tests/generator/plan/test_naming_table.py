@@ -230,7 +230,8 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
                 "GET",
                 "/v3/projects/{project_id}/nodes/{node_id}/files/{file_path}",
             ),
-            # one function for two methods of one path: nothing tells them apart, the ids stay
+            # one function for several methods of one path: each method tells one apart (dstack's
+            # service proxy, whose long ids had been cut to the same words and a hash)
             fastapi_op("read_items_items_get", "GET", "/items"),
             fastapi_op("read_items_items_head", "HEAD", "/items"),
         ),
@@ -244,8 +245,8 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
         "create_work_queue_work_pools",
         "get_file",
         "get_file_nodes",
-        "read_items_items_get",
-        "read_items_items_head",
+        "read_items_get",
+        "read_items_head",
     ]
     renamed = [d.message for d in report.diagnostics if d.code == "tool-renamed"]
     assert renamed[:4] == [
