@@ -127,8 +127,9 @@ class Recorder:
                     response = connection.getresponse()
                     payload = response.read()
                 except (OSError, http.client.HTTPException) as exc:
-                    # Prism itself failed (it dies on some documents): the proxy says so
-                    said = f"prism unreachable: {exc}".encode()
+                    # the server behind failed (Prism dies on some documents; a real server may
+                    # close the connection on a request it cannot bear): the proxy says so
+                    said = f"the server behind the recorder did not answer: {exc}".encode()
                     recorder.exchanges.append(Exchange(self.command, self.path, 0, [], said))
                     self.send_response(502)
                     self.send_header("Content-Length", str(len(said)))
