@@ -26,6 +26,7 @@ from ..load.swagger2_auth import authorization_parameters, declares_authorizatio
 from ..load.swagger2_habits import read_swagger2_parameters, writes_swagger2_parameters
 from ..load.validate import check_document
 from .bodies import declared_content_type, request_body
+from .credential_parameters import Security, credential_parameters
 from .model import (
     Api,
     ApiKeyScheme,
@@ -37,7 +38,6 @@ from .model import (
     OAuth2ClientCredentialsScheme,
     OAuth2PasswordScheme,
     Operation,
-    Parameter,
     SecurityScheme,
     Server,
     ServerVariable,
@@ -58,7 +58,6 @@ METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "t
 _SERVER_VARIABLE: Final = re.compile(r"\{([^{}]+)\}")
 # a path key that starts with a parameter and goes on: ``{task_href}`` or ``{task_href}add_role/``
 _LEADING_VARIABLE: Final = re.compile(r"\{([^{}/]+)\}")
-Security = tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,7 +575,7 @@ def _operation(
         )
     if body is not None and "content-type" in media:
         body = declared_content_type(ctx, body, media["content-type"], at)
-    params, security = _credential_parameters(ctx, params, security, schemes, at)
+    params, security = credential_parameters(ctx, params, security, schemes.supported, at)
     return Operation(
         key="",
         operation_id=operation_id if isinstance(operation_id, str) and operation_id else None,
@@ -600,76 +599,6 @@ def _operation(
         scopes=_scopes(declared_security, security, schemes),
         server=server,
     )
-
-
-def _credential_parameters(
-    ctx: Context,
-    params: tuple[Parameter, ...],
-    security: Security,
-    schemes: _Schemes,
-    at: Location,
-) -> tuple[tuple[Parameter, ...], Security]:
-    """The operation's parameters without those an API key of its security fills, and its
-    security with the schemes of the required ones made necessary.
-
-    Trello declares its ``key`` and ``token`` query parameters on every operation *and* as the
-    ``apiKey`` schemes ``api_key`` and ``api_token`` (as alternatives): as tool arguments they were
-    sent beside the credential (``key=...&key=...``), and the model was asked for a secret. A
-    parameter where a scheme of the operation puts its key is the credential's slot: it is no
-    argument, and when it is required its scheme is needed with every alternative.
-
-    A parameter where a scheme the operation does not require puts its key says the operation
-    reads that key (FastAPI documents ``APIKeyHeader(name="X-API-KEY")`` as a scheme, and as the
-    parameter of a route that takes the header itself: LNbits's ``x-api-key``, on operations that
-    say nothing of security). It is the credential's slot too, and the scheme becomes one the
-    operation takes: the only one (or none, when the parameter is optional) where it says nothing
-    else, one more alternative where it does. The key had gone twice, the model's copy after the
-    credential's, and in place of it a bearer token the operation does not read.
-    """
-    slots: dict[tuple[str, str], str] = {}
-    required = {name for requirement in security for name in requirement}
-    for name in sorted(schemes.supported, key=lambda name: name not in required):
-        scheme = schemes.supported[name]
-        if isinstance(scheme, ApiKeyScheme):
-            slots.setdefault((scheme.location, _slot(scheme.location, scheme.parameter)), name)
-    if not slots:
-        return params, security
-    kept: list[Parameter] = []
-    needed: list[str] = []
-    read: dict[str, bool] = {}  # schemes the operation does not require, whether required here
-    for param in params:
-        scheme_name = slots.get((param.location, _slot(param.location, param.name)))
-        if scheme_name is None:
-            kept.append(param)
-            continue
-        ctx.resolver.info(
-            "param-is-credential",
-            at.child("parameters"),
-            f"{param.location} parameter {param.name!r} is where the security scheme "
-            f"{scheme_name!r} puts its key: the credential fills it; it is no tool argument",
-        )
-        if scheme_name not in required:
-            read[scheme_name] = read.get(scheme_name, False) or param.required
-        elif param.required:
-            needed.append(scheme_name)
-    if read and not security:
-        security = tuple((name,) for name in read) + (() if any(read.values()) else ((),))
-    elif read:
-        needed += [name for name, must in read.items() if must]
-        # before an anonymous alternative, which any call satisfies
-        taken = tuple((name,) for name, must in read.items() if not must)
-        security = (*(a for a in security if a), *taken, *(a for a in security if not a))
-    if needed:
-        widened: dict[frozenset[str], tuple[str, ...]] = {}
-        for alternative in security:
-            each = tuple(dict.fromkeys((*alternative, *needed)))
-            widened.setdefault(frozenset(each), each)  # (key, token) and (token, key) are one
-        security = tuple(widened.values())
-    return tuple(kept), security
-
-
-def _slot(location: str, name: str) -> str:
-    return name.lower() if location == "header" else name
 
 
 def _scopes(
