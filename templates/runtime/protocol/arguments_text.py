@@ -1,0 +1,100 @@
+"""Arguments as text: what a URI template's variable is as its argument's type, and which
+values of other types a parameter sends as the same text.
+
+A resource read gives its arguments as text ("42" for an integer ``petId``); a model may give an
+integer where a string id is asked, or the text of a number where an integer is: a parameter that
+travels as text sends the same bytes either way (``texts_as_sent``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..jsonschema import Validator, unwrap_nullable
+from ..upstream.encoding import scalar
+from .jsonrpc import JsonObject
+
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
+_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+
+
+def _primary_type(schema: Any) -> str | None:
+    schema = unwrap_nullable(schema)
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if isinstance(kind, list):
+        kind = next((name for name in kind if name != "null"), None)
+    return kind if isinstance(kind, str) else None
+
+
+def convert_variable(value: str, schema: Any) -> Any:
+    """A matched URI-template variable as the type its argument schema declares.
+
+    Raises ``ValueError`` when the text cannot be that type (the URI then names no resource).
+    """
+    kind = _primary_type(schema)
+    if kind == "integer":
+        if not _INTEGER.fullmatch(value):
+            raise ValueError(value)
+        return int(value)
+    if kind == "number":
+        if not _NUMBER.fullmatch(value):
+            raise ValueError(value)
+        return int(value) if _INTEGER.fullmatch(value) else float(value)
+    if kind == "boolean":
+        if value not in ("true", "false"):
+            raise ValueError(value)
+        return value == "true"
+    if kind == "array":
+        items = schema.get("items") if isinstance(schema, dict) else None
+        return [convert_variable(part, items) for part in value.split(",")] if value else []
+    return value
+
+
+# a JSON number or boolean as a parameter's text may spell it
+_SCALAR_TEXT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false")
+
+
+def _as_value(value: Any) -> Any:
+    """The JSON number or boolean a parameter's text spells ("17": 17), else ``value``."""
+    if isinstance(value, str) and _SCALAR_TEXT.fullmatch(value):
+        other = json.loads(value)
+        return other if scalar(other) == value else value
+    return value
+
+
+def _as_text(value: Any) -> Any:
+    """A number or a boolean as the text a parameter sends it as (17: "17"), else ``value``."""
+    return scalar(value) if isinstance(value, bool | int | float) else value
+
+
+def _same_text(value: Any) -> Iterator[Any]:
+    """The values of other JSON types that a parameter sends as the same text as ``value`` ("17"
+    and 17, "true" and true; a list's items all read one way or all written the other)."""
+    for convert in (_as_value, _as_text):
+        other = [convert(item) for item in value] if isinstance(value, list) else convert(value)
+        if other != value or type(other) is not type(value):
+            yield other
+
+
+def texts_as_sent(
+    validator: Validator, arguments: JsonObject, textual: tuple[str, ...]
+) -> JsonObject:
+    """``arguments`` with each value of a parameter that travels as text (in the path, the query,
+    a header, a cookie or a form body's field) that its schema refuses replaced by the value of
+    another type that travels as the very same text and that the schema takes: "1796389847" where
+    an integer is asked (an id a model read from an object's keys), 17 or true where a string is.
+    The API receives the same bytes either way; ``arguments`` itself when nothing was replaced."""
+    if not any(name in arguments for name in textual) or validator.is_valid(arguments):
+        return arguments
+    fixed = arguments
+    for name in textual:
+        if name in fixed and validator.fails_at(fixed, name):
+            for other in _same_text(fixed[name]):
+                trial = {**fixed, name: other}
+                if not validator.fails_at(trial, name):
+                    fixed = trial
+                    break
+    return fixed
