@@ -252,3 +252,12 @@ def _sniffed(data: bytes, declared: str) -> str:
         if kind in ("*", found.split("/", 1)[0]):
             return found
     return _OCTETS
+
+
+def gives_file(value: Any, parts: Mapping[str, BodyPart]) -> bool:
+    """Whether a body ``value`` has a file for one of its file ``parts``."""
+    if not isinstance(value, dict):
+        return False
+    return any(
+        part["file"] and value.get(name) not in (None, "", []) for name, part in parts.items()
+    )

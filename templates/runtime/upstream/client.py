@@ -39,7 +39,6 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from ..catalog.model import (
-    BodyPart,
     BodySpec,
     OperationSpec,
     ParameterSpec,
@@ -47,7 +46,7 @@ from ..catalog.model import (
     UpstreamInfo,
 )
 from ..errors import UpstreamError
-from .bodies import encode_body
+from .bodies import encode_body, gives_file
 from .credentials import (
     Credentials,
     ExtraHeaders,
@@ -67,6 +66,7 @@ from .encoding import (
     query_pairs,
 )
 from .http11 import upstream_client
+from .negotiation import accept_header
 from .oauth import OAuthTokens, TokenError, fetched
 from .redaction import Redactor, install_log_redaction
 from .request import REDIRECTS, Prepared, follow_redirect, origin_of
@@ -649,7 +649,7 @@ class Upstream:
         query = parts.query + parts.secret_query
         url = base + path + ("?" + "&".join(query) if query else "")
         self._check_destination(url, base)
-        parts.headers.append(("Accept", _accept(spec, arguments)))
+        parts.headers.append(("Accept", accept_header(spec, arguments)))
         if parts.cookies:
             parts.headers.append(("Cookie", "; ".join(parts.cookies)))
         extra = self._credentials.extra
@@ -760,7 +760,7 @@ class Upstream:
                 )
         media, body_parts = spec["contentType"], spec.get("parts")
         plain = spec.get("withoutFiles")
-        if plain and not _gives_file(value, body_parts or {}):
+        if plain and not gives_file(value, body_parts or {}):
             media, body_parts = plain, None  # Nautobot's device type without its images
         content, content_type = encode_body(
             media,
@@ -775,39 +775,12 @@ class Upstream:
         return content
 
 
-def _accept(spec: OperationSpec, arguments: Mapping[str, Any]) -> str:
-    """The ``Accept`` header: the media types the operation documents, preferred first; and any
-    other, last, when the call names a format in its query (``?format=csv``, which Django REST
-    framework refuses with 406 if the header does not take the type it names; OGC API's and
-    ArcGIS's ``?f=``)."""
-    accept = spec.get("accept") or spec["responseMediaType"] or "*/*"
-    asks_format = any(
-        param["location"] == "query"
-        and param["name"].lower().lstrip("_$") in _FORMAT_PARAMETERS
-        and arguments.get(param["argument"]) is not None
-        for param in spec["parameters"]
-    )
-    return f"{accept}, */*;q=0.1" if asks_format and "*/*" not in accept else accept
-
-
-_FORMAT_PARAMETERS = frozenset({"format", "f"})
-
-
 class _NoToken(Exception):
     """The token of a security scheme could not be had (its message says why)."""
 
     def __init__(self, scheme: str, message: str) -> None:
         super().__init__(message)
         self.scheme, self.message = scheme, message
-
-
-def _gives_file(value: Any, parts: Mapping[str, BodyPart]) -> bool:
-    """Whether a body ``value`` has a file for one of its file ``parts``."""
-    if not isinstance(value, dict):
-        return False
-    return any(
-        part["file"] and value.get(name) not in (None, "", []) for name, part in parts.items()
-    )
 
 
 def _declares_nothing(prepared: Prepared) -> bool:

@@ -1,0 +1,26 @@
+"""What a request asks to be answered in: its ``Accept`` header. Stdlib only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..catalog.model import OperationSpec
+
+# query parameters that name the format of the answer (Django REST framework's, OGC API's)
+FORMAT_PARAMETERS = frozenset({"format", "f"})
+
+
+def accept_header(spec: OperationSpec, arguments: Mapping[str, Any]) -> str:
+    """The ``Accept`` header: the media types the operation documents, preferred first; and any
+    other, last, when the call names a format in its query (``?format=csv``, which Django REST
+    framework refuses with 406 if the header does not take the type it names; OGC API's and
+    ArcGIS's ``?f=``)."""
+    accept = spec.get("accept") or spec["responseMediaType"] or "*/*"
+    asks_format = any(
+        param["location"] == "query"
+        and param["name"].lower().lstrip("_$") in FORMAT_PARAMETERS
+        and arguments.get(param["argument"]) is not None
+        for param in spec["parameters"]
+    )
+    return f"{accept}, */*;q=0.1" if asks_format and "*/*" not in accept else accept
