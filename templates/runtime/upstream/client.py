@@ -437,7 +437,7 @@ class Upstream:
         """``prepared`` with its fetched tokens; when one cannot be had, the request made with the
         next alternative of the operation's security whose credentials are set (a bearer token
         set beside a password the token endpoint refuses: LNbits's), else the failure."""
-        security = list(spec["security"])
+        security = spec["security"]
         while True:
             try:
                 return await self._authorize(spec, prepared)
