@@ -48,6 +48,7 @@ __all__ = ["request_body", "sent_as_text"]
 _MULTIPART: Final = "multipart/form-data"
 _FORM: Final = "application/x-www-form-urlencoded"
 _OCTETS: Final = "application/octet-stream"
+_JSON_PATCH: Final = "application/json-patch+json"
 # file parts of these media types are taken as text; any other file part as base64
 _TEXT_PART: Final = re.compile(
     r"text/.*|application/(json|xml|yaml|x-yaml|javascript|graphql|sql)|.*\+(json|xml)",
@@ -77,7 +78,7 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
         ctx.resolver.warn("body-empty", loc, "request body has no content; no body is sent")
         return None
     media_types = list(content)
-    preferred = choose_media_type(media_types, BODY_PREFERENCE) or media_types[0]
+    preferred = _preferred(ctx, content, media_types, loc.child("content"))
     chosen = _for_files(ctx, content, preferred, loc.child("content"))
     without_files = preferred if chosen != preferred and is_json_type(preferred) else ""
     report_dropped(ctx, loc.child("content"), chosen, media_types, "request body")
@@ -121,6 +122,40 @@ def request_body(ctx: Context, raw: Any, at: Location, path: str = "") -> Reques
         declared_type=chosen if sent != chosen else "",
         without_files=without_files,
     )
+
+
+def _preferred(ctx: Context, content: dict[str, Any], media_types: list[str], at: Location) -> str:
+    """The media type the body goes as (``BODY_PREFERENCE``), JSON Patch by what its value is.
+
+    A JSON Patch document (RFC 6902, ``application/json-patch+json``) is an array of operations.
+    Where the body's schema is such an array (of objects with ``op`` and ``path``), that type is
+    the one to send: ASP.NET reads a ``JsonPatchDocument`` under no other, though Swashbuckle
+    lists ``application/json`` beside it. Where the schema is an object (Kubernetes' ``Patch``,
+    offered as a JSON Patch, a merge patch and a strategic merge patch), an object sent as a
+    JSON Patch is refused: it goes as the other JSON type offered, a merge patch (RFC 7396)."""
+    usual = choose_media_type(media_types, BODY_PREFERENCE) or media_types[0]
+    patches = [t for t in media_types if base_media_type(t) == _JSON_PATCH]
+    others = [t for t in media_types if t not in patches]
+    if not patches or not others:
+        return usual
+    schema = _raw_schema(ctx, content[patches[0]], at.child(patches[0]))
+    if schema.get("type") == "array":
+        operation = _raw_schema(ctx, {"schema": schema.get("items")}, at.child(patches[0]))
+        properties = operation.get("properties")
+        # an array of something else (Swashbuckle lists the type beside every body's)
+        if isinstance(properties, dict) and {"op", "path"} <= properties.keys():
+            return patches[0]
+        return usual
+    chosen = choose_media_type(others, BODY_PREFERENCE)
+    if usual in patches and chosen is not None and is_json_type(chosen):
+        ctx.resolver.info(
+            "body-json-patch",
+            at,
+            f"the request body's schema is not the array of operations a JSON Patch"
+            f" ({usual}) is; it is sent as {chosen}",
+        )
+        return chosen
+    return usual
 
 
 def declared_content_type(

@@ -638,6 +638,84 @@ def test_request_body_media_type_choice(
     assert messages(report) == expected
 
 
+_PATCH_OPERATION = {
+    "type": "object",
+    "required": ["op", "path"],
+    "properties": {"op": {"type": "string"}, "path": {"type": "string"}, "value": {}},
+}
+
+
+@pytest.mark.parametrize(
+    ("media_types", "schema", "chosen", "said"),
+    [
+        # Kubernetes' Patch: an object offered as a JSON Patch, a merge patch, a strategic merge
+        # patch and YAML; an object sent as a JSON Patch is refused, as a merge patch it is read
+        (
+            [
+                "application/json-patch+json",
+                "application/merge-patch+json",
+                "application/strategic-merge-patch+json",
+                "application/apply-patch+yaml",
+            ],
+            {"type": "object"},
+            "application/merge-patch+json",
+            True,
+        ),
+        # ASP.NET's JsonPatchDocument: read under the JSON Patch type only
+        (
+            ["application/json", "application/json-patch+json", "text/json"],
+            {"type": "array", "items": {"$ref": "#/components/schemas/Operation"}},
+            "application/json-patch+json",
+            False,
+        ),
+        # Swashbuckle lists the JSON Patch type beside every body: an array of something else
+        (
+            ["application/json-patch+json", "application/json", "text/json"],
+            {"type": "array", "items": {"type": "object", "properties": {"level": {}}}},
+            "application/json",
+            False,
+        ),
+        (["application/json-patch+json"], {"type": "object"}, "application/json-patch+json", False),
+    ],
+)
+def test_a_json_patch_is_sent_as_one_only_when_its_schema_is_an_array_of_operations(
+    tmp_path: Path, media_types: list[str], schema: dict[str, Any], chosen: str, said: bool
+) -> None:
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "/"}],
+        "paths": {
+            "/a": {
+                "patch": {
+                    "operationId": "a",
+                    "requestBody": {"content": {t: {"schema": schema} for t in media_types}},
+                    "responses": {"204": {"description": "done"}},
+                }
+            }
+        },
+        "components": {"schemas": {"Operation": _PATCH_OPERATION}},
+    }
+    api, report = parse_json(tmp_path, document)
+    body = api.operations[0].body
+    assert body is not None
+    assert body.content_type == chosen
+    patch_notes = [m for m in messages(report) if m[1] == "body-json-patch"]
+    assert patch_notes == (
+        [
+            (
+                "info",
+                "body-json-patch",
+                "#/paths/~1a/patch/requestBody/content",
+                "the request body's schema is not the array of operations a JSON Patch"
+                " (application/json-patch+json) is; it is sent as application/merge-patch+json",
+            )
+        ]
+        if said
+        else []
+    )
+
+
 def test_body_is_normalised_for_input_and_response_for_output(tmp_path: Path) -> None:
     api, report = parse(
         tmp_path,
