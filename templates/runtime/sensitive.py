@@ -54,11 +54,15 @@ _NAME: Final = re.compile(rf"(^|[^a-z])({_WORDS})([^a-z]|$)", re.IGNORECASE)
 _FIELD: Final = re.compile(
     rf"""(?ix)
     (\b(?:{_WORDS}))
-    (["']?\s*[:=]\s*["']?)
+    (["']?\s*[:=]\s*(["'])?)
     ((?:bearer|basic|token|digest)\s+)?
-    [^\s"',;&}}<]+
+    (?(3)[^"'\n]+|[^\s"',;&}}<]+)
     """
 )
+
+# an ordinary word, and what follows it in a sentence
+_WORD: Final = re.compile(r"[A-Z]?[a-z]{1,14}")
+_GOES_ON: Final = re.compile(r"[ \t]+[A-Za-z]")
 
 
 def secret_header(name: str) -> bool:
@@ -83,5 +87,16 @@ def secret_argument(name: str) -> bool:
 
 
 def scrub_fields(text: str, mask: str) -> str:
-    """``text`` with the value of every secret-looking field (``token: …``) replaced by ``mask``."""
-    return _FIELD.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''}{mask}", text)
+    """``text`` with the value of every secret-looking field (``token: …``) replaced by ``mask``;
+    not a sentence that goes on after a colon (ZenML's "error decoding access token: Invalid JWT
+    token: Not enough segments"): an unquoted word followed by more words is prose, not a value."""
+
+    def masked(m: re.Match[str]) -> str:
+        name, separator, quoted, scheme = m.group(1, 2, 3, 4)
+        value = m.group(0)[m.end(4 if scheme else 2) - m.start() :]
+        prose = not (quoted or scheme) and separator.strip() == ":"
+        if prose and _WORD.fullmatch(value) and _GOES_ON.match(text, m.end()):
+            return m.group(0)
+        return f"{name}{separator}{scheme or ''}{mask}"
+
+    return _FIELD.sub(masked, text)

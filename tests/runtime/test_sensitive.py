@@ -87,3 +87,27 @@ def test_fields_in_text_are_masked_value_only() -> None:
         '{"access_token": "***", "name": "rex"} password=***&user=al '
         "Authorization: Bearer *** cookie: ***"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "scrubbed"),
+    [
+        # ZenML's 401: a sentence goes on after each colon, no value follows the word "token"
+        (
+            "Authentication error: error decoding access token: Invalid JWT token: Not enough"
+            " segments.",
+            "Authentication error: error decoding access token: Invalid JWT token: Not enough"
+            " segments.",
+        ),
+        # a quoted value is masked whole, spaces and all
+        ('{"password": "two words", "a": 1}', '{"password": "***", "a": 1}'),
+        ('"Authorization": "Bearer abc def"', '"Authorization": "Bearer ***"'),
+        # a value ends the text, or a list goes on after it, or it is no plain word
+        ("password: hunter", "password: ***"),
+        ("password: letmein, user: bob", "password: ***, user: bob"),
+        ("api_key: sk_live_abc more text", "api_key: *** more text"),
+        ("password=Invalid more", "password=*** more"),
+    ],
+)
+def test_a_sentence_after_a_secret_word_is_not_a_value(text: str, scrubbed: str) -> None:
+    assert scrub_fields(text, "***") == scrubbed
