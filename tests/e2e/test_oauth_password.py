@@ -319,3 +319,110 @@ async def test_a_sign_in_that_fails_gives_way_to_a_token_set_beside_it(tmp_path:
         f"{upstream.url}/api/v1/auth: HTTP 400 (body: value is not a valid dict); the endpoint "
         "did not read the form an OAuth 2.0 token request is, so the credentials were not checked"
     )
+
+
+# ZenML's shape: a password scheme some operations require, and operations that say nothing of
+# security (the health check, the sign-in itself), which take the credentials set or go without
+UNSAID: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Pipelines", "version": "1.0.0"},
+    "servers": [{"url": "https://pipelines.example.com"}],
+    "components": {
+        "securitySchemes": {
+            "CookieOAuth2TokenBearer": {
+                "type": "oauth2",
+                "flows": {"password": {"tokenUrl": "/api/v1/login", "scopes": {}}},
+            }
+        }
+    },
+    "paths": {
+        "/health": {
+            "get": {
+                "operationId": "health",
+                "responses": {"200": {"description": "ok", "content": {"application/json": {}}}},
+            }
+        },
+        "/api/v1/login": {
+            "post": {
+                "operationId": "token",
+                "requestBody": {
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "username": {"type": "string"},
+                                    "password": {"type": "string"},
+                                },
+                            }
+                        }
+                    }
+                },
+                "responses": {"200": {"description": "ok", "content": {"application/json": {}}}},
+            }
+        },
+        "/api/v1/current-user": {
+            "get": {
+                "operationId": "get_current_user",
+                "security": [{"CookieOAuth2TokenBearer": []}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {}}}},
+            }
+        },
+    },
+}
+
+
+def _zenml(x: fs.Exchange) -> None:
+    """Signs in ``default`` with ``right-pass`` only; the health check needs nobody."""
+    if x.request.path == "/health":
+        x.json(200, "OK")
+    elif x.request.path == "/api/v1/login":
+        if x.request.body == b"username=default&password=right-pass":
+            x.json(200, {"access_token": "tok-1", "token_type": "bearer"})
+        else:
+            x.json(401, {"detail": ["AuthorizationException", "Authentication error"]})
+    elif x.request.headers.get("authorization") == "Bearer tok-1":
+        x.json(200, {"name": "default"})
+    else:
+        x.json(401, {"detail": ["AuthorizationException", "Not authenticated"]})
+
+
+async def test_a_sign_in_that_fails_leaves_what_needs_no_credentials_working(
+    tmp_path: Path,
+) -> None:
+    catalog = read_catalog(generate_package(tmp_path, UNSAID, "pipelines-mcp"))
+    prefix = "PIPELINES_COOKIE_OAUTH2_TOKEN_BEARER"
+    with fs.FaultServer() as upstream:
+        for path in ("/health", "/api/v1/login", "/api/v1/current-user"):
+            upstream.script[path] = _zenml
+        env = {
+            "PIPELINES_BASE_URL": upstream.url,
+            f"{prefix}_USERNAME": "default",
+            f"{prefix}_PASSWORD": "wrong-pass",
+            "PIPELINES_RETRIES": "0",
+        }
+        health, login, me = await call_tools(
+            catalog,
+            env,
+            ("health", {}),
+            ("token", {"username": "default", "password": "right-pass"}),
+            ("get_current_user", {}),
+        )
+        sent = [
+            (r.method, r.path, r.body, r.headers.get("authorization")) for r in upstream.requests
+        ]
+    # the health check: the sign-in refused, then the call without credentials
+    assert json.loads(texts(health)) == "OK"
+    assert health["result"].get("isError") is not True
+    # the sign-in the tool does is sent as given, once, without signing in first
+    assert json.loads(texts(login)) == {"access_token": "tok-1", "token_type": "bearer"}
+    # what requires the credentials still fails on them
+    assert me["result"]["isError"] is True
+    assert "could not get an access token for 'CookieOAuth2TokenBearer'" in texts(me)
+    refused = b"grant_type=password&username=default&password=wrong-pass"
+    assert sent == [
+        ("POST", "/api/v1/login", refused, None),
+        ("GET", "/health", b"", None),
+        ("POST", "/api/v1/login", b"username=default&password=right-pass", None),
+        ("POST", "/api/v1/login", refused, None),
+    ]

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Final, cast
+from urllib.parse import urlsplit
 
 from ..diagnostics import Report
 from ..load.reading import LoadedDocument, is_swagger2
@@ -106,6 +107,7 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
         else {op.pointer for op, at in found if not resolver.lookup(at.child("security"))[0]}
     )
     operations = _unrequired_schemes(resolver, _assign_keys(resolver, found), schemes, unsaid)
+    operations = _token_endpoints(resolver, operations, schemes)
     inputs, outputs = ctx.schemas.definitions()
     return Api(
         title=title,
@@ -715,6 +717,42 @@ def _unrequired_schemes(
     return tuple(
         replace(op, security=alternatives) if op.pointer in taking else op for op in operations
     )
+
+
+def _token_endpoints(
+    resolver: Resolver, operations: tuple[Operation, ...], schemes: _Schemes
+) -> tuple[Operation, ...]:
+    """The operations that are a scheme's token endpoint, without that scheme: a sign-in does not
+    first sign in. ZenML's ``POST /api/v1/login`` says nothing of security, so it took its own
+    password scheme: a wrong password configured made the sign-in a tool could do refused before it
+    was sent, and a wrong password given to it blamed the one configured."""
+    endpoints = {
+        name: "/" + urlsplit(scheme.token_url).path.strip("/")
+        for name, scheme in schemes.supported.items()
+        if isinstance(scheme, OAuth2ClientCredentialsScheme | OAuth2PasswordScheme)
+    }
+    if not endpoints:
+        return operations
+    found: list[Operation] = []
+    for op in operations:
+        path = "/" + op.path.strip("/")
+        own = {
+            name
+            for name, url in endpoints.items()
+            if op.method == "POST" and (url == path or (url.endswith(path) and path != "/"))
+        }
+        if own and any(own.intersection(alt) for alt in op.security):
+            kept = tuple(alt for alt in op.security if not own.intersection(alt))
+            found.append(replace(op, security=kept or ((),)))
+            resolver.info(
+                "security-token-endpoint",
+                ROOT.child("paths", op.path, op.method.lower()),
+                f"the operation is the token endpoint of {', '.join(sorted(own))}: it is sent"
+                " without that scheme's token",
+            )
+        else:
+            found.append(op)
+    return tuple(found)
 
 
 def _assign_keys(

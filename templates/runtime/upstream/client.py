@@ -435,8 +435,9 @@ class Upstream:
         prepared: Prepared,
     ) -> Prepared:
         """``prepared`` with its fetched tokens; when one cannot be had, the request made with the
-        next alternative of the operation's security whose credentials are set (a bearer token
-        set beside a password the token endpoint refuses: LNbits's), else the failure."""
+        next alternative of the operation's security whose credentials are set (LNbits's bearer
+        token beside a refused password), or with none where it may go so (ZenML's health check,
+        of unsaid security), else the failure."""
         security = spec["security"]
         while True:
             try:
@@ -444,11 +445,13 @@ class Upstream:
             except _NoToken as failed:
                 security = [alt for alt in security if failed.scheme not in alt]
                 other = None
-                if any(security):
+                if security:
                     other = self._prepare({**spec, "security": security}, arguments, user)
+                if other is not None and not other.sent_credentials and [] in security:
+                    why = f"it was sent without credentials, as it may be: {failed.message}"
+                    return replace(other, auth_hint=why)  # a 401 or 403 then says why
                 if other is None or not other.sent_credentials:
-                    # never anonymous in place of credentials that were set and failed
-                    raise UpstreamError(failed.message) from None
+                    raise UpstreamError(failed.message) from None  # credentials are required
                 prepared = other
 
     async def _authorize(self, spec: OperationSpec, prepared: Prepared) -> Prepared:
