@@ -109,6 +109,25 @@ async def test_invalid_arguments_are_reported_and_not_sent(
         assert fake_petstore.requests == []
 
 
+async def test_an_optional_argument_given_as_null_is_left_out(
+    petstore_package: Path, fake_petstore: Any
+) -> None:
+    # models write null for what they leave out (ZenML's lists: "size": null); null is no limit
+    params = stdio_params(petstore_package, fake_petstore.base_url, fake_petstore.api_key)
+    async with Client(params, mode="auto") as client:
+        fake_petstore.clear()
+        result = await client.call_tool("list_pets", {"limit": None, "status": ["sold"]})
+        assert not result.is_error
+        (sent,) = fake_petstore.requests
+        assert sent.query_params == [("status", "sold")]
+        # a required argument given as null is still refused, and nothing is sent
+        fake_petstore.clear()
+        result = await client.call_tool("get_pet_by_id", {"petId": None})
+        assert result.is_error
+        assert "petId: null is not of type" in result.content[0].text  # type: ignore[union-attr]
+        assert fake_petstore.requests == []
+
+
 async def test_a_list_resource_takes_its_operations_query_parameters(
     petstore_package: Path, fake_petstore: Any
 ) -> None:

@@ -162,6 +162,18 @@ def _without_selection(arguments: JsonObject, select: Selection | None) -> JsonO
     return {k: v for k, v in arguments.items() if k != select.argument}
 
 
+def _nulls_left_out(validator: Validator, arguments: JsonObject) -> JsonObject:
+    """``arguments`` without the optional ones given as null where null is no value of theirs:
+    models write ``"size": null`` for an argument they mean to leave out (a ZenML list's page
+    size), and an argument left out is what that says. Where null is a value (a nullable field of
+    a JSON body, which it clears), it stays."""
+    schema = validator.schema
+    required = schema.get("required", []) if isinstance(schema, dict) else []
+    nulls = [k for k, v in arguments.items() if v is None and k not in required]
+    dropped = {k for k in nulls if validator.fails_at(arguments, k)}
+    return {k: v for k, v in arguments.items() if k not in dropped} if dropped else arguments
+
+
 def _reads(tool: JsonObject) -> bool | None:
     """What the tool's annotation says of its effect: a search by POST changes nothing ("do not
     repeat it" would be wrong), whatever its method; None when it says nothing."""
@@ -531,6 +543,7 @@ class Calls:
         pay for this: valid ones are checked once and returned as they are."""
         if validator.is_valid(arguments):
             return arguments
+        arguments = _nulls_left_out(validator, arguments)
         arguments = validator.integers_as_text(arguments)
         return texts_as_sent(validator, arguments, self._textual(operation))
 
