@@ -101,7 +101,8 @@ async def test_the_result_budget_cuts_structured_content_and_names_the_paging_ar
     assert result["content"][1]["text"].endswith(
         f"shown: the first {len(shown)} of 300 items. This server returns at most 2000 characters "
         "per result (its operator can raise that with REL_MAX_RESULT_CHARS). To get the rest, "
-        "call again with the pagination arguments page, per_page.]"
+        "call again for fewer at a time (per_page) and page on with page: a next page starts "
+        "after what this call asked for, not after what is shown.]"
     )
 
 

@@ -369,11 +369,7 @@ class _Success:
 
     def _cut_note(self, cuts: list[str], size: int) -> str:
         shown = "; ".join(cuts[:3]) + ("; …" if len(cuts) > 3 else "")
-        rest = (
-            f" To get the rest, call again with the pagination arguments {', '.join(self.paging)}."
-            if self.paging
-            else ""
-        )
+        rest = _paging_advice(self.paging)
         what = "response"
         if self.select is not None:
             what = "selection"
@@ -657,6 +653,7 @@ _PAGING_NAMES = frozenset(
         "page",
         "perpage",
         "pagesize",
+        "size",
         "pagenumber",
         "pagetoken",
         "nextpagetoken",
@@ -681,12 +678,42 @@ _PAGING_NAMES = frozenset(
 )
 
 
+# the paging arguments that say how many come at a time (the others say from where)
+_SIZE_NAMES = frozenset(
+    {"perpage", "pagesize", "limit", "size", "maxresults", "top", "count", "first", "pagelimit"}
+)
+
+
+def _paging_advice(paging: tuple[str, ...]) -> str:
+    """How to get what a cut left out: the next page starts after what was asked for, not after
+    what is shown (ZenML's 50 flavors of a page, 1 shown: its page 2 began at the 51st)."""
+    sizes = [a for a in paging if _paging_name(a) in _SIZE_NAMES]
+    places = [a for a in paging if a not in sizes]
+    if sizes and places:
+        return (
+            f" To get the rest, call again for fewer at a time ({', '.join(sizes)}) and page on"
+            f" with {', '.join(places)}: a next page starts after what this call asked for, not"
+            " after what is shown."
+        )
+    if sizes:
+        return f" A smaller {', '.join(sizes)} returns fewer, whole."
+    if places:
+        return (
+            f" Paging on with {', '.join(places)} starts after what this call asked for, not after"
+            " what is shown."
+        )
+    return ""
+
+
+def _paging_name(name: str) -> str:
+    return name.lower().lstrip("$").replace("_", "").replace("-", "")
+
+
 def pagination_arguments(parameters: Iterable[tuple[str, str, str]]) -> tuple[str, ...]:
     """The tool arguments that page through a collection, from ``(name, location, argument)``."""
     found = [
         argument
         for name, location, argument in parameters
-        if location == "query"
-        and name.lower().lstrip("$").replace("_", "").replace("-", "") in _PAGING_NAMES
+        if location == "query" and _paging_name(name) in _PAGING_NAMES
     ]
     return tuple(found)

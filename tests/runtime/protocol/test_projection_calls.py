@@ -194,8 +194,8 @@ async def test_the_result_budget_bounds_the_selection() -> None:
     assert note == (
         "[cut to fit: the selection has 511 characters; shown: the first 5 of 20 items. This "
         "server returns at most 600 characters per result (its operator can raise that with "
-        "REL_MAX_RESULT_CHARS). To get the rest, call again with the pagination arguments "
-        "limit. A narrower _select returns less.]"
+        "REL_MAX_RESULT_CHARS). A smaller limit returns fewer, whole. A narrower _select "
+        "returns less.]"
     )
     assert len(shown) * 2 + len(note) <= 600
 

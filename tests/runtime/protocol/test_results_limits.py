@@ -68,7 +68,8 @@ def test_the_limit_bounds_text_and_structured_content_together() -> None:
         f"[cut to fit: the response has {len(compact(pets))} characters; shown: the first "
         f"{len(shown)} of 1000 items. This server returns at most 5000 characters per result (its "
         "operator can raise that with PETSTORE_MAX_RESULT_CHARS). To get the rest, call again "
-        "with the pagination arguments page, per_page.]"
+        "for fewer at a time (per_page) and page on with page: a next page starts after what "
+        "this call asked for, not after what is shown.]"
     )
     assert 4000 < result_size(result) <= 5000
 
