@@ -527,15 +527,31 @@ def _resource(
 
 def _templatable(api: Api, param: Parameter) -> bool:
     """Scalars and arrays of scalars round-trip through ``{?name}`` (arrays comma-separated)."""
-    if is_scalar(param.schema, api.input_schemas):
+    return _round_trips(param.schema, api.input_schemas)
+
+
+def _round_trips(
+    schema: JsonSchema, defs: Mapping[str, JsonSchema], depth: int = 0, arrays: bool = True
+) -> bool:
+    """Whether a value of ``schema`` is text a URI variable carries: a scalar, an array of them,
+    or a union of those (ZenML's filters: ``anyOf`` a UUID, a string, an array of either, null;
+    the text is then read as the union's string)."""
+    if is_scalar(schema, defs):
         return True
-    resolved = resolve(non_null(resolve(param.schema, api.input_schemas)), api.input_schemas)
+    resolved = resolve(non_null(resolve(schema, defs)), defs)
     items = resolved.get("items")
-    return (
-        json_type(resolved, api.input_schemas) == "array"
-        and isinstance(items, Mapping)
-        and is_scalar(items, api.input_schemas)
-    )
+    if json_type(resolved, defs) == "array" and isinstance(items, Mapping):
+        return arrays and _round_trips(items, defs, depth + 1, arrays=False)
+    for keyword in ("anyOf", "oneOf"):
+        branches = resolved.get(keyword)
+        if isinstance(branches, list) and branches and depth < 4:
+            others = [
+                b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")
+            ]
+            return bool(others) and all(
+                isinstance(b, Mapping) and _round_trips(b, defs, depth + 1, arrays) for b in others
+            )
+    return False
 
 
 def _uri_path(path: str, variables: Mapping[str, str]) -> str:

@@ -105,6 +105,12 @@ def test_an_optional_parameter_written_the_fastapi_way_is_in_its_template() -> N
     # Phoenix (FastAPI, OpenAPI 3.1): anyOf [{type: string}, {type: null}] for an optional value
     nullable = {"anyOf": [{"type": "string"}, {"type": "null"}]}
     splits = {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+    # ZenML's filters: a UUID, a string, an array of either, or null
+    uuid = {"type": "string", "format": "uuid"}
+    either = {"anyOf": [uuid, {"type": "string"}]}
+    filters = {
+        "anyOf": [uuid, {"type": "string"}, {"type": "array", "items": either}, {"type": "null"}]
+    }
     surface = classify_operations(
         api(
             op(
@@ -115,6 +121,9 @@ def test_an_optional_parameter_written_the_fastapi_way_is_in_its_template() -> N
                     path_param("id", {"type": "string"}),
                     Parameter("version_id", "query", False, nullable),
                     Parameter("split", "query", False, splits),
+                    Parameter("user", "query", False, filters),
+                    # an object is no text: left out
+                    Parameter("where", "query", False, {"anyOf": [{"type": "object"}, uuid]}),
                 ),
             )
         ),
@@ -123,11 +132,12 @@ def test_an_optional_parameter_written_the_fastapi_way_is_in_its_template() -> N
         Report(),
     )
     (template,) = surface.templates
-    assert template.uri_template == "pets://datasets/{id}/csv{?version_id,split}"
+    assert template.uri_template == "pets://datasets/{id}/csv{?version_id,split,user}"
     assert dict(template.variable_types) == {
         "id": "string",
         "version_id": "string",
         "split": "array",
+        "user": "string",
     }
 
 
