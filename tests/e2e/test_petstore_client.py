@@ -152,3 +152,14 @@ async def test_a_list_resource_takes_its_operations_query_parameters(
             caught = caught.exceptions[0]
         assert isinstance(caught, MCPError) and caught.error.code == -32602  # 2026-07-28
         assert fake_petstore.requests == []
+        # a value its parameter's type refuses: not found, and the data says why
+        with pytest.raises(BaseException) as refused:
+            await client.read_resource("petstore://pets?limit=abc")
+        caught = refused.value
+        while isinstance(caught, BaseExceptionGroup):
+            caught = caught.exceptions[0]
+        assert isinstance(caught, MCPError) and caught.error.data == {
+            "uri": "petstore://pets?limit=abc",
+            "detail": "limit: 'abc' is not an integer",
+        }
+        assert fake_petstore.requests == []

@@ -37,15 +37,15 @@ def convert_variable(value: str, schema: Any) -> Any:
     kind = _primary_type(schema)
     if kind == "integer":
         if not _INTEGER.fullmatch(value):
-            raise ValueError(value)
+            raise ValueError(f"{value!r} is not an integer")
         return int(value)
     if kind == "number":
         if not _NUMBER.fullmatch(value):
-            raise ValueError(value)
+            raise ValueError(f"{value!r} is not a number")
         return int(value) if _INTEGER.fullmatch(value) else float(value)
     if kind == "boolean":
         if value not in ("true", "false"):
-            raise ValueError(value)
+            raise ValueError(f"{value!r} is not true or false")
         return value == "true"
     if kind == "array":
         items = schema.get("items") if isinstance(schema, dict) else None

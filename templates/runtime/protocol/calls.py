@@ -696,10 +696,14 @@ class Calls:
             return static["operation"], {}, item.get("mimeType")
         base, asks, _ = uri.partition("?")
         static = tables.resource_bindings.get(base) if asks else None
+        why = ""  # a template the URI matches, with a value its type refuses ("size=abc")
         if static is not None:
             # a list read with its optional query ("phoenix://v1/datasets?limit=1"): the query
             # parameters of its operation, as a template of them would take them
-            arguments = self._queried(base, static["operation"], uri)
+            try:
+                arguments = self._queried(base, static["operation"], uri)
+            except ValueError as exc:
+                arguments, why = None, str(exc)
             if arguments is not None:
                 item = tables.resources.get(base, {})
                 return static["operation"], arguments, item.get("mimeType")
@@ -709,14 +713,16 @@ class Calls:
                 continue
             try:
                 arguments = self._arguments(binding, variables)
-            except ValueError:
+            except ValueError as exc:
+                why = why or str(exc)
                 continue
             return binding["operation"], arguments, item.get("mimeType")
-        raise ResourceNotFound(uri)
+        raise ResourceNotFound(uri, why)
 
     def _queried(self, base: str, operation: str, uri: str) -> JsonObject | None:
         """The arguments ``uri`` gives a static resource's operation in its query, by the names
-        of the operation's query parameters; None when it names anything else."""
+        of the operation's query parameters; None when it names anything else; ``ValueError``
+        when a value is not of its parameter's type."""
         spec = self._tables.operations.get(operation)
         named = {
             param["name"]: param["argument"]
@@ -732,10 +738,7 @@ class Calls:
         variables = template.match(uri)
         if variables is None:
             return None
-        try:
-            return self._arguments({"operation": operation, "variables": named}, variables)
-        except ValueError:
-            return None
+        return self._arguments({"operation": operation, "variables": named}, variables)
 
     def _compiled_templates(self) -> list[tuple[UriTemplate, JsonObject, TemplateBinding]]:
         if self._templates is None:
@@ -761,5 +764,8 @@ class Calls:
         arguments: JsonObject = {}
         for variable, text in variables.items():
             argument = binding["variables"].get(variable, variable)
-            arguments[argument] = convert_variable(text, properties.get(argument))
+            try:
+                arguments[argument] = convert_variable(text, properties.get(argument))
+            except ValueError as exc:
+                raise ValueError(f"{variable}: {exc}") from None
         return arguments

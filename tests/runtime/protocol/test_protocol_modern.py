@@ -228,7 +228,8 @@ GONE_404 = 'Upstream returned 404 Not Found: {"message":"no such thing"}'
     ("uri", "said"),
     [
         ("petstore://nothing", {}),
-        ("petstore://pets/rex", {}),  # the template matches, but petId is an integer
+        # the template matches, but petId is an integer
+        ("petstore://pets/rex", {"detail": "petId: 'rex' is not an integer"}),
         # the API's 404: what it said of it, beside the URI
         ("petstore://pets/99", {"detail": PET_404}),
         ("petstore://gone", {"detail": GONE_404}),  # static resource
