@@ -159,8 +159,11 @@ def read_only_post(op: Operation) -> ReadingPost | None:
 # unless a noun follows it in an operationId.
 ACTING_VERBS = _word_set(
     "restart reboot shutdown send resend trigger delete remove purge wipe destroy kill "
-    "terminate cancel revoke reset start stop"
+    "terminate cancel revoke reset start stop logout signout logoff"
 )
+# what acts said alone: ZenML's GET /api/v1/logout ("logout"), which a client reading every
+# resource it lists would call
+_SIGN_OUT = frozenset({"logout", "signout", "logoff"})
 # a lead those verbs share with a read (StopPoint_GetByGeoPoint, "Send search terms to receive")
 _READ_ANYWHERE = frozenset({"get", "list", "read", "search", "query", "find", "lookup", "fetch"})
 _READ_LEADS = frozenset({"return", "show", "read"})
@@ -181,7 +184,14 @@ def acting_get(op: Operation) -> str | None:
         words = words[1:]
     if words[-2:] == ["using", "get"]:
         words = words[:-2]  # springfox names a method by its verb: deletePadUsingGET
-    if len(words) < 2 or words[0] not in ACTING_VERBS or _READ_ANYWHERE & set(words):
+    if words[:2] in (["log", "out"], ["sign", "out"], ["log", "off"]):
+        words = ["".join(words[:2]), *words[2:]]
+    alone = bool(words) and words[0] in _SIGN_OUT
+    if (
+        (len(words) < 2 and not alone)
+        or words[0] not in ACTING_VERBS
+        or _READ_ANYWHERE & set(words)
+    ):
         return None
     # a summary that reads says what a controller's name does not (TfL's StopPoint_Arrivals:
     # "Gets the list of arrival predictions")

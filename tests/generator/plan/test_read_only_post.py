@@ -263,6 +263,11 @@ def test_the_rule_on_real_apis_operations(
         ("listProgrammes", "/programmes", "Start here for programmes metadata", None),
         ("restart", "/restart", "", None),  # one word: a noun as often (a restart policy)
         ("api_reset_settings", "/admin/api/v1/settings/default", "", "reset"),
+        # ZenML's sign-out (FastAPI), alone in its name; and written in two words
+        ("logout_api_v1_logout_get", "/api/v1/logout", "Logout", "logout"),
+        ("logOut", "/session/logout", "", "logout"),
+        ("", "/auth/signout", "Sign out", "signout"),
+        ("getLogoutUrl", "/logout-url", "", None),
     ],
 )  # fmt: skip
 def test_a_get_that_acts_is_told_by_the_verb_leading_its_name(
