@@ -481,9 +481,10 @@ def _security(api: Api, prefix: str) -> tuple[dict[str, rt.SecurityScheme], tupl
                 env_vars += [
                     EnvVar(user, f"User name: {flow}, tokens from {scheme.token_url}", secret=True),
                     EnvVar(password, f"Password: {flow}", secret=True),
-                    EnvVar(client_id, f"Client id, if the token endpoint wants one: {flow}"),
+                    EnvVar(client_id, f"Client id, if the token endpoint wants one: {flow}",
+                           default="none is sent"),
                     EnvVar(secret, f"Client secret, if the token endpoint wants one: {flow}",
-                           secret=True),
+                           secret=True, default="none is sent"),
                     EnvVar(token, f"Access token for {name!r}; when set, used instead of signing "
                            "in with the user name and password", secret=True),
                 ]  # fmt: skip

@@ -369,7 +369,8 @@ def _client_config(plan: ServerPlan) -> str:
     env = {
         v.name: f"<{v.name.lower()}>"
         for v in plan.env_vars
-        if v.secret or v.required or v.credential
+        # not what most never set (a password sign-in's client secret, which few endpoints want)
+        if (v.secret or v.required or v.credential) and not (v.default and not v.required)
     }
     entry: dict[str, Any] = {"command": plan.command}
     if env:
