@@ -426,3 +426,24 @@ async def test_a_sign_in_that_fails_leaves_what_needs_no_credentials_working(
         ("POST", "/api/v1/login", b"username=default&password=right-pass", None),
         ("POST", "/api/v1/login", refused, None),
     ]
+
+
+async def test_a_refused_token_is_named_as_what_was_sent(tmp_path: Path) -> None:
+    # ZenML's 401 to a bad token in ..._TOKEN named the user name and password, never sent
+    catalog = read_catalog(generate_package(tmp_path, UNSAID, "pipelines-mcp"))
+    prefix = "PIPELINES_COOKIE_OAUTH2_TOKEN_BEARER"
+    with fs.FaultServer() as upstream:
+        upstream.script["/api/v1/current-user"] = _zenml
+        env = {
+            "PIPELINES_BASE_URL": upstream.url,
+            f"{prefix}_TOKEN": "bogus-token-123",
+            "PIPELINES_RETRIES": "0",
+        }
+        (me,) = await call_tools(catalog, env, ("get_current_user", {}))
+        (sent,) = upstream.requests
+    assert sent.headers["authorization"] == "Bearer bogus-token-123"
+    assert me["result"]["isError"] is True
+    assert texts(me) == (
+        'Upstream returned 401 Unauthorized: {"detail":["AuthorizationException","Not '
+        f'authenticated"]}}\nThe API did not accept the credentials of {prefix}_TOKEN.'
+    )

@@ -188,7 +188,7 @@ class Credentials:
             if all(scheme.satisfied(self.get) for scheme in chosen):
                 for scheme in chosen:
                     scheme.apply(self, parts)
-                parts.sent_credentials = ", ".join(needed)
+                parts.sent_credentials = ", ".join(h for s in chosen for h in s.hints(self.get))
                 return
             option = " and ".join(dict.fromkeys(needed))
             if option not in options:

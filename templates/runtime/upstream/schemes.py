@@ -78,7 +78,7 @@ class ApiKey:
             return []
         return [value for value in [read(self.scheme["env"])] if value]
 
-    def hints(self) -> list[str]:
+    def hints(self, read: Read | None = None) -> list[str]:
         return [self.scheme["env"]]
 
     def apply(self, source: Source, parts: RequestParts) -> None:
@@ -137,7 +137,7 @@ class Bearer:
     def secrets(self, read: Read) -> list[str]:
         return [value for value in [read(self.scheme["env"])] if value]
 
-    def hints(self) -> list[str]:
+    def hints(self, read: Read | None = None) -> list[str]:
         return [self.scheme["env"]]
 
     def apply(self, source: Source, parts: RequestParts) -> None:
@@ -169,7 +169,7 @@ class Basic:
             return []
         return [password, base64.b64encode(f"{user}:{password}".encode()).decode("ascii")]
 
-    def hints(self) -> list[str]:
+    def hints(self, read: Read | None = None) -> list[str]:
         return [self.scheme["usernameEnv"], self.scheme["passwordEnv"]]
 
     def apply(self, source: Source, parts: RequestParts) -> None:
@@ -204,7 +204,10 @@ class OAuth2ClientCredentials:
     def secrets(self, read: Read) -> list[str]:
         return _fetching_secrets(self.scheme, read)
 
-    def hints(self) -> list[str]:
+    def hints(self, read: Read | None = None) -> list[str]:
+        """What to set; with ``read``, what was sent: the ready token, when it is set."""
+        if read is not None and read(self.scheme["env"]):
+            return [self.scheme["env"]]
         token = f"(or an access token in {self.scheme['env']})"
         return [self.scheme["clientIdEnv"], f"{self.scheme['clientSecretEnv']} {token}"]
 
@@ -239,7 +242,11 @@ class OAuth2Password:
         password = read(self.scheme["passwordEnv"])
         return _fetching_secrets(self.scheme, read) + ([password] if password else [])
 
-    def hints(self) -> list[str]:
+    def hints(self, read: Read | None = None) -> list[str]:
+        """What to set; with ``read``, what was sent: the ready token, when it is set (ZenML's
+        401 to a bad token named the user name and password, which were not sent)."""
+        if read is not None and read(self.scheme["env"]):
+            return [self.scheme["env"]]
         token = f"(or an access token in {self.scheme['env']})"
         return [self.scheme["usernameEnv"], f"{self.scheme['passwordEnv']} {token}"]
 
