@@ -26,6 +26,7 @@ from urllib.parse import quote
 from ..config import AnnotationOverride
 from ..diagnostics import Report
 from ..ir.model import Api, JsonSchema, Operation, Parameter
+from ..ir.operation_parts import path_variables
 from ..ir.schema_utils import (
     defs_closure,
     enum_values,
@@ -149,7 +150,8 @@ def _function_names(api: Api) -> dict[str, str]:
     """Each operation whose operationId FastAPI made, by key: its function's name. Functions of
     two routers with one name are told apart by the path's words the name does not say and the
     other paths do not share (``create_work_queue`` at ``/work_queues/`` and
-    ``create_work_queue_work_pools`` at ``/work_pools/{name}/queues``), then by their methods
+    ``create_work_queue_work_pools`` at ``/work_pools/{name}/queues``), then by their path
+    variables (``list_model_versions_by_model_name_or_id``), then by their methods
     (one function serving several: ``service_proxy_get``, ``service_proxy_post``); when that
     leaves two alike, they keep their operationIds."""
     groups: dict[str, list[tuple[Operation, str]]] = {}
@@ -169,6 +171,15 @@ def _function_names(api: Api) -> dict[str, str]:
             "_".join([stem, *(w for w in words if w not in shared)])
             for (_, stem), words in zip(members, extra, strict=True)
         ]
+        if len(set(map(naming.tool_name, named))) != len(named):
+            # a list nested under its owner and the list of all (ZenML's list_model_versions at
+            # /model_versions and /models/{model_name_or_id}/model_versions): the owner's id
+            by_owner = [
+                f"{name}_by_{'_and_'.join(owners)}" if (owners := path_variables(op.path)) else name
+                for (op, _), name in zip(members, named, strict=True)
+            ]
+            if len(set(map(naming.tool_name, by_owner))) == len(by_owner):
+                named = by_owner
         if len(set(map(naming.tool_name, named))) != len(named):
             # one function for several methods (FastAPI's api_route: dstack's service proxy,
             # GET, POST, PUT... of one path): the method tells them apart

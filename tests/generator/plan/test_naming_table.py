@@ -234,6 +234,16 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
             # service proxy, whose long ids had been cut to the same words and a hash)
             fastapi_op("read_items_items_get", "GET", "/items"),
             fastapi_op("read_items_items_head", "HEAD", "/items"),
+            # ZenML: a list of all, and the same list under its owner, whose path says the
+            # function's words again: the owner's id tells them apart
+            fastapi_op(
+                "list_model_versions_api_v1_model_versions_get", "GET", "/api/v1/model_versions"
+            ),
+            fastapi_op(
+                "list_model_versions_api_v1_models__model_name_or_id__model_versions_get",
+                "GET",
+                "/api/v1/models/{model_name_or_id}/model_versions",
+            ),
         ),
     )
     report = Report()
@@ -247,6 +257,8 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
         "get_file_nodes",
         "read_items_get",
         "read_items_head",
+        "list_model_versions",
+        "list_model_versions_by_model_name_or_id",
     ]
     renamed = [d.message for d in report.diagnostics if d.code == "tool-renamed"]
     assert renamed[:4] == [
