@@ -126,6 +126,12 @@ async def test_an_optional_argument_given_as_null_is_left_out(
         assert result.is_error
         assert "petId: null is not of type" in result.content[0].text  # type: ignore[union-attr]
         assert fake_petstore.requests == []
+        # a body's field given as null asks to clear it: refused where the schema has no null,
+        # never dropped (the call would report a success that cleared nothing)
+        result = await client.call_tool("create_pet", {"name": "Rex", "tags": None})
+        assert result.is_error
+        assert "tags: null is not of type" in result.content[0].text  # type: ignore[union-attr]
+        assert fake_petstore.requests == []
 
 
 async def test_a_list_resource_takes_its_operations_query_parameters(

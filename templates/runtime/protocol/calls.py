@@ -162,14 +162,17 @@ def _without_selection(arguments: JsonObject, select: Selection | None) -> JsonO
     return {k: v for k, v in arguments.items() if k != select.argument}
 
 
-def _nulls_left_out(validator: Validator, arguments: JsonObject) -> JsonObject:
-    """``arguments`` without the optional ones given as null where null is no value of theirs:
-    models write ``"size": null`` for an argument they mean to leave out (a ZenML list's page
-    size), and an argument left out is what that says. Where null is a value (a nullable field of
-    a JSON body, which it clears), it stays."""
+def _nulls_left_out(
+    validator: Validator, arguments: JsonObject, parameters: set[str]
+) -> JsonObject:
+    """``arguments`` without the optional ``parameters`` given as null where null is no value of
+    theirs: models write ``"size": null`` for a parameter they mean to leave out (a ZenML list's
+    page size), and a parameter left out is what that says. A field of a body is not left out:
+    null there asks to clear it (NocoDB clears an email so), which the schema then refuses or
+    lets through, never silently drops."""
     schema = validator.schema
     required = schema.get("required", []) if isinstance(schema, dict) else []
-    nulls = [k for k, v in arguments.items() if v is None and k not in required]
+    nulls = [k for k, v in arguments.items() if v is None and k in parameters and k not in required]
     dropped = {k for k in nulls if validator.fails_at(arguments, k)}
     return {k: v for k, v in arguments.items() if k not in dropped} if dropped else arguments
 
@@ -543,7 +546,9 @@ class Calls:
         pay for this: valid ones are checked once and returned as they are."""
         if validator.is_valid(arguments):
             return arguments
-        arguments = _nulls_left_out(validator, arguments)
+        spec = self._tables.operations.get(operation)
+        parameters = {p["argument"] for p in spec["parameters"]} if spec is not None else set()
+        arguments = _nulls_left_out(validator, arguments, parameters)
         arguments = validator.integers_as_text(arguments)
         return texts_as_sent(validator, arguments, self._textual(operation))
 
