@@ -43,18 +43,21 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
+MAYBE = "; the request was sent, and the API may have made the change: check before repeating it"
+RESET = "connection reset"
 # (row name, behaviour, method, output schema?, isError, upstream hits, message fragment)
 MATRIX: list[tuple[str, fs.Behaviour | None, str, bool, bool, int, str]] = [
     ("slow but in time", fs.slow(0.05), "GET", False, False, 1, '{"ok":true}'),
     ("slow past the timeout", fs.slow(30), "GET", False, True, 3, "timed out after 0.5 s (3 attempts)"),
-    ("slow past the timeout", fs.slow(30), "POST", False, True, 1, "timed out after 0.5 s"),
+    # a write that timed out may have been made (NocoDB's had): the model must not repeat it blind
+    ("slow past the timeout", fs.slow(30), "POST", False, True, 1, f"timed out after 0.5 s{MAYBE}"),
     ("never answers", fs.hang, "GET", False, True, 3, "timed out after 0.5 s (3 attempts)"),
     ("connection refused", None, "GET", False, True, 0, "connection refused (3 attempts)"),
     ("connection refused", None, "POST", False, True, 0, "connection refused"),
     ("reset before the reply", fs.reset_before_reply, "GET", False, True, 3, "(3 attempts)"),
-    ("reset before the reply", fs.reset_before_reply, "PATCH", False, True, 1, "failed"),
+    ("reset before the reply", fs.reset_before_reply, "PATCH", False, True, 1, f"failed: {RESET}{MAYBE}"),
     ("reset mid-body", fs.reset_mid_body, "GET", False, True, 3, "(3 attempts)"),
-    ("reset mid-body", fs.reset_mid_body, "POST", False, True, 1, "failed"),
+    ("reset mid-body", fs.reset_mid_body, "POST", False, True, 1, f"{MAYBE}"),
     ("429, Retry-After 1", fs.burst(429, 1, {"Retry-After": "1"}), "GET", False, False, 2, '"attempt":2'),
     ("429, Retry-After 1", fs.burst(429, 1, {"Retry-After": "1"}), "POST", False, False, 2,
      '"attempt":2'),

@@ -80,6 +80,7 @@ from .resilience import (
     PolicyError,
     Refused,
     failure_reason,
+    maybe_done,
 )
 from .resilience import parse_retry_after as _parse_retry_after
 from .settings import (
@@ -537,11 +538,10 @@ class Upstream:
         """One request and its whole body, within the timeout; transport failures are ``_Failed``.
         A 2xx body still arriving when the time is up (a stream), or larger than is read, is what
         arrived, not a failure."""
-        origin = prepared.origin
+        origin, method = prepared.origin, prepared.method
         chunks: list[bytes] = []
         response: httpx.Response | None = None
-        cut_after = None
-        cut_short = False
+        cut_after, cut_short = None, False
         try:
             async with asyncio.timeout(self._timeout):
                 request = client.build_request(
@@ -557,7 +557,7 @@ class Upstream:
                     await response.aclose()
         except (TimeoutError, httpx.TimeoutException):
             if response is None or not 200 <= response.status_code < 300:
-                message = f"upstream timed out after {self._timeout:g} s"
+                message = f"upstream timed out after {self._timeout:g} s" + maybe_done(method)
                 raise _Failed(message, "timeout", retryable=True) from None
             raw, coding = b"".join(chunks), response.headers.get("content-encoding", "")
             cut_after = self._timeout
@@ -572,7 +572,8 @@ class Upstream:
             message = self._scrub(f"could not reach {origin}: {failure_reason(exc)}", prepared)
             raise _Failed(message, failure_reason(exc), retryable=True) from None
         except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-            message = self._scrub(f"request to {origin} failed: {failure_reason(exc)}", prepared)
+            failed = f"request to {origin} failed: {failure_reason(exc)}{maybe_done(method)}"
+            message = self._scrub(failed, prepared)
             raise _Failed(
                 message, self._scrub(failure_reason(exc), prepared), retryable=True
             ) from None
@@ -729,11 +730,7 @@ class Upstream:
         return content
 
     def _content(
-        self,
-        spec: BodySpec,
-        arguments: Mapping[str, Any],
-        parts: RequestParts,
-        operation: OperationSpec,
+        self, spec: BodySpec, arguments: Mapping[str, Any], parts: RequestParts, op: OperationSpec
     ) -> bytes | None:
         argument = spec.get("argument")
         if argument is not None:
@@ -771,7 +768,7 @@ class Upstream:
             argument or "body",
             body_parts,
             declared=spec.get("declaredType", ""),
-            arrays=self._arrays_of(operation),
+            arrays=self._arrays_of(op),
             as_text=spec.get("asText", False),
         )
         parts.headers.append(("Content-Type", content_type))

@@ -39,12 +39,24 @@ __all__ = [
     "PolicyError",
     "Refused",
     "failure_reason",
+    "maybe_done",
     "parse_retry_after",
 ]
 
 # methods whose repetition has no extra effect (RFC 9110 §9.2.2): only these are retried after a
 # failure that may have happened after the request was acted on
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+
+def maybe_done(method: str) -> str:
+    """What a failure after the request went out leaves unknown, for a method whose repetition
+    is not safe: NocoDB had made the record a POST timed out on, and a model that read "timed out"
+    made it again."""
+    if method.upper() in IDEMPOTENT_METHODS:
+        return ""
+    return "; the request was sent, and the API may have made the change: check before repeating it"
+
+
 # a gateway or an overloaded upstream: worth another try for idempotent methods, and what counts as
 # a failure of the upstream itself (for the circuit breaker). A 500 is not among them: it is most
 # often the API's answer to this one request, and the same request gets the same answer again.
