@@ -145,33 +145,48 @@ class Validator:
         return found[: max(1, limit)]
 
     def _inside_nullable(self, error: Any) -> list[ValidationIssue]:
-        """Why a value that is not null fails a nullable schema's other branch, from inside it
-        (``ids[0]: 2 is not of type "string"``, not "not valid under any of the schemas"); []
-        when the failure is not of that kind, or the value's own type is already wrong."""
-        if error.message != f"{_MASK}{_ANY_OF_FAILED}" or error.instance is None:
+        """Why a value fails the one branch of a union that is of its type, from inside it: a
+        nullable schema's other branch (``ids[0]: 2 is not of type "string"``), or the object of
+        NocoDB's ``oneOf [record, array of records]`` (``body.Count: "abc" is not of type
+        "integer"``), not "not valid under any of the schemas"; [] when the failure is not of
+        that kind, or the value's own type is already wrong."""
+        failed = error.message in (f"{_MASK}{_ANY_OF_FAILED}", f"{_MASK}{_ONE_OF_FAILED}")
+        if not failed or error.instance is None:
             return []
         at: Path = tuple(error.schema_path)[:-1]
         node = _node_at(self._root, at)
         kinds = _nullable_kinds(node)
         if kinds and json_type(error.instance) not in kinds:
             return []  # the message names the types admitted
-        if at not in self._branches:
-            self._branches[at] = self._branch(node)
-        branch = self._branches[at]
+        key = (*at, json_type(error.instance))
+        if key not in self._branches:
+            self._branches[key] = self._branch(node, json_type(error.instance))
+        branch = self._branches[key]
         return [] if branch is None else branch.issues(error.instance, limit=3)
 
-    def _branch(self, node: Any) -> Validator | None:
-        """A validator of the branch that is not ``{"type": "null"}`` of a nullable ``node``, the
-        root's definitions beside it (its references point there); ``None`` when there is none."""
-        branches = node.get("anyOf") if isinstance(node, dict) else None
-        if not isinstance(branches, list) or len(branches) != 2 or {"type": "null"} not in branches:
+    def _branch(self, node: Any, kind: str) -> Validator | None:
+        """A validator of the one branch of the union ``node`` that admits values of type
+        ``kind``, the root's definitions beside it (its references point there); ``None`` when
+        not exactly one does."""
+        branches = next(
+            (node[k] for k in ("anyOf", "oneOf") if isinstance(node, dict) and k in node), None
+        )
+        if not isinstance(branches, list) or not isinstance(self._root, Mapping):
             return None
-        other = branches[0] if branches[1] == {"type": "null"} else branches[1]
-        if not isinstance(other, dict) or not isinstance(self._root, Mapping):
-            return None
+        # a structure is told from inside its branch; a scalar's alternatives are said in full
+        fitting = [
+            b
+            for b in branches
+            if kind in ("object", "array") and isinstance(b, dict) and _admits(self._local(b), kind)
+        ]
+        if len(fitting) != 1:
+            # a nullable value's other branch, whatever it says of its type (an enum, an allOf)
+            fitting = [b for b in branches if b != {"type": "null"}]
+            if len(fitting) != 1 or len(branches) != 2 or not isinstance(fitting[0], dict):
+                return None
         shared = {k: self._root[k] for k in ("$defs", "definitions") if k in self._root}
         try:
-            return Validator({**shared, **other}, resources=self._resources)
+            return Validator({**shared, **fitting[0]}, resources=self._resources)
         except SchemaError:
             return None
 
@@ -268,6 +283,13 @@ def _said(branch: Any) -> str:
     kind = branch.get("type")
     kinds = [k for k in (kind if isinstance(kind, list) else [kind]) if isinstance(k, str)]
     return " or ".join(kinds)
+
+
+def _admits(branch: Any, kind: str) -> bool:
+    """Whether ``branch`` says it takes values of JSON type ``kind`` (an integer is a number)."""
+    declared = branch.get("type") if isinstance(branch, Mapping) else None
+    kinds = declared if isinstance(declared, list) else [declared]
+    return kind in kinds or (kind == "integer" and "number" in kinds)
 
 
 def _node_at(schema: Any, path: Path) -> Any:

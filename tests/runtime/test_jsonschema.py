@@ -230,3 +230,29 @@ def test_boolean_schemas_and_the_schema_property() -> None:
     assert Validator(True).is_valid({"anything": 1})
     assert messages(False, 1) == [("", "False schema does not allow 1")]
     assert Validator({"type": "string"}).schema == {"type": "string"}
+
+
+def test_a_structure_failing_the_one_branch_of_its_type_is_told_from_inside_it() -> None:
+    """NocoDB's bodies: one record or an array of them. "not valid under any of the schemas"
+    said nothing of the field at fault."""
+    record = {
+        "type": "object",
+        "properties": {"Count": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
+    }
+    schema = {
+        "type": "object",
+        "properties": {
+            "body": {
+                "anyOf": [{"$ref": "#/$defs/R"}, {"type": "array", "items": {"$ref": "#/$defs/R"}}]
+            }
+        },
+        "$defs": {"R": record},
+    }
+    assert messages(schema, {"body": {"Count": "abc"}}) == [
+        ("body.Count", '"abc" is not of types "null", "integer"')
+    ]
+    assert messages(schema, {"body": [{"Count": "x"}]}) == [
+        ("body[0].Count", '"x" is not of types "null", "integer"')
+    ]
+    wrapped = {"oneOf": [{"type": "object", "required": ["fields"]}, {"type": "array"}]}
+    assert messages(wrapped, {"Title": "x"}) == [("", '"fields" is a required property')]
