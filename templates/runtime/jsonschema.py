@@ -234,6 +234,27 @@ class Validator:
             instance = _written_at(instance, place)
         return instance
 
+    def numbers_as_booleans(self, instance: Any) -> Any:
+        """``instance`` with each 0 or 1 where the schema wants a boolean and no number read as
+        false or true: SQLite and MySQL keep booleans as integers, and NocoDB answers a checkbox
+        so; ``instance`` itself when there is none."""
+        if self.is_valid(instance):
+            return instance
+        places: list[Path] = []
+        try:
+            for error in self._compiled.iter_errors(instance):
+                value = error.instance
+                if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
+                    continue
+                node = _node_at(self._root, tuple(error.schema_path)[:-1])
+                if any(_boolean_only(self._local(branch)) for branch in _alternatives(node)):
+                    places.append(tuple(error.instance_path))
+        except (ValueError, TypeError, RecursionError):
+            return instance
+        for place in places:
+            instance = _written_at(instance, place, bool)
+        return instance
+
     def fails_at(self, instance: Any, key: str) -> bool:
         """Whether ``instance`` (an object) breaks the schema at its member ``key`` or inside it."""
         try:
@@ -330,16 +351,24 @@ def _integer_text(node: Any) -> bool:
     )
 
 
-def _written_at(value: Any, place: Path) -> Any:
-    """A copy of ``value`` with the integer at ``place`` written as its decimal text."""
+def _written_at(value: Any, place: Path, write: Callable[[Any], Any] = str) -> Any:
+    """A copy of ``value`` with what is at ``place`` written anew: an integer as its decimal
+    text (``write``: ``bool``, a 0 or 1 as false or true)."""
     if not place:
-        return str(value)
+        return write(value)
     head, rest = place[0], place[1:]
     if isinstance(value, dict) and isinstance(head, str) and head in value:
-        return {**value, head: _written_at(value[head], rest)}
+        return {**value, head: _written_at(value[head], rest, write)}
     if isinstance(value, list) and isinstance(head, int) and 0 <= head < len(value):
-        return [*value[:head], _written_at(value[head], rest), *value[head + 1 :]]
+        return [*value[:head], _written_at(value[head], rest, write), *value[head + 1 :]]
     return value
+
+
+def _boolean_only(node: Any) -> bool:
+    """Whether ``node`` takes booleans and no number."""
+    declared = node.get("type") if isinstance(node, Mapping) else None
+    kinds = declared if isinstance(declared, list) else [declared]
+    return "boolean" in kinds and not {"integer", "number"} & set(kinds)
 
 
 def required_groups(branches: Any) -> list[list[str]] | None:

@@ -1,13 +1,15 @@
 """Structured content that keeps the promise of the advertised output schema, within a budget.
 
 A tool that advertises an ``outputSchema`` must return ``structuredContent`` that conforms to it,
-but real APIs drift from their descriptions. ``conform`` takes the body as parsed and, when it does
-not conform, sets each part that breaks the schema to ``null`` (the lenient schemas the generator
-advertises admit ``null`` everywhere below the root, and at a root of one value) until it does; when
-even that fails (the root itself has the wrong type, or a strict schema admits no ``null``) it falls
-back to an empty value of the root's type, and to nothing at all when no such value conforms. The
-caller keeps the body as received for the text content and says what was changed. ``shrink`` cuts a
-JSON value to a number of characters of compact JSON, keeping leading array items and properties and
+but real APIs drift from their descriptions. ``conform`` takes the body as parsed and reads a 0 or
+1 where a boolean (and no number) is documented as that boolean (SQLite and MySQL keep booleans
+so: NocoDB's checkboxes), which is no drift; when the body still does not conform, it sets each
+part that breaks the schema to ``null`` (the lenient schemas the generator advertises admit
+``null`` everywhere below the root, and at a root of one value) until it does; when even that
+fails (the root itself has the wrong type, or a strict schema admits no ``null``) it falls back to
+an empty value of the root's type, and to nothing at all when no such value conforms. The caller
+keeps the body as received for the text content and says what was changed. ``shrink`` cuts a JSON
+value to a number of characters of compact JSON, keeping leading array items and properties and
 describing what it left out, so that a result's text and structured content both fit
 ``<PREFIX>_MAX_RESULT_CHARS``.
 Stdlib only.
@@ -56,6 +58,10 @@ class Conformed:
 def conform(value: Any, validator: Validator) -> Conformed:
     """``value``, or the closest value that conforms to ``validator``'s schema (see the module)."""
     issues = validator.issues(value, limit=_ISSUES_SHOWN)
+    if issues:
+        # a 0 or 1 where a boolean is documented is that boolean (SQLite's): no drift
+        value = validator.numbers_as_booleans(value)
+        issues = validator.issues(value, limit=_ISSUES_SHOWN)
     if not issues:
         return Conformed(value)
     current = copy.deepcopy(value)

@@ -119,6 +119,30 @@ def test_a_write_whose_response_drifts_says_the_change_was_made() -> None:
     }
 
 
+def test_a_boolean_kept_as_0_or_1_is_that_boolean_and_no_drift() -> None:
+    """NocoDB on SQLite answers a checkbox as 0 or 1 where its document says boolean: the
+    structured content had it as null, with a drift note on every record read."""
+    task = {
+        "type": "object",
+        "properties": {
+            "Done": {"anyOf": [{"type": "boolean"}, {"type": "null"}]},
+            "Count": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "Flags": {"type": "array", "items": {"type": "boolean"}},
+        },
+    }
+    body = b'{"Id":1,"Done":0,"Count":1,"Flags":[1,0]}'
+    read = UpstreamResponse(200, "OK", "application/json", body, URL, method="GET")
+    result = tool_result(read, Validator(task))
+    assert result == {
+        "resultType": "complete",
+        "content": [{"type": "text", "text": body.decode()}],
+        "structuredContent": {"Id": 1, "Done": False, "Count": 1, "Flags": [True, False]},
+    }
+    # a number other than 0 or 1 is no boolean: drift, as before
+    read = UpstreamResponse(200, "OK", "application/json", b'{"Done":2}', URL, method="GET")
+    assert tool_result(read, Validator(task))["structuredContent"] == {"Done": None}
+
+
 NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 
 
