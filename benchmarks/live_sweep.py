@@ -3,7 +3,7 @@
 The servers the ``realapi`` tests launch (``tests/realapis/conftest.py``: ``RUNNERS``; installed
 by ``scripts/install_realapis.sh``: httpbin, Kinto, Jupyter Server, PowerDNS, Alertmanager,
 LoopBack's two examples, Prefect, GNS3, Label Studio, Chroma, Unleash, Superset, Platformatic DB,
-Airflow, Directus, etcd, WireMock, Homebridge's UI, Pulp, Zou, Slurm, changedetection.io) are
+Airflow, Directus, etcd, WireMock, Homebridge's UI, Pulp, Zou, Slurm, changedetection.io, ZenML) are
 started on 127.0.0.1 with their data in a temporary directory, in a network namespace whose only
 interface is loopback (a URL a server is told to fetch goes nowhere); each one's live OpenAPI document
 is generated into a package, and the package's server (stdio, full mode, signed in where the API
@@ -138,6 +138,13 @@ SETUP: dict[str, dict[str, Any]] = {
         "env": {},
         "skip": r"^/admin/api/v1/(restart|settings)$|^/api/v1/auth/(logout|password)$|"
         r"^/api/v1/wallet/reset/",
+    },
+    # signed in as the default user (the runner's password); not its logout, a run's event
+    # stream (it answers until the client goes), a change of that user's own account (its
+    # password among it), or the activation that would set it again
+    "zenml": {
+        "env": {},
+        "skip": r"^/api/v1/(logout|runs/\{pipeline_run_id\}/events/stream|current-user|activate)$",
     },
 }
 

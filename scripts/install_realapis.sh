@@ -41,6 +41,9 @@ SERVERS=(
     # LNbits (FastAPI, SQLite; its FakeWallet funding source pays and receives without a node).
     # bolt11 imports bitstring's ConstBitStream, which bitstring 5 dropped
     "lnbits|lnbits==1.6.2 bitstring==4.4.0"
+    # ZenML's server (FastAPI, SQLite: an OpenAPI 3.1 document of 268 operations whose list filters
+    # are unions of scalars and arrays of them; signed in with a password at its form login)
+    "zenml|zenml[server]==0.98.0"
 )
 
 for entry in "${SERVERS[@]}"; do

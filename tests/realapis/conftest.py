@@ -4,8 +4,8 @@ Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio,
 Alertmanager, etcd and Slurm's slurmrestd from Debian, Slurm with a one-node cluster of its own,
 ``slurm.py``; LoopBack's examples, Unleash, Platformatic DB, Directus, WireMock and Homebridge's
 UI from npm; Unleash, Pulp and Zou with a PostgreSQL cluster of their own, ``postgres.py``;
-Superset, Airflow, Pulp, Zou, changedetection.io and Nautobot from PyPI; Nautobot's database
-restored from the migrated dump the install keeps, ``nautobot.py``) is installed by
+Superset, Airflow, Pulp, Zou, changedetection.io, Nautobot and ZenML from PyPI; Nautobot's
+database restored from the migrated dump the install keeps, ``nautobot.py``) is installed by
 ``scripts/install_realapis.sh`` (the Python ones into a venv each under ``.work/realapis/``,
 LoopBack there too) and started once per session on a free port of 127.0.0.1. Its OpenAPI
 document is fetched from the running server over HTTP, as a user of the generator would get it
@@ -54,6 +54,7 @@ from tests.realapis.servers import (
     free_port,
     venv_executable,
 )
+from tests.realapis.zenml import run_zenml
 
 JUPYTER_TOKEN = "realapi-jupyter-token-7f3a9c"
 
@@ -1271,6 +1272,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "nautobot": run_nautobot,
     "pygeoapi": run_pygeoapi,
     "lnbits": run_lnbits,
+    "zenml": run_zenml,
 }
 
 
