@@ -264,6 +264,8 @@ class SchemaNormaliser:
         if "examples" in out:
             self._drop_reference_examples(out, at)
         self._settle_required(out, value, at, hidden)
+        if direction == "input":
+            _discriminator_required(out, value)
         if "oneOf" in out and not _under_not(at) and not _fields_one_of(out["oneOf"]):
             _one_of_as_any_of(out)
         _infer_type(out, value, fragment=fragment)
@@ -590,6 +592,20 @@ def _fields_one_of(members: list[Any]) -> bool:
         isinstance(member, dict) and set(member) - {"title", "description"} == {"required"}
         for member in members
     )
+
+
+def _discriminator_required(out: JsonObject, value: dict[str, Any]) -> None:
+    """A union's discriminator is required of the value sent: OpenAPI says the property MUST be
+    there, and pydantic's tagged unions refuse a value without it even where each branch gives it
+    a default (ZenML's triggers: ``type``, "schedule" by default, answered 422 "Unable to extract
+    tag using discriminator 'type'" when a model left it out)."""
+    discriminator = value.get("discriminator")
+    name = discriminator.get("propertyName") if isinstance(discriminator, dict) else None
+    if isinstance(name, str) and name and ("oneOf" in out or "anyOf" in out):
+        required = out.get("required")
+        listed = required if isinstance(required, list) else []
+        if name not in listed:
+            out["required"] = [*listed, name]
 
 
 def _one_of_as_any_of(out: JsonObject) -> None:

@@ -270,6 +270,8 @@ def test_openapi_only_keywords_are_dropped_and_json_schema_ones_kept() -> None:
             "kind": {"const": "dog", "default": "dog"},
             "size": {"type": "integer", "minimum": 1, "maximum": 5, "multipleOf": 1},
         },
+        # the discriminator is dropped, and what it says of a value sent is kept
+        "required": ["kind"],
     }
     assert diagnostics == []
 
@@ -624,3 +626,30 @@ def test_an_anchor_two_components_declare_stays_with_the_first() -> None:
     # a reference by anchor finds the one schema that keeps it
     assert accepts({"$ref": "#addressDef"}, {"city": "Paris"}, inputs)
     assert not accepts({"$ref": "#addressDef"}, {"city": 75}, inputs)
+
+
+def test_a_union_requires_its_discriminator_of_what_is_sent() -> None:
+    # ZenML's triggers (pydantic's tagged union): each branch gives `type` a default, and the
+    # API refuses a value without it (422 "Unable to extract tag using discriminator 'type'")
+    branch = {
+        "type": "object",
+        "properties": {"type": {"type": "string", "const": "schedule", "default": "schedule"}},
+    }
+    other = {
+        "type": "object",
+        "properties": {"type": {"type": "string", "const": "webhook", "default": "webhook"}},
+    }
+    union = {
+        "oneOf": [{"$ref": "#/components/schemas/S"}, {"$ref": "#/components/schemas/W"}],
+        "discriminator": {"propertyName": "type"},
+    }
+    components = {"S": branch, "W": other}
+    sent, diagnostics = normalise(union, "input", components)
+    assert sent["required"] == ["type"]
+    assert diagnostics == []
+    inputs, _, _ = definitions(components)
+    assert not accepts(sent, {}, inputs)
+    assert accepts(sent, {"type": "webhook"}, inputs)
+    # what comes back is read as it is: a response may leave it out
+    received, _ = normalise(union, "output", components)
+    assert "required" not in received
