@@ -333,8 +333,17 @@ def _function_problem(parsed: Any) -> str:
     return ""
 
 
-def nothing_selected(value: Any) -> str:
-    """What the response holds, for a selection that picked nothing (a misspelt name picks null)."""
+def nothing_selected(value: Any, picked: Any = None) -> str:
+    """What the response holds, for a selection that picked nothing (a misspelt name picks null);
+    a list picked from lists all empty is no misspelt name (ZenML's ``items`` of no tags)."""
+    lists = (
+        [key for key, item in value.items() if isinstance(item, list)]
+        if isinstance(value, dict)
+        else []
+    )
+    if picked == [] and lists and not any(value[key] for key in lists):
+        shown = ", ".join(json.dumps(key[:_FIELD_CHARS], ensure_ascii=False) for key in lists[:3])
+        return f"[The selection picked nothing: the response's lists are empty ({shown}).]"
     if isinstance(value, dict):
         held = f"an object with the fields {_names(value)}"
     elif isinstance(value, list):

@@ -311,7 +311,7 @@ class _Success:
                 "response."
             )
         empty = picked is None or (picked == [] and bool(value))
-        notes = [nothing_selected(value)] if empty else []
+        notes = [nothing_selected(value, picked)] if empty else []
         structured = MISSING
         if self.output is not None:
             schema = self.output.schema

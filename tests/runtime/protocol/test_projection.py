@@ -101,6 +101,13 @@ def test_a_selection_that_picks_nothing_says_what_the_response_holds() -> None:
     missing = tool_result(response(PETS[0]), Validator(PET), select=select("owner"))
     assert missing["content"][0] == text("null")
     assert missing["structuredContent"] == {"result": None}
+    # no misspelt name: the list it picks from is empty (ZenML's tags, none of that name)
+    page = {"index": 1, "items": [], "total": 0}
+    nothing = tool_result(response(page), None, select=select("items[].name"))
+    assert nothing["content"] == [
+        text("[]"),
+        text('[The selection picked nothing: the response\'s lists are empty ("items").]'),
+    ]
 
 
 def test_a_selection_that_cannot_be_applied_is_an_error_naming_it() -> None:
