@@ -447,3 +447,20 @@ async def test_a_refused_token_is_named_as_what_was_sent(tmp_path: Path) -> None
         'Upstream returned 401 Unauthorized: {"detail":["AuthorizationException","Not '
         f'authenticated"]}}\nThe API did not accept the credentials of {prefix}_TOKEN.'
     )
+
+
+async def test_a_sign_in_refused_to_its_own_form_says_no_credential_to_set(tmp_path: Path) -> None:
+    # the token endpoint's operation carries its credentials in its form: a 401 to them is no
+    # reason to set a header (the server said "set PIPELINES_HEADERS" there)
+    catalog = read_catalog(generate_package(tmp_path, UNSAID, "pipelines-mcp"))
+    with fs.FaultServer() as upstream:
+        upstream.script["/api/v1/login"] = _zenml
+        env = {"PIPELINES_BASE_URL": upstream.url, "PIPELINES_RETRIES": "0"}
+        (login,) = await call_tools(
+            catalog, env, ("token", {"username": "default", "password": "wrong"})
+        )
+    assert login["result"]["isError"] is True
+    assert texts(login) == (
+        'Upstream returned 401 Unauthorized: {"detail":["AuthorizationException",'
+        '"Authentication error"]}'
+    )

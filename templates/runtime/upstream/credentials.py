@@ -204,6 +204,10 @@ class Credentials:
                 "it was sent without credentials; to send them, set the environment variable "
                 + ", or set ".join(options)
             )
+        elif self._schemes and [] in [list(alt) for alt in security]:
+            # the operation says it needs none: a 401 is about what it carries (ZenML's sign-in,
+            # whose own form was refused), no credential to set
+            parts.auth_hint = ""
         else:
             parts.auth_hint = (
                 f"it was sent without credentials; if the API needs them, set {self.extra.env} to "
