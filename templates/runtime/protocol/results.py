@@ -220,7 +220,10 @@ class _Success:
         budget = TextBudget(self.limits)
         if kind == "multipart":
             return _complete([*_multipart_blocks(response, budget), *self._unselected()])
-        return _complete([self._as_is(kind, budget), *self._unselected()])
+        shown = [self._as_is(kind, budget)]
+        if kind in ("text", "json", "ndjson"):
+            shown += _undecoded(response.body, response.content_type)
+        return _complete([*shown, *self._unselected()])
 
     def _stream(self) -> dict[str, Any]:
         """A body still arriving when the time was up (a stream: events, a watch, a log being
@@ -480,10 +483,39 @@ def _decode(response: UpstreamResponse) -> str:
 
 
 def _decode_bytes(body: bytes, content_type: str) -> str:
+    """``body`` as text in its charset (UTF-8 when it names none); bytes that are not that text
+    are read as ISO-8859-1, one character per byte, so that none is lost (Mayan's Latin-1 file
+    had come back with its accented letters replaced)."""
     try:
-        return body.decode(_charset(content_type), errors="replace")
-    except LookupError:  # an unknown charset name
-        return body.decode("utf-8", errors="replace")
+        return body.decode(_charset(content_type))
+    except (LookupError, UnicodeDecodeError):  # an unknown charset name, or other bytes
+        pass
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body.decode("latin-1")
+
+
+def _undecoded(body: bytes, content_type: str) -> list[dict[str, Any]]:
+    """The note for a text body that is not the text its Content-Type says."""
+    charset = _charset(content_type)
+    try:
+        body.decode(charset)
+        return []
+    except LookupError:
+        said = f"in a charset this server does not know ({charset})"
+    except UnicodeDecodeError:
+        said = f"not {charset} text"
+    try:
+        body.decode("utf-8")
+        return [_text(f"[The answer is {said}: shown read as UTF-8.]")]
+    except UnicodeDecodeError:
+        return [
+            _text(
+                f"[The answer is {said}: shown read as ISO-8859-1, one character per byte, so "
+                "that no byte is lost.]"
+            )
+        ]
 
 
 def _kind(media: str, body: bytes) -> str:

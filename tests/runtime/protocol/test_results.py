@@ -143,6 +143,26 @@ def test_a_boolean_kept_as_0_or_1_is_that_boolean_and_no_drift() -> None:
     assert tool_result(read, Validator(task))["structuredContent"] == {"Done": None}
 
 
+def test_text_that_is_not_utf8_loses_no_byte_and_says_how_it_was_read() -> None:
+    # Mayan's download of a Latin-1 file, labelled text/plain without a charset: its accented
+    # letters had come back as U+FFFD, and the bytes could not be had again
+    body = b"caf\xe9 cr\xe8me br\xfbl\xe9e\n"
+    download = UpstreamResponse(200, "OK", "text/plain", body, URL, method="GET")
+    result = tool_result(download, None)
+    assert result["content"] == [
+        {"type": "text", "text": "café crème brûlée\n"},
+        {
+            "type": "text",
+            "text": "[The answer is not utf-8 text: shown read as ISO-8859-1, one character per "
+            "byte, so that no byte is lost.]",
+        },
+    ]
+    assert result["content"][0]["text"].encode("latin-1") == body
+    # text in the charset it names is shown as it is, with no note
+    named = UpstreamResponse(200, "OK", "text/plain; charset=iso-8859-1", body, URL, method="GET")
+    assert tool_result(named, None)["content"] == [{"type": "text", "text": "café crème brûlée\n"}]
+
+
 NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 
 
