@@ -120,6 +120,12 @@ async def test_an_optional_argument_given_as_null_is_left_out(
         assert not result.is_error
         (sent,) = fake_petstore.requests
         assert sent.query_params == [("status", "sold")]
+        # a whole number written 2.0 is 2 (Mayan answered page=2.0 "Invalid page.")
+        fake_petstore.clear()
+        result = await client.call_tool("list_pets", {"limit": 2.0})
+        assert not result.is_error
+        (sent,) = fake_petstore.requests
+        assert sent.query_params == [("limit", "2")]
         # a required argument given as null is still refused, and nothing is sent
         fake_petstore.clear()
         result = await client.call_tool("get_pet_by_id", {"petId": None})

@@ -98,3 +98,17 @@ def texts_as_sent(
                     fixed = trial
                     break
     return fixed
+
+
+def whole_numbers(value: Any) -> Any:
+    """``value`` with each float that is a whole number written as an integer: a model writes
+    ``"page": 2.0``, JSON Schema counts it an integer, and it went as ``page=2.0``, which Mayan
+    answered "Invalid page." (and ``page_size=2.0`` it ignored); in a JSON body, Go's and Java's
+    integers refuse ``1.0``."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and abs(value) < 2**63 else value
+    if isinstance(value, dict):
+        return {key: whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(item) for item in value]
+    return value

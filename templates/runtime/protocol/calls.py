@@ -51,7 +51,7 @@ from ..upstream.bodies import FORM
 from ..upstream.client import UpstreamError, UpstreamResponse
 from ..upstream.encoding import media_type
 from .arguments_text import convert_variable as convert_variable  # noqa: PLC0414 - re-exported
-from .arguments_text import texts_as_sent
+from .arguments_text import texts_as_sent, whole_numbers
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .projection import Selection, SelectionError, compile_selection, selected_output
 from .results import (
@@ -542,8 +542,9 @@ class Calls:
         self, validator: Validator, operation: str, arguments: JsonObject
     ) -> JsonObject:
         """What a model wrote, read without loss where its schema refuses it: a 64-bit number as
-        its text, a parameter's value as another type of the same text. Only arguments that fail
-        pay for this: valid ones are checked once and returned as they are."""
+        its text, a parameter's value as another type of the same text, a whole number written
+        ``2.0`` as ``2``. Only arguments that fail pay for the rest: valid ones are checked once."""
+        arguments = whole_numbers(arguments)
         if validator.is_valid(arguments):
             return arguments
         spec = self._tables.operations.get(operation)
