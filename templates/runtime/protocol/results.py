@@ -46,6 +46,7 @@ from ..jsonschema import Validator
 from ..upstream.client import MAX_RESPONSE_BYTES, UpstreamResponse
 from ..upstream.multipart import MultipartError, Part, parse_multipart
 from ..upstream.redaction import scrub_credentials
+from .html_text import page_text
 from .projection import Selection, SelectionError, as_structured, nothing_selected
 from .structured import MISSING, Conformed, compact, conform, describe_issues, shrink
 
@@ -646,6 +647,9 @@ def _printable(text: str) -> bool:
     return all("!" <= char <= "~" for char in text)
 
 
+_HTML = frozenset({"text/html", "application/xhtml+xml"})
+
+
 def _excerpt(text: str) -> str:
     if len(text) > MAX_ERROR_EXCERPT:
         return text[:MAX_ERROR_EXCERPT] + f"… [{len(text) - MAX_ERROR_EXCERPT} more characters]"
@@ -676,6 +680,8 @@ def _status_excerpt(response: UpstreamResponse) -> str:
     if kind == "json":
         with contextlib.suppress(ValueError):
             text = compact(json.loads(text))
+    elif media in _HTML:
+        text = f"(an HTML page) {page_text(text)}"
     return f"{head}: {_excerpt(scrub_credentials(text))}"
 
 

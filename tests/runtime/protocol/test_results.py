@@ -163,6 +163,26 @@ def test_text_that_is_not_utf8_loses_no_byte_and_says_how_it_was_read() -> None:
     assert tool_result(named, None)["content"] == [{"type": "text", "text": "café crème brûlée\n"}]
 
 
+def test_an_error_page_is_told_by_its_words_not_its_markup() -> None:
+    # Mayan's 500 (Django): two thousand characters of script and markup, and no message
+    page = (
+        "<script>\n  if (typeof partialNavigation === 'undefined') { location = '/'; }\n"
+        "</script>\n<html><head><title>Server error</title><style>p{color:red}</style></head>"
+        "<body><h1>Server error</h1><p>There's been an unexpected error.\n  Please try "
+        "again&nbsp;later.</p><!-- id 7 --><div>Ref: 42</div></body></html>"
+    )
+    failed = UpstreamResponse(
+        500, "Internal Server Error", "text/html; charset=utf-8", page.encode(), URL, method="POST"
+    )
+    assert tool_result(failed, None)["content"] == [
+        {
+            "type": "text",
+            "text": "Upstream returned 500 Internal Server Error: (an HTML page) Server error | "
+            "There's been an unexpected error. Please try again later. | Ref: 42",
+        }
+    ]
+
+
 NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 
 
@@ -559,7 +579,7 @@ def test_a_redirect_without_a_location_is_an_error() -> None:
 
 def test_error_excerpt_is_bounded() -> None:
     body = ("x" * (MAX_ERROR_EXCERPT + 500)).encode()
-    text = tool_result(response(500, body, content_type="text/html"), None)["content"][0]["text"]
+    text = tool_result(response(500, body, content_type="text/plain"), None)["content"][0]["text"]
     assert (
         text
         == "Upstream returned 500 Internal Server Error: "
