@@ -583,9 +583,13 @@ def _uri_path(path: str, variables: Mapping[str, str]) -> str:
 
 
 def _varname(name: str) -> str:
-    """An RFC 6570 varname (ALPHA / DIGIT / ``_``, dots inside) for a parameter name."""
+    """An RFC 6570 varname (ALPHA / DIGIT / ``_``, dots inside) for a parameter name; a name
+    that leads with ``_`` keeps it (drf-spectacular's ``_ordering``: the tool's argument and a
+    list resource's query say it so), one that leads with another mark drops it (OData's
+    ``$filter``: ``filter``)."""
     cleaned = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in name)
-    return cleaned.strip("_") or "value"
+    kept = cleaned.rstrip("_") if name.startswith("_") else cleaned.strip("_")
+    return kept if kept.strip("_") else "value"
 
 
 def _variable_completions(

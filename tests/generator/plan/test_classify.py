@@ -122,6 +122,10 @@ def test_an_optional_parameter_written_the_fastapi_way_is_in_its_template() -> N
                     Parameter("version_id", "query", False, nullable),
                     Parameter("split", "query", False, splits),
                     Parameter("user", "query", False, filters),
+                    # drf-spectacular's ordering: named as the tool's argument is
+                    Parameter("_ordering", "query", False, {"type": "string"}),
+                    # OData's: the mark is no part of a URI variable's name
+                    Parameter("$top", "query", False, {"type": "integer"}),
                     # an object is no text: left out
                     Parameter("where", "query", False, {"anyOf": [{"type": "object"}, uuid]}),
                 ),
@@ -132,12 +136,16 @@ def test_an_optional_parameter_written_the_fastapi_way_is_in_its_template() -> N
         Report(),
     )
     (template,) = surface.templates
-    assert template.uri_template == "pets://datasets/{id}/csv{?version_id,split,user}"
+    assert template.uri_template == (
+        "pets://datasets/{id}/csv{?version_id,split,user,_ordering,top}"
+    )
     assert dict(template.variable_types) == {
         "id": "string",
         "version_id": "string",
         "split": "array",
         "user": "string",
+        "_ordering": "string",
+        "top": "integer",
     }
 
 
