@@ -175,3 +175,14 @@ async def test_a_list_resource_takes_its_operations_query_parameters(
             "detail": "limit: 'abc' is not an integer",
         }
         assert fake_petstore.requests == []
+        # a value the tool would refuse is refused for the read too, and nothing is sent
+        with pytest.raises(BaseException) as refused:
+            await client.read_resource("petstore://pets/0")
+        caught = refused.value
+        while isinstance(caught, BaseExceptionGroup):
+            caught = caught.exceptions[0]
+        assert isinstance(caught, MCPError) and caught.error.data == {
+            "uri": "petstore://pets/0",
+            "detail": "petId: 0 is less than the minimum of 1",
+        }
+        assert fake_petstore.requests == []

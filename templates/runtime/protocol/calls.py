@@ -643,6 +643,7 @@ class Calls:
         if not isinstance(uri, str):
             raise JsonRpcError(INVALID_PARAMS, "resources/read requires params.uri (a string)")
         operation, arguments, mime_type = self._resolve(uri)
+        self._check_read(uri, operation, arguments)
         user = await self._reader_credentials(operation, caller, inbound)
         try:
             response = await self._upstream.call(operation, arguments, user=user)
@@ -684,6 +685,20 @@ class Calls:
                 "tools to get a sign-in link, then read it again",
             )
         return access
+
+    def _check_read(self, uri: str, operation: str, arguments: JsonObject) -> None:
+        """Refuse a URI whose values its tool would refuse (Mayan's ``documents/abc``, whose id
+        is digits): not found, with why, and nothing sent, as the tool sends nothing."""
+        name = self._tables.tool_by_operation.get(operation)
+        tool = self._tables.tools[name] if name is not None else None
+        if tool is None or name is None:
+            return
+        validator = self._input_validator(name, tool)
+        if isinstance(validator, SchemaError):
+            return  # the tool itself says it cannot be called; the read is the API's to judge
+        issues = validator.issues(arguments, limit=3)
+        if issues:
+            raise ResourceNotFound(uri, "; ".join(f"{i.path}: {i.message}" for i in issues))
 
     def knows_resource(self, uri: str) -> bool:
         """Whether ``uri`` names a resource (static, or a match of a template), without reading it."""
