@@ -494,6 +494,10 @@ def _resource(
     if any(p.location in {"header", "cookie"} and p.required for p in op.parameters):
         report.info("resource-skipped", op.pointer, "required header/cookie parameters")
         return None
+    if _streams(op):
+        # a client reading every resource it lists would wait out the timeout on each
+        report.info("resource-skipped", op.pointer, "it answers with a stream, which never ends")
+        return None
     if any(p.whole_path for p in op.parameters):
         # "pulp://{+task_href}" would match every URI of every such template: the tool serves it
         report.info("resource-skipped", op.pointer, "a parameter holds the whole path")
@@ -534,6 +538,17 @@ def _resource(
             for p in exposed
         ),
     )
+
+
+def _streams(op: Operation) -> bool:
+    """Whether ``op`` answers with a stream: server-sent events (``text/event-stream``), or a path
+    that ends in ``stream`` or ``sse`` (Mayan's and ZenML's event streams, which document no
+    body or JSON; Jellyfin's audio and video, Twitter's firehose)."""
+    media = op.response.media_types if op.response else ()
+    if any(m.split(";", 1)[0].strip().lower() == "text/event-stream" for m in media):
+        return True
+    last = op.path.rstrip("/").rsplit("/", 1)[-1].lower()
+    return last in ("stream", "sse", "eventstream")
 
 
 def _templatable(api: Api, param: Parameter) -> bool:

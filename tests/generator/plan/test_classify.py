@@ -149,6 +149,37 @@ def test_an_optional_parameter_written_the_fastapi_way_is_in_its_template() -> N
     }
 
 
+def test_a_stream_is_no_resource() -> None:
+    # Mayan's and ZenML's event streams (no body documented, or JSON): a client reading every
+    # listed resource waited out the timeout on each; a documented event stream alike
+    events = Response("200", "text/event-stream", None, media_types=("text/event-stream",))
+    report = Report()
+    surface = classify_operations(
+        api(
+            op("GET", "/api/v4/server_side_events/stream/", "sse_stream"),
+            op(
+                "GET",
+                "/runs/{run_id}/events/stream",
+                "stream_run",
+                parameters=(path_param("run_id"),),
+            ),
+            op("GET", "/logs", "follow_logs", response=events),
+            op("GET", "/streams", "list_streams"),
+        ),
+        Settings(),
+        "pets",
+        report,
+    )
+    assert [r.uri for r in surface.resources] == ["pets://streams"]
+    assert surface.templates == ()
+    assert [t.name for t in surface.tools] == [
+        "sse_stream",
+        "stream_run",
+        "follow_logs",
+        "list_streams",
+    ]
+
+
 def test_a_resource_says_its_media_type_only_when_the_document_does() -> None:
     # LNbits documents no content for its backup (a ZIP) and QR codes (SVG): no guess at JSON
     surface = classify_operations(
