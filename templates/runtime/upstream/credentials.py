@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from ..catalog.model import UpstreamInfo
 from ..errors import HeaderError
 from ..sensitive import secret_header
-from .schemes import strategies
+from .schemes import ApiKey, strategies
 
 __all__ = ["Credentials", "ExtraHeaders", "HeaderError", "RequestParts", "extra_headers"]
 
@@ -180,7 +180,9 @@ class Credentials:
         names what to set. Raises ``ValueError`` for a credential holding a line break.
         """
         options: list[str] = []
-        for alternative in security:
+        # a session cookie last: Django's refuses writes without a CSRF token, and
+        # drf-spectacular lists it first (Mayan's basic credentials set beside it were not sent)
+        for alternative in sorted(security, key=self._by_cookie):
             chosen = [self._schemes[name] for name in alternative if name in self._schemes]
             if not alternative or len(chosen) < len(alternative):
                 continue  # anonymous, or a scheme this server cannot use (the generator said so)
@@ -213,6 +215,13 @@ class Credentials:
                 f"it was sent without credentials; if the API needs them, set {self.extra.env} to "
                 'the headers it expects, e.g. {"Authorization": "Bearer <token>"}'
             )
+
+    def _by_cookie(self, alternative: Sequence[str]) -> bool:
+        """Whether ``alternative`` is a cookie alone (sorted after the others)."""
+        schemes = [self._schemes.get(name) for name in alternative]
+        return bool(schemes) and all(
+            isinstance(s, ApiKey) and s.scheme["location"] == "cookie" for s in schemes
+        )
 
     def get(self, env: str) -> str:
         return (self._environ.get(env) or "").strip()

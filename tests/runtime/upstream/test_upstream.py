@@ -490,6 +490,23 @@ async def test_first_satisfiable_alternative_wins(api: FakeApi, make: Make) -> N
     assert req.header("Authorization") is None
 
 
+async def test_a_session_cookie_alone_goes_last(api: FakeApi, make: Make) -> None:
+    # drf-spectacular lists Django's session cookie first; it refuses writes without a CSRF
+    # token, and Mayan's basic credentials set beside it were not sent
+    security = [["cookieKey"], ["basic"]]
+    env = {"PET_SID": "s1", "PET_USER": USER, "PET_PASSWORD": PASSWORD}
+    await call(make, op("POST", "/pets", security=security), {}, environ=env)
+    req = api.requests[0]
+    assert req.header("Cookie") is None
+    assert (
+        req.header("Authorization")
+        == "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+    )
+    # alone, it is sent
+    await call(make, op("POST", "/pets", security=security), {}, environ={"PET_SID": "s1"})
+    assert api.requests[1].header("Cookie") == "sid=s1"
+
+
 async def test_anonymous_alternative(api: FakeApi, make: Make) -> None:
     await call(make, op(security=[["bearer"], []]), {})
     assert api.requests[0].header("Authorization") is None
