@@ -182,7 +182,8 @@ def test_inspect_prints_kinds_names_hints_and_summary_without_writing(
         and "tool+resource" in output
         and "list_things, tiny://things" in output
     )
-    assert "POST /things" in output and "add_thing" in output and "destructive" in output
+    assert "POST /things" in output and "add_thing" in output
+    assert "additive  by the additive POST rule: 'add' leads its operationId" in output
     assert (
         "tiny-mcp: 2 tools, 1 resources, 0 resource templates, 1 prompts, 0 skipped; catalog"
         in output

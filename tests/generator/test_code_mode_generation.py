@@ -72,10 +72,10 @@ RUN_CODE = {
         "required": ["code"],
         "additionalProperties": False,
     },
-    # the union of the operations' hints: one of them writes
+    # the union of the operations' hints: one of them writes, adding only
     "annotations": {
         "readOnlyHint": False,
-        "destructiveHint": True,
+        "destructiveHint": False,
         "idempotentHint": False,
         "openWorldHint": True,
     },

@@ -40,7 +40,7 @@ from ..render.runtime_schema import compilable
 from ..shipped import runtime_module
 from . import naming
 from .body_arguments import body_arguments, lifted, optional_body_requires
-from .hints import VERB_HINTS, acting_get, read_only_post
+from .hints import VERB_HINTS, acting_get, additive_post, read_only_post
 from .model import (
     Annotations,
     Argument,
@@ -333,6 +333,16 @@ def _hint_rule(op: Operation, report: Report) -> tuple[tuple[bool, bool, bool], 
             "[annotations.<operationId>] to change this",
         )
         return (False, True, False), f"by the acting GET rule: {acting!r} leads its {where}"
+    adding = additive_post(op)
+    if adding is not None:
+        where = "operationId" if op.operation_id else "summary"
+        report.info(
+            "post-additive",
+            op.pointer,
+            f"POST {op.path} only adds ({adding!r} leads its {where}): not destructive; set its"
+            " hints in x-mcp annotations or [annotations.<operationId>] to change this",
+        )
+        return (False, False, False), f"by the additive POST rule: {adding!r} leads its {where}"
     return None
 
 

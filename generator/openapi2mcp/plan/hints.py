@@ -251,3 +251,35 @@ def _forms(word: str) -> set[str]:
             if len(stem) >= 3 and stem[-1] == stem[-2]:
                 forms.add(stem[:-1])
     return forms
+
+
+# verbs that add: a POST they lead makes something new and changes nothing there was (MCP's
+# destructiveHint false: "only additive updates")
+_ADDING = frozenset({"create", "add", "new", "insert", "register", "invite", "append", "attach"})
+# words that say more than adding, anywhere in the name (Azure's CreateOrUpdate, an upsert)
+_NOT_ONLY_ADDING = frozenset(
+    {
+        "update", "replace", "overwrite", "upsert", "delete", "remove", "reset", "set", "put",
+        "merge", "move", "sync", "restore", "rotate", "revoke", "cancel", "clear", "purge",
+        "destroy", "import", "execute", "run", "send", "trigger", "publish", "deploy", "or",
+    }
+)  # fmt: skip
+
+
+def additive_post(op: Operation) -> str | None:
+    """The verb that says this POST only adds (``create_tag``, ``addPet``, "Create a record"),
+    when one leads its operationId (its function's, for FastAPI; its summary without one) and no
+    word says more: creating a tag is no destructive act, and a client that confirms each
+    destructive call had asked before every insert (Mayan's, NocoDB's)."""
+    if op.method != "POST":
+        return None
+    name = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
+    words = _terms(name or op.operation_id or op.summary)
+    while words and words[0] in _LEADING_NOISE:
+        words = words[1:]
+    if len(words) < 2 or words[0] not in _ADDING or _NOT_ONLY_ADDING & set(words):
+        return None
+    said = _terms(op.summary)
+    if said and _NOT_ONLY_ADDING & set(said):
+        return None
+    return words[0]

@@ -263,7 +263,7 @@ def test_a_document_read_tool_default_keeps_reads_as_resources_only(tmp_path: Pa
     plan, _ = plan_source(str(write(tmp_path, spec)), GenerateOptions())
     assert [(d.operation.key, d.kinds, d.note) for d in plan.decisions] == [
         ("listA", ("resource",), "by x-mcp at #/x-mcp"),
-        ("addA", ("tool",), ""),
+        ("addA", ("tool",), "by the additive POST rule: 'add' leads its operationId"),
         # a read that cannot be a resource (required header) stays a tool
         ("getB", ("tool",), "by x-mcp at #/x-mcp"),
     ]

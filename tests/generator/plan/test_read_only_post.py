@@ -19,7 +19,7 @@ from openapi2mcp.cli import main
 from openapi2mcp.config import CONFIG_NAME
 from openapi2mcp.generate import GenerateOptions, plan_source
 from openapi2mcp.ir.model import Operation
-from openapi2mcp.plan.hints import ReadingPost, acting_get, read_only_post
+from openapi2mcp.plan.hints import ReadingPost, acting_get, additive_post, read_only_post
 
 OK = '{"200": {description: ok, content: {application/json: {schema: {type: object}}}}}'
 SPEC = dedent(
@@ -102,8 +102,8 @@ def test_read_only_posts_get_the_hints_of_a_read(spec: Path) -> None:
         "post_index_search": (True, False, True),
         "post_validate_query": (True, False, True),
         "post_invoices_create_preview": (True, False, True),
-        # a review object is created: kept as the verb says
-        "create_authorization_v1_self_subject_access_review": (False, True, False),
+        # a review object is created: kept as the verb says, which only adds
+        "create_authorization_v1_self_subject_access_review": (False, False, False),
         # "check" is a noun here; rerequest is the verb
         "checks_rerequest_suite": (False, True, False),
         # a plural is a collection: POST /filters creates one
@@ -314,3 +314,36 @@ def test_a_get_that_acts_is_a_tool_that_asks_and_no_resource(tmp_path: Path) -> 
         "not read-only, and no resource; set its hints in x-mcp annotations or "
         "[annotations.<operationId>] to change this"
     )
+
+
+@pytest.mark.parametrize(
+    ("operation_id", "path", "summary", "expected"),
+    [
+        # Mayan's and NocoDB's creates: they add, and change nothing there was
+        ("v4_tags_create", "/api/v4/tags/", "", None),  # the verb trails: not said first
+        ("create_tag_api_v1_tags_post", "/api/v1/tags", "Create Tag", "create"),
+        ("addPet", "/pets", "Add a pet", "add"),
+        ("", "/records", "Create a record", "create"),
+        ("inviteUser", "/users/invite", "", "invite"),
+        # more than adding: Azure's, an upsert, an import, a create that sends
+        ("WebApps_CreateOrUpdate", "/sites/{name}", "", None),
+        ("createOrReplaceSecret", "/secrets/{name}", "", None),
+        ("addOrUpdateTag", "/tags", "", None),
+        ("createAndSendInvoice", "/invoices", "", None),
+        ("createImport", "/imports", "Create an import that replaces the data", None),
+        ("create", "/things", "", None),  # one word: nothing said of what
+    ],
+)  # fmt: skip
+def test_a_post_that_only_adds_is_told_by_the_verb_leading_its_name(
+    operation_id: str, path: str, summary: str, expected: str | None
+) -> None:
+    operation = Operation(
+        key=operation_id or path,
+        operation_id=operation_id or None,
+        method="POST",
+        path=path,
+        pointer="#",
+        summary=summary,
+    )
+    assert additive_post(operation) == expected
+    assert additive_post(dataclasses.replace(operation, method="PUT")) is None

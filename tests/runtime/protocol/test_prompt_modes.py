@@ -80,7 +80,7 @@ PETS = (
     "You are helping a user with the Petshop API, 'pets' operations.\n\n"
     f"{BLOCK}Pets for sale\nOperations with this tag:\n"
     "- list_pets: List pets (GET /pets; read-only)\n"
-    "- create_pet: Create a pet (POST /pets; destructive)\n"
+    "- create_pet: Create a pet (POST /pets; writes)\n"
     "- delete_pet: Delete a pet (DELETE /pets/{petId}; destructive)\n>>>\n\n"
 )
 OWNERS = (
@@ -124,7 +124,7 @@ def chain(starts_with: str) -> str:
         f"You are helping a user with the Petshop API. This workflow starts with the {starts_with} "
         "create_pet; the API declares links from its response to the operations that can follow, "
         f"and which values of one call feed the next.\n\n{BLOCK}Steps:\n"
-        "1. create_pet: Create a pet (POST /pets; destructive)\n"
+        "1. create_pet: Create a pet (POST /pets; writes)\n"
         "   1.1. get_owner: Get an owner (GET /owners/{ownerId}; read-only)\n"
         "      (after create_pet, by the link 'Owner' of its 201 response)\n"
         "      - argument `ownerId` = `ownerId` in the body of the 201 response of create_pet\n"
