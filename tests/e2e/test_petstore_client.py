@@ -157,32 +157,30 @@ async def test_a_list_resource_takes_its_operations_query_parameters(
         assert sent.query_params == [("limit", "1"), ("status", "available"), ("status", "sold")]
         fake_petstore.clear()
         # a name the operation does not take is no resource of this server
-        with pytest.raises(BaseException) as missing:
-            await client.read_resource("petstore://pets?colour=red")
-        caught: BaseException = missing.value
-        while isinstance(caught, BaseExceptionGroup):
-            caught = caught.exceptions[0]
-        assert isinstance(caught, MCPError) and caught.error.code == -32602  # 2026-07-28
-        assert fake_petstore.requests == []
+        missing = await _read_error(client, "petstore://pets?colour=red")
+        assert missing.error.code == -32602  # 2026-07-28
         # a value its parameter's type refuses: not found, and the data says why
-        with pytest.raises(BaseException) as refused:
-            await client.read_resource("petstore://pets?limit=abc")
-        caught = refused.value
-        while isinstance(caught, BaseExceptionGroup):
-            caught = caught.exceptions[0]
-        assert isinstance(caught, MCPError) and caught.error.data == {
+        refused = await _read_error(client, "petstore://pets?limit=abc")
+        assert refused.error.data == {
             "uri": "petstore://pets?limit=abc",
             "detail": "limit: 'abc' is not an integer",
         }
-        assert fake_petstore.requests == []
-        # a value the tool would refuse is refused for the read too, and nothing is sent
-        with pytest.raises(BaseException) as refused:
-            await client.read_resource("petstore://pets/0")
-        caught = refused.value
-        while isinstance(caught, BaseExceptionGroup):
-            caught = caught.exceptions[0]
-        assert isinstance(caught, MCPError) and caught.error.data == {
+        # a value the tool would refuse is refused for the read too
+        refused = await _read_error(client, "petstore://pets/0")
+        assert refused.error.data == {
             "uri": "petstore://pets/0",
             "detail": "petId: 0 is less than the minimum of 1",
         }
+        # and none of them was sent
         assert fake_petstore.requests == []
+
+
+async def _read_error(client: Client, uri: str) -> MCPError:
+    """The MCP error reading ``uri`` ends in (the client raises it inside exception groups)."""
+    with pytest.raises(BaseException) as raised:
+        await client.read_resource(uri)
+    caught: BaseException = raised.value
+    while isinstance(caught, BaseExceptionGroup):
+        caught = caught.exceptions[0]
+    assert isinstance(caught, MCPError)
+    return caught

@@ -322,25 +322,23 @@ def _hint_rule(op: Operation, report: Report) -> tuple[tuple[bool, bool, bool], 
             "or [annotations.<operationId>] to change this",
         )
         return (True, False, True), reading.note()
+    where = "operationId" if op.operation_id else "summary"
+    change = "set its hints in x-mcp annotations or [annotations.<operationId>] to change this"
     acting = acting_get(op)
     if acting is not None:
-        where = "operationId" if op.operation_id else "summary"
         report.warn(
             "get-acts",
             op.pointer,
             f"GET {op.path} acts ({acting!r} leads its {where}): it is a tool that is not "
-            "read-only, and no resource; set its hints in x-mcp annotations or "
-            "[annotations.<operationId>] to change this",
+            f"read-only, and no resource; {change}",
         )
         return (False, True, False), f"by the acting GET rule: {acting!r} leads its {where}"
     adding = additive_post(op)
     if adding is not None:
-        where = "operationId" if op.operation_id else "summary"
         report.info(
             "post-additive",
             op.pointer,
-            f"POST {op.path} only adds ({adding!r} leads its {where}): not destructive; set its"
-            " hints in x-mcp annotations or [annotations.<operationId>] to change this",
+            f"POST {op.path} only adds ({adding!r} leads its {where}): not destructive; {change}",
         )
         return (False, False, False), f"by the additive POST rule: {adding!r} leads its {where}"
     return None

@@ -171,17 +171,24 @@ _READ_LEADS = frozenset({"return", "show", "read"})
 _LEADING_NOISE = frozenset({"api", "v1", "v2", "v3", "admin"})
 
 
+def _name_words(op: Operation) -> list[str]:
+    """The words of ``op``'s name: its operationId's (its function's, for FastAPI, whose ids end
+    with the path and method: ``api_restart_server_admin_api_v1_restart_get``), else its
+    summary's, without the prefixes put before the verb (``api_``, ``v1_``)."""
+    name = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
+    words = _terms(name or op.operation_id or op.summary)
+    while words and words[0] in _LEADING_NOISE:
+        words = words[1:]
+    return words
+
+
 def acting_get(op: Operation) -> str | None:
     """The verb that says this GET changes something, when one leads its operationId (or its
     summary, when it has no operationId) and nothing in it reads: clients preload resources,
     and a host runs a read-only tool unasked, so such a GET must be neither."""
     if op.method != "GET":
         return None
-    # FastAPI's ids end with the path and method: api_restart_server_admin_api_v1_restart_get
-    name = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
-    words = _terms(name or op.operation_id or op.summary)
-    while words and words[0] in _LEADING_NOISE:
-        words = words[1:]
+    words = _name_words(op)
     if words[-2:] == ["using", "get"]:
         words = words[:-2]  # springfox names a method by its verb: deletePadUsingGET
     if words[:2] in (["log", "out"], ["sign", "out"], ["log", "off"]):
@@ -273,10 +280,7 @@ def additive_post(op: Operation) -> str | None:
     destructive call had asked before every insert (Mayan's, NocoDB's)."""
     if op.method != "POST":
         return None
-    name = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
-    words = _terms(name or op.operation_id or op.summary)
-    while words and words[0] in _LEADING_NOISE:
-        words = words[1:]
+    words = _name_words(op)
     if len(words) < 2 or words[0] not in _ADDING or _NOT_ONLY_ADDING & set(words):
         return None
     said = _terms(op.summary)
