@@ -163,30 +163,37 @@ def _fit_list(value: list[Any], limit: int, path: Path, cuts: list[str]) -> list
 
 
 def _fit_object(value: dict[str, Any], limit: int, path: Path, cuts: list[str]) -> dict[str, Any]:
-    kept: dict[str, Any] = {}
+    """``value`` within ``limit``: its small members whole first (a page's ``pageInfo``, a total:
+    what tells how to get the rest, which NocoDB's cut list had pushed out), then the large ones
+    in order, the first that does not fit cut to the room left; keys keep their order."""
+    sizes = {key: len(compact(key)) + 1 + len(compact(item)) for key, item in value.items()}
+    small = max(_MIN_ROOM * 4, limit // 8)
+    chosen: dict[str, Any] = {}
     used = 2
-    left_out: list[str] = []
     for key, item in value.items():
-        if left_out:
-            left_out.append(key)
+        if sizes[key] <= small and used + sizes[key] + (1 if chosen else 0) <= limit:
+            chosen[key] = item
+            used += sizes[key] + (1 if len(chosen) > 1 else 0)
+    cut_one = False
+    for key, item in value.items():
+        if key in chosen or sizes[key] <= small or cut_one:
             continue
-        head = len(compact(key)) + 1 + (1 if kept else 0)
-        size = head + len(compact(item))
-        if used + size <= limit:
-            kept[key] = item
-            used += size
+        comma = 1 if chosen else 0
+        if used + sizes[key] + comma <= limit:
+            chosen[key] = item
+            used += sizes[key] + comma
             continue
-        room = limit - used - head
+        room = limit - used - comma - (sizes[key] - len(compact(item)))
         if isinstance(item, dict | list | str) and room >= _MIN_ROOM:
-            kept[key] = _fit(item, room, (*path, key), cuts)
+            chosen[key] = _fit(item, room, (*path, key), cuts)
             used = limit
-        else:
-            left_out.append(key)
+        cut_one = True
+    left_out = [key for key in value if key not in chosen]
     if left_out:
         shown = ", ".join(left_out[:5]) + (", …" if len(left_out) > 5 else "")
         kept_count = len(value) - len(left_out)
         cuts.append(f"{kept_count} of {len(value)} properties{_of(path)} (left out: {shown})")
-    return kept
+    return {key: chosen[key] for key in value if key in chosen}
 
 
 def _of(path: Path) -> str:

@@ -74,16 +74,26 @@ def test_the_limit_bounds_text_and_structured_content_together() -> None:
     assert 4000 < result_size(result) <= 5000
 
 
-def test_a_big_object_keeps_its_leading_properties_and_cuts_inside_the_next() -> None:
-    value = {"total_count": 2, "items": ["z" * 50] * 100, "more": {"a": 1}}
+def test_a_big_object_keeps_its_small_members_whole_and_cuts_inside_the_large_one() -> None:
+    # NocoDB's page: the list came first, and its pageInfo (what tells how to get the rest) was
+    # left out; small members are kept whole wherever they stand
+    value = {"total_count": 2, "items": ["z" * 50] * 100, "pageInfo": {"isLastPage": False}}
     response = text_response(json.dumps(value), "application/json")
     result = tool_result(response, Validator({"type": "object"}), ResultLimits(1500, "A_LIMIT"))
     shown = result["structuredContent"]
-    assert shown["total_count"] == 2 and "more" not in shown
+    assert list(shown) == ["total_count", "items", "pageInfo"]
+    assert shown["total_count"] == 2 and shown["pageInfo"] == {"isLastPage": False}
     assert 0 < len(shown["items"]) < 100
-    assert f"the first {len(shown['items'])} of 100 items of items" in result["content"][-1]["text"]
-    assert "2 of 3 properties (left out: more)" in result["content"][-1]["text"]
+    note = result["content"][-1]["text"]
+    assert f"the first {len(shown['items'])} of 100 items of items" in note
+    assert "properties" not in note
     assert result_size(result) <= 1500
+    # a second large member after the one cut is left out, and said so
+    value = {"items": ["z" * 50] * 100, "others": ["y" * 50] * 100}
+    response = text_response(json.dumps(value), "application/json")
+    result = tool_result(response, Validator({"type": "object"}), ResultLimits(1500, "A_LIMIT"))
+    assert list(result["structuredContent"]) == ["items"]
+    assert "1 of 2 properties (left out: others)" in result["content"][-1]["text"]
 
 
 def test_results_built_without_limits_use_the_default() -> None:
