@@ -108,7 +108,9 @@ def whole_numbers(value: Any) -> Any:
     if isinstance(value, float):
         return int(value) if value.is_integer() and abs(value) < 2**63 else value
     if isinstance(value, dict):
-        return {key: whole_numbers(item) for key, item in value.items()}
+        changed = {k: v for k, item in value.items() if (v := whole_numbers(item)) is not item}
+        return {**value, **changed} if changed else value  # copied only where one was found
     if isinstance(value, list):
-        return [whole_numbers(item) for item in value]
+        items = [whole_numbers(item) for item in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
     return value
