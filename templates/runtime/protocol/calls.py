@@ -647,7 +647,7 @@ class Calls:
         user = await self._reader_credentials(operation, caller, inbound)
         try:
             response = await self._upstream.call(operation, arguments, user=user)
-            contents = resource_contents(response, uri, mime_type)
+            contents = resource_contents(response, uri, mime_type, self._limits)
         except UpstreamStatusError as exc:
             if exc.status == _NOT_FOUND_STATUS:
                 raise ResourceNotFound(uri, str(exc)) from exc

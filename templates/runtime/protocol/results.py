@@ -442,9 +442,14 @@ def _redirect_message(response: UpstreamResponse) -> str:
 
 
 def resource_contents(
-    response: UpstreamResponse, uri: str, mime_type: str | None
+    response: UpstreamResponse,
+    uri: str,
+    mime_type: str | None,
+    limits: ResultLimits = DEFAULT_LIMITS,
 ) -> list[dict[str, Any]]:
-    """``resources/read`` contents for ``uri``; a non-2xx status raises ``UpstreamStatusError``."""
+    """``resources/read`` contents for ``uri``, text within the budget of a tool's result
+    (Evidently's report download, an HTML page of 3.7 MB, came whole); a non-2xx status raises
+    ``UpstreamStatusError``."""
     if not 200 <= response.status < 300:
         raise UpstreamStatusError(response.status, _status_message(response))
     media = _media(response.content_type)
@@ -453,7 +458,7 @@ def resource_contents(
         kind = "binary"
     if kind in ("json", "ndjson", "text"):
         mime = media or mime_type or ("application/json" if kind == "json" else "text/plain")
-        return [{"uri": uri, "mimeType": mime, "text": _decode(response)}]
+        return [{"uri": uri, "mimeType": mime, "text": TextBudget(limits).take(_decode(response))}]
     mime = media or mime_type or "application/octet-stream"
     blob = base64.b64encode(response.body).decode("ascii")
     return [{"uri": uri, "mimeType": mime, "blob": blob}]

@@ -10,6 +10,7 @@ from templates.runtime.jsonschema import Validator
 from templates.runtime.protocol.results import (
     MAX_ERROR_EXCERPT,
     MAX_TEXT_CHARS,
+    ResultLimits,
     UpstreamStatusError,
     resource_contents,
     tool_error,
@@ -181,6 +182,18 @@ def test_an_error_page_is_told_by_its_words_not_its_markup() -> None:
             "There's been an unexpected error. Please try again later. | Ref: 42",
         }
     ]
+
+
+def test_a_resource_read_is_bounded_like_a_tool_result() -> None:
+    # Evidently's report download: an HTML page of 3.7 MB, labelled JSON, came whole
+    page = UpstreamResponse(200, "OK", "application/json", b"<html>" + b"x" * 5000, URL)
+    [content] = resource_contents(page, "evidently://report", None, ResultLimits(1000, "E_MAX"))
+    assert content["mimeType"] == "application/json"
+    assert len(content["text"]) == 1000
+    assert content["text"].endswith(
+        "\n[truncated: 4144 of 5006 characters cut; this server returns at most 1000 characters "
+        "per result (its operator can raise that with E_MAX)]"
+    )
 
 
 NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
