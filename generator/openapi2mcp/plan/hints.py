@@ -165,7 +165,9 @@ ACTING_VERBS = _word_set(
 # resource it lists would call
 _SIGN_OUT = frozenset({"logout", "signout", "logoff"})
 # a lead those verbs share with a read (StopPoint_GetByGeoPoint, "Send search terms to receive")
-_READ_ANYWHERE = frozenset({"get", "list", "read", "search", "query", "find", "lookup", "fetch"})
+_READ_ANYWHERE = frozenset(
+    {"get", "list", "read", "search", "query", "find", "lookup", "fetch", "status", "progress"}
+)
 _READ_LEADS = frozenset({"return", "show", "read"})
 # prefixes FastAPI and others put before the verb (api_restart_server)
 _LEADING_NOISE = frozenset({"api", "v1", "v2", "v3", "admin"})

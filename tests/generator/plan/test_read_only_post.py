@@ -271,6 +271,7 @@ def test_the_rule_on_real_apis_operations(
         # Evidently (Litestar): a GET that reloads a project's snapshots from disk
         ("ApiProjectsProjectIdReloadReloadProjectSnapshots", "/api/projects/{project_id}/reload", "", "reload"),
         ("reload_project_snapshots", "/api/projects/{project_id}/reload", "", "reload"),
+        ("reindexStatus", "/admin/reindex", "", None),  # the status of one: a read
     ],
 )  # fmt: skip
 def test_a_get_that_acts_is_told_by_the_verb_leading_its_name(
