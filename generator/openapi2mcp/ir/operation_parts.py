@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from ..load.refs import Location, Resolver
 from .model import JsonSchema, Parameter, Response
+from .schema_utils import admits_null
 from .schemas import Direction, SchemaNormaliser
 
 LOCATIONS: Final = ("path", "query", "header", "cookie")
@@ -176,7 +177,7 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
         # nothing says what it takes (httpbin's `/status/{codes}`): a path segment is text, and
         # a value of no type could be null, which leaves no path to call
         schema = {"type": "string", **schema}
-    if required and location != "path" and _admits_null(schema):
+    if required and location != "path" and admits_null(schema):
         # Litestar's Optional[str] without a default (Evidently's metric filters): null, which
         # leaves a parameter out, is what the API takes for "no filter", and "required" could
         # only be met by inventing one
@@ -203,15 +204,6 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
         examples=_examples(ctx, value, loc),
         content_type=content_type,
     )
-
-
-def _admits_null(schema: JsonSchema) -> bool:
-    """Whether ``schema`` (normalised) takes null: a type list with it, or a branch of it."""
-    kind = schema.get("type")
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    branches = [*schema.get("anyOf", []), *schema.get("oneOf", [])]
-    return any(isinstance(b, dict) and b.get("type") == "null" for b in branches)
 
 
 def is_json_type(media_type: str) -> bool:

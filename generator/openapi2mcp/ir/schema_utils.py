@@ -146,12 +146,24 @@ def non_null(schema: JsonSchema) -> JsonSchema:
     for keyword in ("anyOf", "oneOf"):
         branches = schema.get(keyword)
         if isinstance(branches, list):
-            others = [
-                b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")
-            ]
+            others = not_null_branches(branches)
             if len(others) == 1 and len(others) < len(branches) and isinstance(others[0], dict):
                 return others[0]
     return schema
+
+
+def not_null_branches(branches: list[Any]) -> list[Any]:
+    """The branches of a union that are not ``{type: null}``."""
+    return [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
+
+
+def admits_null(schema: JsonSchema) -> bool:
+    """Whether ``schema`` (normalised) takes null: a type list with it, or a branch of it."""
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    branches = [*schema.get("anyOf", []), *schema.get("oneOf", [])]
+    return len(not_null_branches(branches)) < len(branches)
 
 
 def is_scalar(schema: JsonSchema, defs: Mapping[str, JsonSchema]) -> bool:

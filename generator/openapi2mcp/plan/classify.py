@@ -33,6 +33,7 @@ from ..ir.schema_utils import (
     is_scalar,
     json_type,
     non_null,
+    not_null_branches,
     resolve,
 )
 from ..render.examples import conforms
@@ -310,20 +311,19 @@ def _tool(
 
 def _hint_rule(op: Operation, report: Report) -> tuple[tuple[bool, bool, bool], str] | None:
     """The hints a rule gives ``op`` against its verb's, and the rule as ``inspect`` shows it: a
-    POST that only reads (``read_only_post``), a GET that acts (``acting_get``); each decision is
-    reported."""
+    POST that only reads (``read_only_post``), a GET that acts (``acting_get``), a POST that only
+    adds (``additive_post``); each decision is reported."""
+    change = "set its hints in x-mcp annotations or [annotations.<operationId>] to change this"
     reading = read_only_post(op)
     if reading is not None:
         report.info(
             "post-read-only",
             op.pointer,
             f"POST {op.path} is read-only, non-destructive and idempotent: {reading.word!r} in "
-            f"its {reading.where} and no side-effect word; set its hints in x-mcp annotations "
-            "or [annotations.<operationId>] to change this",
+            f"its {reading.where} and no side-effect word; {change}",
         )
         return (True, False, True), reading.note()
     where = "operationId" if op.operation_id else "summary"
-    change = "set its hints in x-mcp annotations or [annotations.<operationId>] to change this"
     acting = acting_get(op)
     if acting is not None:
         report.warn(
@@ -579,9 +579,7 @@ def _round_trips(
     for keyword in ("anyOf", "oneOf"):
         branches = resolved.get(keyword)
         if isinstance(branches, list) and branches and depth < 4:
-            others = [
-                b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")
-            ]
+            others = not_null_branches(branches)
             return bool(others) and all(
                 isinstance(b, Mapping) and _round_trips(b, defs, depth + 1, arrays) for b in others
             )

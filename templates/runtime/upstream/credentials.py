@@ -157,12 +157,19 @@ class Credentials:
         self._schemes = strategies(info["securitySchemes"])
         self._environ = environ
         self.extra = extra
+        # the schemes that send a session cookie: an alternative of them alone is tried last
+        self._cookies = frozenset(
+            name
+            for name, scheme in self._schemes.items()
+            if isinstance(scheme, ApiKey) and scheme.scheme["location"] == "cookie"
+        )
 
     def of(self, environ: Mapping[str, str]) -> Credentials:
         """The same schemes and extra headers, their credentials read from ``environ`` instead (a
         caller's own, in per-user mode)."""
         other = Credentials.__new__(Credentials)
         other._schemes, other._environ, other.extra = self._schemes, environ, self.extra
+        other._cookies = self._cookies
         return other
 
     def values(self) -> list[str]:
@@ -182,7 +189,8 @@ class Credentials:
         options: list[str] = []
         # a session cookie last: Django's refuses writes without a CSRF token, and
         # drf-spectacular lists it first (Mayan's basic credentials set beside it were not sent)
-        for alternative in sorted(security, key=self._by_cookie):
+        ordered = sorted(security, key=self._by_cookie) if self._cookies else security
+        for alternative in ordered:
             chosen = [self._schemes[name] for name in alternative if name in self._schemes]
             if not alternative or len(chosen) < len(alternative):
                 continue  # anonymous, or a scheme this server cannot use (the generator said so)
@@ -218,10 +226,7 @@ class Credentials:
 
     def _by_cookie(self, alternative: Sequence[str]) -> bool:
         """Whether ``alternative`` is a cookie alone (sorted after the others)."""
-        schemes = [self._schemes.get(name) for name in alternative]
-        return bool(schemes) and all(
-            isinstance(s, ApiKey) and s.scheme["location"] == "cookie" for s in schemes
-        )
+        return bool(alternative) and self._cookies.issuperset(alternative)
 
     def get(self, env: str) -> str:
         return (self._environ.get(env) or "").strip()
