@@ -156,6 +156,17 @@ async def test_a_list_resource_takes_its_operations_query_parameters(
         assert (sent.method, sent.raw_path) == ("GET", "/v1/pets")
         assert sent.query_params == [("limit", "1"), ("status", "available"), ("status", "sold")]
         fake_petstore.clear()
+        # the key repeated, as the API's own query takes an array
+        await client.read_resource("petstore://pets?status=available&status=sold")
+        (sent,) = fake_petstore.requests
+        assert sent.query_params == [("status", "available"), ("status", "sold")]
+        fake_petstore.clear()
+        # a key repeated where its parameter takes one value names nothing
+        refused = await _read_error(client, "petstore://pets?limit=1&limit=2")
+        assert refused.error.data == {
+            "uri": "petstore://pets?limit=1&limit=2",
+            "detail": "limit: given 2 times; it takes one value",
+        }
         # a name the operation does not take is no resource of this server
         missing = await _read_error(client, "petstore://pets?colour=red")
         assert missing.error.code == -32602  # 2026-07-28

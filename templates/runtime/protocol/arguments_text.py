@@ -29,12 +29,18 @@ def _primary_type(schema: Any) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def convert_variable(value: str, schema: Any) -> Any:
-    """A matched URI-template variable as the type its argument schema declares.
+def convert_variable(value: str | list[str], schema: Any) -> Any:
+    """A matched URI-template variable as the type its argument schema declares: an array's
+    items are its values given one by one (a query key repeated) or its text split at commas.
 
     Raises ``ValueError`` when the text cannot be that type (the URI then names no resource).
     """
     kind = _primary_type(schema)
+    if isinstance(value, list):
+        if kind != "array":
+            raise ValueError(f"given {len(value)} times; it takes one value")
+        items = schema.get("items") if isinstance(schema, dict) else None
+        return [convert_variable(part, items) for part in value]
     if kind == "integer":
         if not _INTEGER.fullmatch(value):
             raise ValueError(f"{value!r} is not an integer")

@@ -775,7 +775,9 @@ class Calls:
             self._templates = compiled
         return self._templates
 
-    def _arguments(self, binding: TemplateBinding, variables: Mapping[str, str]) -> JsonObject:
+    def _arguments(
+        self, binding: TemplateBinding, variables: Mapping[str, str | list[str]]
+    ) -> JsonObject:
         named = self._tables.tool_by_operation.get(binding["operation"])
         tool = self._tables.tools[named] if named is not None else None
         schema = tool.get("inputSchema") if tool is not None else None

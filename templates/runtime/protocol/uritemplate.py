@@ -6,7 +6,8 @@ variables may share an expression. Other operators and the ``*`` / ``:n`` modifi
 with a ``ValueError`` that names the position, as are malformed templates. Matching turns a concrete
 URI back into percent-decoded variables: ``{var}`` and ``{/var}`` values are non-empty and never
 contain ``/``; query variables are optional, may come in any order, and an unknown query key means
-no match. Query expressions must therefore end the template. Stdlib only.
+no match. A query key given more than once (``?tag=a&tag=b``, the form style an API's arrays take)
+matches as the list of its values, in order. Query expressions must therefore end the template. Stdlib only.
 """
 
 from __future__ import annotations
@@ -178,13 +179,14 @@ class UriTemplate:
 
     # -- matching ------------------------------------------------------------------------------
 
-    def match(self, uri: str) -> dict[str, str] | None:
-        """The variables that expand to ``uri`` (percent-decoded), or None when it does not fit."""
+    def match(self, uri: str) -> dict[str, str | list[str]] | None:
+        """The variables that expand to ``uri`` (percent-decoded), or None when it does not fit;
+        a query key given more than once, as the list of its values."""
         path, sep, query = uri.partition("?") if self._query else (uri, "", "")
         found = self._regex.fullmatch(path)
         if found is None:
             return None
-        result: dict[str, str] = {}
+        result: dict[str, str | list[str]] = {}
         for index, name in enumerate(self._groups):
             # an encoded slash is the value's own (an id "m/x" expands to "m%2Fx"): the upstream
             # request keeps it inside its path segment, and refuses dot segments
@@ -199,23 +201,26 @@ class UriTemplate:
             return None
         return result
 
-    def _match_query(self, query: str, result: dict[str, str]) -> bool:
+    def _match_query(self, query: str, result: dict[str, str | list[str]]) -> bool:
         fixed = dict(self._fixed_query)
-        seen: set[str] = set()
+        given: dict[str, list[str]] = {}
         for pair in query.split("&") if query else []:
             raw_key, _, raw_value = pair.partition("=")
             key, value = _decode(raw_key), _decode(raw_value)
-            if key is None or value is None or key in seen:
+            if key is None or value is None:
                 return False
-            seen.add(key)
             if key in fixed:
-                if fixed.pop(key) != value:
+                if key in given or fixed[key] != value:
                     return False
+                given[key] = [value]
             elif key in self._query and key not in result:
-                result[key] = value
+                given.setdefault(key, []).append(value)
             else:
                 return False
-        return not fixed
+        for key, values in given.items():
+            if key not in fixed:
+                result[key] = values[0] if len(values) == 1 else values
+        return given.keys() >= fixed.keys()
 
 
 def _compile(parts: list[str | _Expression]) -> tuple[re.Pattern[str], list[str]]:

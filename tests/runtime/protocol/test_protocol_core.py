@@ -263,11 +263,13 @@ def test_wrap_output_schema_keeps_definitions_at_the_root() -> None:
         ("true", {"type": "boolean"}, True),
         ("a,b", {"type": "array", "items": {"type": "string"}}, ["a", "b"]),
         ("1,2", {"type": "array", "items": {"type": "integer"}}, [1, 2]),
+        (["1", "2"], {"type": "array", "items": {"type": "integer"}}, [1, 2]),
+        (["a,b", "c"], {"type": "array", "items": {"type": "string"}}, ["a,b", "c"]),
         ("007", {"type": "string"}, "007"),
         ("x", None, "x"),
     ],
 )
-def test_convert_variable(text: str, schema: Any, value: Any) -> None:
+def test_convert_variable(text: str | list[str], schema: Any, value: Any) -> None:
     assert convert_variable(text, schema) == value
     assert type(convert_variable(text, schema)) is type(value)
 
@@ -279,8 +281,12 @@ def test_convert_variable(text: str, schema: Any, value: Any) -> None:
         ("1.0", {"type": "integer"}),
         ("nan", {"type": "number"}),
         ("yes", {"type": "boolean"}),
+        (["1", "2"], {"type": "integer"}),
+        (["1", "x"], {"type": "array", "items": {"type": "integer"}}),
     ],
 )
-def test_convert_variable_refuses_what_the_type_cannot_hold(text: str, schema: Any) -> None:
+def test_convert_variable_refuses_what_the_type_cannot_hold(
+    text: str | list[str], schema: Any
+) -> None:
     with pytest.raises(ValueError):
         convert_variable(text, schema)

@@ -99,10 +99,21 @@ def test_query_variables_are_optional_and_unordered() -> None:
     assert template.match("petstore://pets?limit") == {"limit": ""}
 
 
-def test_unknown_or_repeated_query_keys_do_not_match() -> None:
+def test_unknown_query_keys_do_not_match() -> None:
     template = UriTemplate("petstore://pets{?limit}")
     assert template.match("petstore://pets?limit=1&evil=2") is None
-    assert template.match("petstore://pets?limit=1&limit=2") is None
+
+
+def test_a_repeated_query_key_matches_as_the_list_of_its_values() -> None:
+    # the form style an API's array parameters take: ?status=a&status=b
+    template = UriTemplate("petstore://pets{?limit,status}")
+    assert template.match("petstore://pets?status=a&limit=2&status=b%2Cc") == {
+        "status": ["a", "b,c"],
+        "limit": "2",
+    }
+    # a fixed pair may not be given twice, and a path variable is not a query's
+    assert UriTemplate("api://x?kind=pet{&q}").match("api://x?kind=pet&kind=pet&q=1") is None
+    assert UriTemplate("api://x/{id}{?id}").match("api://x/1?id=2&id=3") is None
 
 
 def test_query_after_path_variable() -> None:
