@@ -12,7 +12,7 @@ from ..diagnostics import Report
 from ..ir.bodies import is_encoded_form
 from ..ir.model import Api, Operation
 from ..ir.operation_parts import base_media_type, is_json_type
-from ..ir.schema_utils import json_type, merged_all_of
+from ..ir.schema_utils import json_type, merged_all_of, non_null
 from ..render.examples import conforms
 from . import naming
 from .model import Argument
@@ -40,7 +40,7 @@ def body_arguments(
 ) -> list[Argument]:
     body = op.body
     assert body is not None
-    resolved = merged_all_of(body.schema, api.input_schemas)
+    resolved = _resolved(api, op)
     properties = resolved.get("properties")
     constraints = _body_constraints(resolved)
     flattenable = (
@@ -71,6 +71,14 @@ def body_arguments(
     py = py_names.claim(naming.python_identifier(name), seed=name)
     needed = body.required and not empty_by_default(op, api.input_schemas)
     return [Argument(name, py, "body", "", needed, schema)]
+
+
+def _resolved(api: Api, op: Operation) -> Mapping[str, Any]:
+    """The body's schema with its ``allOf`` merged, and without the ``null`` a body that may be
+    left out admits (FastAPI's optional bodies, ``anyOf: [{$ref: ListUsersRequest}, {type:
+    null}]``): flattened like any object, and sent only once a field of it is given."""
+    assert op.body is not None
+    return merged_all_of(non_null(op.body.schema), api.input_schemas)
 
 
 def empty_by_default(op: Operation, defs: Mapping[str, Any]) -> bool:
@@ -209,7 +217,7 @@ def _mentions(value: Any, keys: frozenset[str]) -> bool:
 def lifted(api: Api, op: Operation, arguments: tuple[Argument, ...]) -> dict[str, Any]:
     if op.body is None or not any(a.source == "body_property" for a in arguments):
         return {}
-    lifted = dict(_body_constraints(merged_all_of(op.body.schema, api.input_schemas)) or {})
+    lifted = dict(_body_constraints(_resolved(api, op)) or {})
     if lifted.get("minProperties") == 1 and any(a.source != "body_property" for a in arguments):
         # "at least one field" of a body is at least one of its arguments, not of all the
         # tool's (a PATCH with the path's id and nothing else would send {})
@@ -244,7 +252,7 @@ def optional_body_requires(
     flattened = [a.wire_name for a in arguments if a.source == "body_property"]
     if not flattened:
         return ()
-    required = merged_all_of(op.body.schema, api.input_schemas).get("required")
+    required = _resolved(api, op).get("required")
     if not isinstance(required, list):
         return ()
     return tuple(name for name in required if name in flattened)
