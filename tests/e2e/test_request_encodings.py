@@ -1432,9 +1432,9 @@ async def test_a_required_exploded_array_needs_an_item(probe: Probe) -> None:
 async def test_a_required_list_written_with_commas_needs_an_item_too(probe: Probe) -> None:
     """App Store Connect's required ``filter[vendorNumber]`` (not exploded): an empty list sends
     ``filter[vendorNumber]=``, a filter with no value."""
-    schema = probe.tools["sales_reports"]["inputSchema"]["properties"]["filter[vendorNumber]"]
+    schema = probe.tools["sales_reports"]["inputSchema"]["properties"]["filter_vendorNumber"]
     assert schema["minItems"] == 1
-    await probe.call("sales_reports", {"filter[vendorNumber]": ["8", "9"]})
+    await probe.call("sales_reports", {"filter_vendorNumber": ["8", "9"]})
     [request] = probe.api.requests
     assert request.target == "/salesReports?filter[vendorNumber]=8,9"
 

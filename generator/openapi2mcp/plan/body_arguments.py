@@ -59,7 +59,8 @@ def body_arguments(
         for prop, schema in properties.items():
             called: str = renamed.get(prop) or prop
             py = py_names.claim(naming.python_identifier(called), seed=prop)
-            shown = _as_body_field(schema, prop) if prop in renamed else schema
+            clashed = renamed.get(prop, prop) != naming.argument_name(prop)
+            shown = _as_body_field(schema, prop) if clashed else schema
             arguments.append(Argument(called, py, "body_property", prop, prop in required, shown))
         return arguments + _undefined_required(op, resolved, taken, py_names, report)
     name = "body" if "body" not in taken else "request_body"
@@ -163,18 +164,26 @@ def _renamed_body_properties(
     constraints: Mapping[str, Any] | None,
 ) -> dict[str, str] | None:
     """The body's properties named as a parameter is (``project_id`` in the path and in the body,
-    as FastAPI's update models have it), each with its argument's name (``body_project_id``); ``None``
+    as FastAPI's update models have it), each with its argument's name (``body_project_id``), and
+    those whose names function calling does not take (``input_keys[]`` is ``input_keys``); ``None``
     when the body cannot be flattened so: its root constraints or, in an optional body, its
     ``required`` would name a property by the name it no longer has as an argument."""
     properties = resolved.get("properties")
-    clashing = [p for p in properties if p in taken] if isinstance(properties, Mapping) else []
-    if not clashing:
+    names: dict[str, str] = {}
+    for prop in properties if isinstance(properties, Mapping) else ():
+        portable = naming.argument_name(prop)
+        if portable in taken:
+            names[prop] = f"body_{portable}"
+        elif portable != prop:
+            names[prop] = portable  # `input_keys[]` is `input_keys`
+    if not names:
         return {}
     needed = resolved.get("required") if not required_body else None
-    if constraints or (isinstance(needed, list) and set(needed) & set(clashing)):
+    if constraints or (isinstance(needed, list) and set(needed) & set(names)):
         return None
-    names = {prop: f"body_{prop}" for prop in clashing}
-    if taken.intersection(names.values()) or set(names.values()) & set(properties or ()):
+    given = list(names.values())
+    kept = set(properties or ()) - set(names)
+    if taken.intersection(given) or kept.intersection(given) or len(set(given)) < len(given):
         return None
     return names
 

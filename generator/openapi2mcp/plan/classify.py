@@ -350,13 +350,23 @@ def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
     result: list[Argument] = []
     params = sorted(op.parameters, key=lambda p: _LOCATION_ORDER.index(p.location))
     mirrored: set[str] = set()
+    # a parameter whose name is already portable keeps it before another's made so (`$top`)
+    exact = {p.name for p in params if naming.argument_name(p.name) == p.name}
     for param in params:
-        name = param.name if param.name not in taken else f"{param.name}_{param.location}"
-        if name != param.name:
+        name = naming.argument_name(param.name)
+        if name in taken or (name != param.name and name in exact):
+            name = f"{name}_{param.location}"
             report.warn(
                 "argument-renamed",
                 op.pointer,
                 f"{param.location} parameter {param.name!r} is exposed as argument {name!r}",
+            )
+        elif name != param.name:
+            report.info(
+                "argument-portable",
+                op.pointer,
+                f"{param.location} parameter {param.name!r} is exposed as argument {name!r}: "
+                "function calling takes letters, digits and _.- in argument names",
             )
         taken.add(name)
         py = py_names.claim(naming.python_identifier(name), seed=name)

@@ -139,6 +139,25 @@ def bounded(name: str, max_length: int, *, seed: str) -> str:
     return prefix.rstrip("_.-") + suffix
 
 
+# the property names every provider's function calling takes: Anthropic's and Bedrock's tool input
+# schemas refuse a whole tool list over one other (Phoenix's multipart `input_keys[]`, OData's `$top`)
+_PORTABLE_ARGUMENT = re.compile(r"[A-Za-z0-9_.-]{1,64}\Z")
+_NOT_PORTABLE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def argument_name(wire: str) -> str:
+    """A tool argument's name for the parameter or body property named ``wire``: ``wire`` itself
+    where every function-calling dialect takes it, else its runs of other characters made one
+    ``_`` (``ids[]`` is ``ids``, ``$top`` is ``top``, ``filter[status]`` is ``filter_status``),
+    within 64 characters."""
+    if _PORTABLE_ARGUMENT.match(wire):
+        return wire
+    portable = _NOT_PORTABLE.sub("_", ascii_fold(wire)).strip("_")
+    if wire.startswith("_"):
+        portable = "_" + portable
+    return bounded(portable or "argument", 64, seed=wire)
+
+
 def tool_name(text: str, *, max_length: int = 64) -> str:
     """A valid MCP tool name from an operationId (or any text)."""
     qualified = _JAVA_QUALIFIED.fullmatch(text.strip())
