@@ -235,6 +235,34 @@ async def test_a_401_fetches_a_new_token_once(
     assert all("cookie" not in r.headers for r in upstream.requests)
 
 
+@pytest.mark.parametrize(
+    ("answer", "tokens_asked"),
+    [
+        # Airflow's answer to a token revoked at sign-out or signed with a rotated key
+        ({"detail": "Invalid JWT token"}, 2),
+        # a permission the token lacks: no fresh token would have it
+        ({"detail": "Forbidden: the viewer role may not read secrets"}, 1),
+    ],
+)
+async def test_a_403_naming_the_token_fetches_a_new_one_once(
+    catalog: dict[str, Any], upstream: fs.FaultServer, answer: dict[str, str], tokens_asked: int
+) -> None:
+    def forbid_the_first(x: fs.Exchange) -> None:
+        if x.request.headers.get("authorization") == f"Bearer {TOK2}":
+            x.json(200, {"name": "db", "value": "hunter2"})
+        else:
+            x.json(403, answer)
+
+    upstream.script["/api/secrets/db"] = forbid_the_first
+    (reply,) = await call_tools(catalog, _env(upstream), ("read_secret", {"name": "db"}))
+    assert [r.path for r in upstream.requests] == [TOKEN_PATH, "/api/secrets/db"] * tokens_asked
+    if tokens_asked == 2:
+        assert json.loads(texts(reply)) == {"name": "db", "value": "hunter2"}
+    else:
+        assert reply["result"]["isError"] is True
+        assert "403" in texts(reply)
+
+
 async def test_a_second_401_is_the_answer(
     catalog: dict[str, Any], upstream: fs.FaultServer
 ) -> None:

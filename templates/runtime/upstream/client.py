@@ -2,26 +2,26 @@
 
 ``Upstream`` owns one lazily built ``httpx.AsyncClient`` per API and turns an ``OperationSpec`` plus
 the tool's (already validated) arguments into a request (``upstream_encoding`` writes the parameters
-and the body) with credentials picked from the environment per security scheme and the extra
-headers of ``<PREFIX>_HEADERS`` (``upstream_credentials``; without credentials a request still goes
-out and the API decides); OAuth2 tokens the server fetches itself come from ``upstream_oauth``
-(after the limits let the call through, refreshed once when the API answers 401). The request
-always goes to the scheme, host and port of the operation's server, whatever the arguments: the
-base URL (``<PREFIX>_BASE_URL``, else the spec's first server with each ``{variable}`` from its
-``<PREFIX>_SERVER_<NAME>`` variable or its default, checked against the allowed values), or the
-operation's own ``servers`` entry, whose variables are set the same way and which, when relative, is
-resolved against the base URL (RFC 3986: ``/files`` replaces the base URL's path, ``files`` is
-appended to it); the base URL variable does not change an operation's own absolute server. Each call
-is bounded: the timeout covers the whole attempt (connecting, sending, reading a body of at most
-``MAX_RESPONSE_BYTES`` as sent and as decoded, ``upstream_decoding``), failed attempts are retried
-with backoff when that is safe, and ``resilience.Guard`` applies the rate and concurrency limits and
-the operation's circuit breaker. Redirects of GET and HEAD requests (and the GET a 303 asks for) are
-followed for ``MAX_REDIRECTS`` hops; credentials and extra headers never go to another origin, and a
-public API cannot redirect a call to a loopback or private address. Other redirects come back with
-their ``Location``. Failures become ``UpstreamError`` with a short message that is safe to show a
-model; no credential ever appears in it, in a response body handed back (``redaction``) or in a log
-line. Cookies set by the upstream are never stored, so no state leaks from one caller to the next.
-Stdlib + httpx only.
+and the body) with credentials picked from the environment per security scheme and the extra headers
+of ``<PREFIX>_HEADERS`` (``upstream_credentials``; without credentials a request still goes out and
+the API decides); OAuth2 tokens the server fetches itself come from ``upstream_oauth`` (after the
+limits let the call through, refreshed once when the API rejects one: a 401, or a 403 naming the
+token). The request always goes to the scheme, host and port of the operation's server, whatever the
+arguments: the base URL (``<PREFIX>_BASE_URL``, else the spec's first server with each
+``{variable}`` from its ``<PREFIX>_SERVER_<NAME>`` variable or its default, checked against the
+allowed values), or the operation's own ``servers`` entry, whose variables are set the same way and
+which, when relative, is resolved against the base URL (RFC 3986: ``/files`` replaces the base URL's
+path, ``files`` is appended to it); the base URL variable does not change an operation's own
+absolute server. Each call is bounded: the timeout covers the whole attempt (connecting, sending,
+reading a body of at most ``MAX_RESPONSE_BYTES`` as sent and as decoded, ``upstream_decoding``),
+failed attempts are retried with backoff when that is safe, and ``resilience.Guard`` applies the
+rate and concurrency limits and the operation's circuit breaker. Redirects of GET and HEAD requests
+(and the GET a 303 asks for) are followed for ``MAX_REDIRECTS`` hops; credentials and extra headers
+never go to another origin, and a public API cannot redirect a call to a loopback or private
+address. Other redirects come back with their ``Location``. Failures become ``UpstreamError`` with a
+short message that is safe to show a model; no credential ever appears in it, in a response body
+handed back (``redaction``) or in a log line. Cookies set by the upstream are never stored, so no
+state leaks from one caller to the next. Stdlib + httpx only.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ from .encoding import (
 )
 from .http11 import upstream_client
 from .negotiation import accept_header
-from .oauth import OAuthTokens, TokenError, fetched
+from .oauth import OAuthTokens, TokenError, fetched, rejected
 from .redaction import Redactor, install_log_redaction
 from .request import REDIRECTS, Prepared, follow_redirect, origin_of
 from .resilience import (
@@ -107,7 +107,6 @@ MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 MAX_REDIRECTS = 5
 # OpenAPI ignores header parameters with these names; they are set from the spec itself.
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
-_UNAUTHORIZED = 401
 _UNSUPPORTED_MEDIA_TYPE = 415
 # what a request without a body declares when the API refused it for declaring nothing
 _BARE_RETRY_TYPE = b"application/json"
@@ -363,7 +362,7 @@ class Upstream:
         try:
             signed = await self._signed(spec, arguments, user, prepared)
             response = await self._send(client, guard, circuit, signed)
-            if response.status == _UNAUTHORIZED and signed.tokens:
+            if signed.tokens and rejected(response.status, response.body):
                 # the API rejected a token it issued (revoked, keys rotated): a new one, once
                 tokens = self._tokens()
                 for name, scopes, token in signed.tokens:

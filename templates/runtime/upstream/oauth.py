@@ -6,19 +6,20 @@ user name and password (RFC 6749 §4.4, §4.3), and the scopes an operation need
 token URL, form-encoded, authenticating the client with HTTP Basic (§2.3.1; for a password grant
 only when a client id is set). A token is cached per scheme and scope set until shortly before its
 ``expires_in`` (without one, until the API rejects it); ``invalidate`` drops a token the API
-answered 401 to, so the next call fetches a fresh one. However many calls need a token at once, one
-request is made and all of them share its outcome (a failure too). Token requests use their own
-small client (no custom hooks, no cookies, no redirects), bounded in time and size. A failure is a
-``TokenError`` whose message names the scheme, the token endpoint and what it answered (the OAuth
-``error`` code and description, scrubbed), never a secret, a password or a token; every token
-obtained is handed to ``on_token`` so the caller can keep it out of results and logs. Stdlib +
-httpx only.
+rejected (``rejected``: a 401, or a 403 that names the token), so the next call fetches a fresh one.
+However many calls need a token at once, one request is made and all of them share its outcome (a
+failure too). Token requests use their own small client (no custom hooks, no cookies, no redirects),
+bounded in time and size. A failure is a ``TokenError`` whose message names the scheme, the token
+endpoint and what it answered (the OAuth ``error`` code and description, scrubbed), never a secret,
+a password or a token; every token obtained is handed to ``on_token`` so the caller can keep it out
+of results and logs. Stdlib + httpx only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from .token_answer import (
     usable_token,
 )
 
-__all__ = ["FetchedScheme", "OAuthTokens", "TokenError", "clock", "fetched"]
+__all__ = ["FetchedScheme", "OAuthTokens", "TokenError", "clock", "fetched", "rejected"]
 
 # the clock token lifetimes are measured with (replaced in tests)
 clock: Callable[[], float] = time.monotonic
@@ -46,6 +47,17 @@ clock: Callable[[], float] = time.monotonic
 REFRESH_MARGIN = 30.0
 
 Scopes = tuple[str, ...]
+# a 403 that speaks of the token itself (Airflow's "Invalid JWT token" to one revoked at sign-out or
+# signed with a rotated key, dstack's to a wrong one), not of a permission it lacks
+_TOKEN_REFUSED = re.compile(rb"token|jwt|expired|signature", re.IGNORECASE)
+
+
+def rejected(status: int, body: bytes) -> bool:
+    """Whether an answer rejects the token it was sent with, so that a fresh one may be asked
+    for: a 401, or a 403 whose body names the token."""
+    return status == 401 or (status == 403 and _TOKEN_REFUSED.search(body[:4096]) is not None)
+
+
 # the schemes whose tokens the server fetches itself
 FetchedScheme = OAuth2ClientCredentialsScheme | OAuth2PasswordScheme
 
