@@ -130,8 +130,10 @@ def read_only_post(op: Operation) -> ReadingPost | None:
     """
     if op.method != "POST":
         return None
-    identifier = _terms(op.operation_id or "")
-    summary = _terms(op.summary)
+    # FastAPI's ids repeat the path after the function's name (get_archive_by_hash_api_files_…)
+    function = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
+    identifier = _terms(function or op.operation_id or "")
+    summary = _read_phrase(_terms(op.summary))
     segments = [_terms(s) for s in op.path.split("/") if s and not s.startswith("{")]
     last = segments[-1] if segments else []
     everything = [
@@ -231,6 +233,22 @@ def _acting(words: list[str], *, named: bool) -> list[str]:
     ]
 
 
+# words that end the thing a leading read word reads ("Get file archive by hash"; "List and cancel")
+_PHRASE_ENDS = frozenset(
+    {"and", "or", "then", "by", "for", "of", "in", "from", "to", "with", "on", "at", "into"}
+)
+
+
+def _read_phrase(words: list[str]) -> list[str]:
+    """A summary's words without the noun phrase its leading read word reads, up to the first
+    preposition or conjunction ("Get file archive by hash", Airflow's "Get List Dag Runs
+    Batch": what is read is no action); a token or a session is made by asking for it."""
+    if not words or words[0] not in READ_WORDS:
+        return words
+    end = next((i for i, w in enumerate(words) if i and w in _PHRASE_ENDS), len(words))
+    return [words[0], *(w for w in words[1:end] if w in _ALWAYS_ACTS), *words[end:]]
+
+
 def _collection(word: str) -> bool:
     """A path segment's plural noun (``/runs``, ``/exports``): a collection, not its verb."""
     return word.endswith("s") and word not in SIDE_EFFECT_WORDS and word[:-1] in SIDE_EFFECT_WORDS
@@ -281,6 +299,25 @@ _NOT_ONLY_ADDING = frozenset(
 )  # fmt: skip
 
 
+# verbs that add to what a thing has rather than make a thing; with a plural or a membership
+# they may set what is there: dstack's add_project_members gives a member already there the
+# role it is sent (a demotion)
+_ADDING_TO = frozenset({"add", "attach", "append", "invite", "register"})
+_MEMBERSHIP = frozenset(
+    {"member", "role", "permission", "collaborator", "grant", "access", "owner", "admin"}
+)
+
+
+def _sets_members(words: list[str]) -> bool:
+    """Whether an adding verb's object may already be there with other values."""
+    plural = ("s",), ("ss", "us", "is")
+    return any(
+        _forms(w) & _MEMBERSHIP
+        or (len(w) > 3 and w.endswith(plural[0]) and not w.endswith(plural[1]))
+        for w in words[1:]
+    )
+
+
 def additive_post(op: Operation) -> str | None:
     """The verb that says this POST only adds (``create_tag``, ``addPet``, "Create a record"),
     when one leads its operationId (its function's, for FastAPI; its summary without one) and no
@@ -290,6 +327,8 @@ def additive_post(op: Operation) -> str | None:
         return None
     words = _name_words(op)
     if len(words) < 2 or words[0] not in _ADDING or _NOT_ONLY_ADDING & set(words):
+        return None
+    if words[0] in _ADDING_TO and _sets_members(words):
         return None
     said = _terms(op.summary)
     if said and _NOT_ONLY_ADDING & set(said):

@@ -226,6 +226,22 @@ def test_inspect_shows_the_deciding_rule(spec: Path) -> None:
             ReadingPost("decode", "operationId"),
         ),
         ("", "/searches", "Searches", None),
+        # what a leading read word reads is no action, up to a preposition: dstack's id and
+        # summary as its FastAPI document has them; Airflow's FastAPI summary
+        (
+            "get_archive_by_hash_api_files_get_archive_by_hash_post",
+            "/api/files/get_archive_by_hash",
+            "Get file archive by hash",
+            ReadingPost("get", "operationId"),
+        ),
+        (
+            "",
+            "/api/v2/dags/{dag_id}/dagRuns/list",
+            "Get List Dag Runs Batch",
+            ReadingPost("get", "summary"),
+        ),
+        ("", "/things/find", "Get things and delete them", None),
+        ("", "/users/ensure", "Get or create a user", None),
     ],
 )
 def test_the_rule_on_real_apis_operations(
@@ -336,6 +352,13 @@ def test_a_get_that_acts_is_a_tool_that_asks_and_no_resource(tmp_path: Path) -> 
         ("createAndSendInvoice", "/invoices", "", None),
         ("createImport", "/imports", "Create an import that replaces the data", None),
         ("create", "/things", "", None),  # one word: nothing said of what
+        # adding members or many may set what is there: dstack's gives a member already there the
+        # role sent (a demotion); AWS's AddTags overwrites a key's value
+        ("add_project_members_api_projects__project_name__add_members_post", "/api/projects/{project_name}/add_members", "Add members", None),
+        ("add_member", "/groups/{id}/members", "", None),
+        ("AddTags", "/#X-Amz-Target=ElasticMapReduce.AddTags", "", None),
+        ("attachVolume", "/volumes/{id}/attach", "", "attach"),
+        ("addComment", "/issues/{id}/comments", "Add a comment", "add"),
     ],
 )  # fmt: skip
 def test_a_post_that_only_adds_is_told_by_the_verb_leading_its_name(
