@@ -305,6 +305,14 @@ def _security_schemes(resolver: Resolver) -> _Schemes:
 # how a scheme's description says the word before the key: drf-spectacular's 'required prefix
 # "Token"', or an example header, "Authorization: Token [your-token]", "Authorization: SSWS ${key}"
 _REQUIRED_PREFIX = re.compile(r'required prefix\s+["\'`]?([A-Za-z][A-Za-z-]{0,19})\b')
+# the word said to go before the key and a space: Phoenix's "Enter `Bearer` followed by a space and
+# then the token", Swashbuckle's "Enter 'Bearer' [space] and then your token", "the word Bearer
+# followed by a space" (quoted, or after "the word": "the authorization method and a space" is none)
+_SPACED_PREFIX = re.compile(
+    r"(?:([\"'`])([A-Za-z][A-Za-z-]{0,19})\1|\bword\s+([A-Za-z][A-Za-z-]{0,19}))"
+    r",?\s+(?:(?:followed|following)\s+by\s+(?:a\s+)?space\b|\[space\]|<space>)",
+    re.IGNORECASE,
+)
 _EXAMPLE_HEADER = re.compile(
     r"Authorization:\s*([A-Za-z][A-Za-z-]{0,19})\s+(?:[\[<{$\"'`]|[A-Za-z0-9._~+/-]{16,})"
 )
@@ -312,13 +320,17 @@ _EXAMPLE_HEADER = re.compile(
 
 def authorization_prefix(scheme: dict[str, Any]) -> str:
     """The word an ``apiKey`` scheme in the Authorization header wants before the key, when the
-    scheme says one: Fern's ``x-fern-header.prefix`` or its description; ``""`` otherwise."""
+    scheme says one: Fern's ``x-fern-header.prefix`` or its description (a required prefix, an
+    example header, a word said to go before a space); ``""`` otherwise."""
     fern = scheme.get("x-fern-header")
     if isinstance(fern, dict) and isinstance(fern.get("prefix"), str) and fern["prefix"].strip():
         return str(fern["prefix"]).strip()
     description = text(scheme.get("description"))
     found = _REQUIRED_PREFIX.search(description) or _EXAMPLE_HEADER.search(description)
-    return found[1] if found else ""
+    if found:
+        return found[1]
+    spaced = _SPACED_PREFIX.search(description)
+    return (spaced[2] or spaced[3]) if spaced else ""
 
 
 def _security_scheme(

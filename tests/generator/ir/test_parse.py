@@ -1003,6 +1003,25 @@ def test_security_schemes(tmp_path: Path) -> None:
         ("x-fern-header: {name: api_key, prefix: 'Token '}", "Token"),
         ("description: 'Send it as Authorization: SSWS ${api_token}'", "SSWS"),
         ("description: 'Authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b'", "Token"),
+        # a word said to go before a space: Phoenix's (FastAPI), Swashbuckle's, APIs.guru's
+        ("description: 'Enter `Bearer` followed by a space and then the token.'", "Bearer"),
+        (
+            "description: \"Enter 'Bearer' [space] and then your token in the text input below.\"",
+            "Bearer",
+        ),
+        (
+            "description: 'Should start with `Bearer`, followed by a space, followed by the token.'",
+            "Bearer",
+        ),
+        (
+            "description: 'The value is the word Bearer followed by a space and the access token'",
+            "Bearer",
+        ),
+        (
+            "description: 'API tokens must be prepended with \"token\" followed by a space.'",
+            "token",
+        ),
+        ("description: 'The authorization method and a space, then the key'", ""),
         # no word before the key, or a word that is the key itself
         ("description: 'Authorization: <your key>'", ""),
         ("description: 'Put the key in Authorization: abc123 works too'", ""),
