@@ -95,7 +95,15 @@ UNTAGGED_TOOLSET = "untagged"
 
 def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
     """The plan for ``api`` under ``settings`` (resolved by ``settings.resolve``)."""
-    base = name_choice(api, settings).base
+    chosen = name_choice(api, settings)
+    base = chosen.base
+    if not settings.name and naming.framework_title(api.title):
+        report.warn(
+            "title-names-framework",
+            "#/info/title",
+            f"{api.title.strip()!r} is the title its framework gives a document and names no "
+            f"API; the package is {naming.distribution_name(base)}: give it a name with --name",
+        )
     distribution = naming.distribution_name(base)
     package = naming.package_name(distribution)
     prefix = naming.env_prefix(settings.env_prefix or distribution.removesuffix("-mcp"))
@@ -135,7 +143,7 @@ def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
         command=distribution,
         server_name=distribution,
         version=settings.version or _version(api.version, report),
-        title=api.title or distribution,
+        title=(api.title if not naming.framework_title(api.title) else "") or distribution,
         description=_first_paragraph(api.description) or f"MCP server for {api_name(api.title)}",
         instructions=_instructions(api, surface.tools),
         base_url=base_url,
@@ -338,7 +346,8 @@ def name_choice(api: Api, settings: Settings) -> NameChoice:
     if settings.name:
         return NameChoice(settings.name, settings.name_source)
     title = " ".join(api.title.split())
-    short = _short_title(title)
+    framework = naming.framework_title(title)
+    short = "" if framework else _short_title(title)
     if short:
         return NameChoice(short, f'info.title "{title}"')
     url = api.servers[0] if api.servers else ""
@@ -348,8 +357,10 @@ def name_choice(api: Api, settings: Settings) -> NameChoice:
         named = f'info.title "{title}" names no API' if title else "no info.title"
         return NameChoice(host, f"the server host {where} ({named})")
     words = [w.lower() for w in re.split(r"[^A-Za-z0-9]+", naming.ascii_fold(title)) if w]
-    if words:
+    if words and not framework:
         return NameChoice(" ".join(words[:_NAME_WORDS]), f'info.title "{title}" as written')
+    if framework:
+        return NameChoice("api", f'nothing (info.title "{title}" names no API, no server host)')
     return NameChoice("api", "nothing (no info.title, no server host)")
 
 

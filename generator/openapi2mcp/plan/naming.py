@@ -276,11 +276,25 @@ def api_words(title: str) -> list[str]:
     return _title_words(title)[0]
 
 
+# the titles web frameworks give a document whose application sets none (FastAPI's "FastAPI",
+# Litestar's "Litestar API", Django Ninja's "NinjaAPI", APIFlask's): they name the framework, and
+# as package names take the framework's own MCP packages' names on PyPI (fastapi-mcp, litestar-mcp)
+_FRAMEWORK_TITLES = frozenset({"fastapi", "litestar api", "ninjaapi", "apiflask"})
+
+
+def framework_title(title: str) -> bool:
+    """Whether ``title`` is the one a web framework gives a document (it names no API)."""
+    return " ".join(title.split()).lower() in _FRAMEWORK_TITLES
+
+
 def display_name(title: str) -> str:
     """The API's name for prose ("the GitHub API"): the title as written when it reads as a name
     (``Swagger Petstore``, ``Bookshop API``), else what of it names the API, as written
-    (``Fulfillment.com APIv2`` → ``Fulfillment.com``); a leading "The" is dropped either way."""
+    (``Fulfillment.com APIv2`` → ``Fulfillment.com``); a leading "The" is dropped either way; ""
+    for a framework's title (``FastAPI``)."""
     text = " ".join(title.split())
+    if framework_title(text):
+        return ""
     if text.lower().startswith("the "):
         text = text[4:]
     _, written, filler = _title_words(text)

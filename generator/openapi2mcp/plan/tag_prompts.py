@@ -145,7 +145,9 @@ def tag_prompts(
         group = tuple(groups[tag])
         about = descriptions.get(tag, "").strip()
         choices = _choices(api, list(group))
-        display = naming.display_name(api.title) or api.title
+        display = naming.display_name(api.title) or (
+            "API" if naming.framework_title(api.title) else api.title
+        )
         context = _Tag(
             api_title=shortened(api_name(api.title), TITLE_LIMIT),
             label=label,

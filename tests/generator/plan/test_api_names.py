@@ -127,6 +127,28 @@ def test_on_localhost_a_title_that_names_nothing_is_used_as_written(tmp_path: Pa
     ]
 
 
+@pytest.mark.parametrize("title", ["FastAPI", "Litestar API"])
+def test_a_frameworks_own_title_names_no_package(tmp_path: Path, title: str) -> None:
+    """dstack's document keeps FastAPI's default title: the package was ``fastapi-mcp``, the name
+    of a package on PyPI that installs the same ``fastapi_mcp`` module, and the prose spoke of
+    "the FastAPI API"."""
+    spec = _spec(tmp_path, title, "http://127.0.0.1:3000")
+    result = CliRunner().invoke(main, ["inspect", str(spec)])
+    assert result.stdout.splitlines()[:2] == [
+        "package api-mcp==1.0",
+        f'name api: from nothing (info.title "{title}" names no API, no server host)',
+    ]
+    plan, report = plan_source(str(spec), GenerateOptions())
+    (told,) = [d for d in report.diagnostics if d.code == "title-names-framework"]
+    assert told.message == (
+        f"{title!r} is the title its framework gives a document and names no API; the package is "
+        "api-mcp: give it a name with --name"
+    )
+    assert (plan.title, api_name(title)) == ("api-mcp", "the API")
+    named = CliRunner().invoke(main, ["inspect", str(spec), "--name", "dstack"])
+    assert named.stdout.splitlines()[0] == "package dstack-mcp==1.0"
+
+
 def test_inspect_says_the_name_came_from_the_title(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["inspect", str(_spec(tmp_path, GITHUB_TITLE))])
     assert result.output.splitlines()[:2] == [
