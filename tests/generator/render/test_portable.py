@@ -299,3 +299,22 @@ def test_an_optional_answer_keeps_its_shape_in_the_compact_output_schema() -> No
             {"type": "null"},
         ]
     }
+
+
+def test_an_optional_property_keeps_its_type_in_the_compact_output_schema() -> None:
+    # Airflow 3 (FastAPI): a DAG run's duration, anyOf [{type: number}, {type: null}], had become
+    # an anyOf of every JSON type (372 of its 767 output properties)
+    schema = {
+        "type": "object",
+        "properties": {
+            "duration": {"anyOf": [{"type": "number"}, {"type": "null"}]},
+            "note": {"anyOf": [{"$ref": "#/$defs/Note"}, {"type": "null"}]},
+            "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+        },
+        "$defs": {"Note": {"type": "object", "properties": {"text": {"type": "string"}}}},
+    }
+    assert output_schema(schema, "compact", 200)["properties"] == {
+        "duration": {"anyOf": [{"type": "number"}, {"type": "null"}]},
+        "note": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+        "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+    }
