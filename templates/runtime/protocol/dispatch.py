@@ -464,7 +464,9 @@ class Dispatcher:
         except ResourceNotFound as exc:
             code = INVALID_PARAMS if call.version == MODERN else LEGACY_RESOURCE_NOT_FOUND
             data = {"uri": exc.uri, **({"detail": exc.detail} if exc.detail else {})}
-            raise JsonRpcError(code, "Resource not found", data) from exc
+            # the why in the message too: clients show the message alone (Python's MCPError)
+            message = f"Resource not found: {exc.detail}" if exc.detail else "Resource not found"
+            raise JsonRpcError(code, message, data) from exc
         return self._finish({"contents": contents}, call.version, PRIVATE_CACHE)
 
     async def _get_prompt(self, params: JsonObject, call: Call) -> JsonObject:

@@ -222,9 +222,10 @@ def test_resource_not_found_is_32002_in_legacy(
     peer: StdioPeer, version: str, uri: str, said: dict[str, str]
 ) -> None:
     legacy_peer(peer, version)
+    message = f"Resource not found: {said['detail']}" if said else "Resource not found"
     assert peer.request("resources/read", {"uri": uri})["error"] == {
         "code": -32002,
-        "message": "Resource not found",
+        "message": message,
         "data": {"uri": uri, **said},
     }
 

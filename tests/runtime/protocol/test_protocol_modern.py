@@ -236,9 +236,11 @@ GONE_404 = 'Upstream returned 404 Not Found: {"message":"no such thing"}'
     ],
 )
 def test_resource_not_found(peer: StdioPeer, uri: str, said: dict[str, str]) -> None:
+    # the why in the message too: a client may show the message alone
+    message = f"Resource not found: {said['detail']}" if said else "Resource not found"
     assert error(peer.modern("resources/read", uri=uri)) == {
         "code": -32602,
-        "message": "Resource not found",
+        "message": message,
         "data": {"uri": uri, **said},
     }
 
