@@ -87,8 +87,9 @@ MATRIX: list[tuple[str, fs.Behaviour | None, str, bool, bool, int, str]] = [
     ("event stream", fs.events, "GET", True, False, 1,
      'by then (32 bytes).\ndata: {"n": 1}\n\ndata: {"n": 2}\n\n'),
     ("HTML where JSON is documented", fs.content(b"<h1>oops</h1>", "text/html"), "GET", True, False,
-     1, "The API answered with text/html, not the JSON its output schema describes; the body "
-        "follows as it came."),
+     1, "The API answered with a web page, not the JSON its output schema describes (a sign-in "
+        "page, or a web application's page for an address its API does not serve); its text "
+        "follows.\n(an HTML page) oops"),
     ("invalid JSON labelled JSON", fs.content(b'{"a": ', "application/json"), "GET", False, False, 1,
      '{"a":'),
     ("invalid JSON, schema promised", fs.content(b"nope", "application/json"), "GET", True, False,

@@ -208,16 +208,7 @@ class _Success:
                 result["structuredContent"] = text
                 return result
         if self.output is not None:
-            # the output schema promises JSON: deliver what came, say the call went through
-            if self.media and _kind(self.media, b"") in ("json", "ndjson"):
-                said = f"The API's answer is not the JSON its Content-Type ({self.media}) says"
-            else:
-                # another format the API offers too (a CSV asked for) or an error page
-                what = self.media or "an unlabelled body"
-                said = f"The API answered with {what}, not the JSON its output schema describes"
-            note = f"{self._succeeded()} {said}; the body follows as it came."
-            content = [_text(note), self._as_is(kind, TextBudget(self.limits))]
-            return _without_data(response, self.output, [*content, *self._unselected()])
+            return self._not_json(kind)
         budget = TextBudget(self.limits)
         if kind == "multipart":
             return _complete([*_multipart_blocks(response, budget), *self._unselected()])
@@ -225,6 +216,31 @@ class _Success:
         if kind in ("text", "json", "ndjson"):
             shown += _undecoded(response.body, response.content_type)
         return _complete([*shown, *self._unselected()])
+
+    def _not_json(self, kind: str) -> dict[str, Any]:
+        """What came where the output schema promises JSON: delivered, the call said to have
+        gone through."""
+        response, budget = self.response, TextBudget(self.limits)
+        if self.media in _HTML and kind == "text":
+            # a web page in the API's place (Phoenix's web application answers an id with a
+            # "/" in it, decoded into another path): its title and text, not its markup
+            said = (
+                "The API answered with a web page, not the JSON its output schema describes "
+                "(a sign-in page, or a web application's page for an address its API does "
+                "not serve); its text follows."
+            )
+            shown = _text(budget.take(f"(an HTML page) {page_text(_decode(response))}"))
+        else:
+            if self.media and _kind(self.media, b"") in ("json", "ndjson"):
+                said = f"The API's answer is not the JSON its Content-Type ({self.media}) says"
+            else:
+                # another format the API offers too (a CSV asked for) or an error page
+                what = self.media or "an unlabelled body"
+                said = f"The API answered with {what}, not the JSON its output schema describes"
+            said += "; the body follows as it came."
+            shown = self._as_is(kind, budget)
+        content = [_text(f"{self._succeeded()} {said}"), shown, *self._unselected()]
+        return _without_data(response, self.output, content)
 
     def _stream(self) -> dict[str, Any]:
         """A body still arriving when the time was up (a stream: events, a watch, a log being

@@ -289,23 +289,30 @@ def test_a_search_by_post_is_not_a_change_made(reads: bool | None, said: str) ->
     page = UpstreamResponse(200, "OK", "text/html", b"<p>3 lakes</p>", URL, method="POST")
     result = tool_result(page, Validator(LENIENT_PET), reads=reads)
     assert result["content"][0]["text"] == (
-        f"{said} The API answered with text/html, not the JSON its output schema describes; the "
-        "body follows as it came."
+        f"{said} The API answered with a web page, not the JSON its output schema describes (a "
+        "sign-in page, or a web application's page for an address its API does not serve); its "
+        "text follows."
     )
 
 
-def test_html_where_json_is_documented_is_delivered_as_text() -> None:
-    page = response(body=b"<h1>Welcome</h1>", content_type="text/html")
+def test_a_web_page_where_json_is_documented_is_told_by_its_text() -> None:
+    # Phoenix's web application answers 200 for an id with a "/" in it: its page, not markup
+    body = (
+        b"<html><head><title>Phoenix</title><script>window.Config={};</script></head>"
+        b"<body><div id=root></div><noscript>Enable JavaScript</noscript></body></html>"
+    )
+    page = response(body=body, content_type="text/html; charset=utf-8")
     result = tool_result(page, Validator(LENIENT_PET))
     assert result == {
         "resultType": "complete",
         "content": [
             {
                 "type": "text",
-                "text": "The call succeeded (HTTP 200 OK). The API answered with text/html, not "
-                "the JSON its output schema describes; the body follows as it came.",
+                "text": "The call succeeded (HTTP 200 OK). The API answered with a web page, not "
+                "the JSON its output schema describes (a sign-in page, or a web application's "
+                "page for an address its API does not serve); its text follows.",
             },
-            {"type": "text", "text": "<h1>Welcome</h1>"},
+            {"type": "text", "text": "(an HTML page) Phoenix"},
         ],
         "structuredContent": {},
     }
