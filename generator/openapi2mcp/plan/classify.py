@@ -559,14 +559,27 @@ def _resource(
 
 
 def _streams(op: Operation) -> bool:
-    """Whether ``op`` answers with a stream: server-sent events (``text/event-stream``), or a path
-    that ends in ``stream`` or ``sse`` (Mayan's and ZenML's event streams, which document no
-    body or JSON; Jellyfin's audio and video, Twitter's firehose)."""
-    media = op.response.media_types if op.response else ()
-    if any(m.split(";", 1)[0].strip().lower() == "text/event-stream" for m in media):
+    """Whether ``op`` answers with a stream: server-sent events (``text/event-stream``), a media
+    type that says it streams (Kubernetes' ``application/json;stream=watch``), JSON lines its
+    words call streamed (Airflow's wait for a DAG run, a long poll: "streamed as
+    newline-delimited JSON"), or a path that ends in ``stream``, ``sse`` or ``longpoll``
+    (Mayan's and ZenML's event streams, which document no body or JSON; Jellyfin's audio and
+    video, Twitter's firehose)."""
+    media = [m.lower() for m in (op.response.media_types if op.response else ())]
+    bare = {m.split(";", 1)[0].strip() for m in media}
+    if "text/event-stream" in bare or any(_STREAM_PARAMETER.search(m) for m in media):
+        return True
+    said = f"{op.summary} {op.description}".lower()
+    if bare & _JSON_LINES and "stream" in said:
         return True
     last = op.path.rstrip("/").rsplit("/", 1)[-1].lower()
-    return last in ("stream", "sse", "eventstream")
+    return last in ("stream", "sse", "eventstream", "longpoll")
+
+
+_STREAM_PARAMETER = re.compile(r";\s*stream\s*=")
+_JSON_LINES = frozenset(
+    {"application/x-ndjson", "application/ndjson", "application/jsonl", "application/json-seq"}
+)
 
 
 def _templatable(api: Api, param: Parameter) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -178,6 +179,39 @@ def test_a_stream_is_no_resource() -> None:
         "follow_logs",
         "list_streams",
     ]
+
+
+def test_a_long_poll_or_a_watch_is_no_resource() -> None:
+    # Airflow 3's wait for a DAG run ("streamed as newline-delimited JSON", a long poll): reading
+    # its resource waited out the timeout; Kubernetes' watch lists say so in their media type
+    lines = Response("200", "application/x-ndjson", None, media_types=("application/x-ndjson",))
+    watch = Response(
+        "200",
+        "application/json",
+        None,
+        media_types=("application/json", "application/json;stream=watch"),
+    )
+    export = Response("200", "application/x-ndjson", None, media_types=("application/x-ndjson",))
+    surface = classify_operations(
+        api(
+            dataclasses.replace(
+                op(
+                    "GET", "/dags/{dag_id}/wait", "wait_dag_run", parameters=(path_param("dag_id"),)
+                ),
+                response=lines,
+                description="Wait for a DAG run; results are streamed as newline-delimited JSON.",
+            ),
+            op("GET", "/api/v1/watch/pods", "watchPods", response=watch),
+            op("GET", "/longpoll", "LongPoll"),
+            # JSON lines that end (an export) are still read
+            op("GET", "/export", "exportEvents", response=export),
+        ),
+        Settings(),
+        "pets",
+        Report(),
+    )
+    assert [r.uri for r in surface.resources] == ["pets://export"]
+    assert surface.templates == ()
 
 
 def test_a_resource_says_its_media_type_only_when_the_document_does() -> None:
