@@ -213,8 +213,11 @@ def env_prefix(text: str) -> str:
     return "_".join(w.upper() for w in words(text)) or "API"
 
 
-def env_name(*parts: str) -> str:
-    return "_".join(p for p in ("_".join(w.upper() for w in words(part)) for part in parts) if p)
+def env_name(prefix: str, *parts: str) -> str:
+    """``N8N`` and ``ApiKeyAuth`` → ``N8N_API_KEY_AUTH``: the prefix (``env_prefix``'s) as it is,
+    the parts in words (split again, the prefix was ``N8_N``, as a camelCase boundary)."""
+    words_of = ("_".join(w.upper() for w in words(part)) for part in parts)
+    return "_".join(p for p in (prefix, *words_of) if p)
 
 
 def distribution_name(title: str) -> str:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import keyword
 import re
+from pathlib import Path
 
 import pytest
 
+from openapi2mcp.generate import GenerateOptions, plan_source
 from openapi2mcp.plan import naming
 
 VALID_TOOL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -69,3 +71,24 @@ def test_distribution_package_and_env_names() -> None:
     assert naming.env_prefix("petstore") == "PETSTORE"
     assert naming.env_name("PETSTORE", "api_key") == "PETSTORE_API_KEY"
     assert naming.uri_scheme("9 lives") == "api9lives"
+
+
+def test_a_prefix_with_digits_is_kept_in_every_variable(tmp_path: Path) -> None:
+    """n8n's credentials were N8N_BASE_URL beside N8_N_API_KEY_AUTH_KEY: the prefix split again
+    at its digit (K8S_, I18N_ alike), and the variable a user set by the others was not read."""
+    spec = tmp_path / "n8n.yaml"
+    spec.write_text(
+        "openapi: 3.0.0\n"
+        "info: {title: n8n Public API, version: 1.1.1}\n"
+        "servers: [{url: 'https://{host}/api/v1', variables: {host: {default: n8n.example.com}}}]\n"
+        "components:\n"
+        "  securitySchemes:\n"
+        "    ApiKeyAuth: {type: apiKey, in: header, name: X-N8N-API-KEY}\n"
+        "security: [{ApiKeyAuth: []}]\n"
+        "paths:\n"
+        "  /tags: {get: {operationId: getTags, responses: {'200': {description: ok}}}}\n"
+    )
+    plan, _ = plan_source(str(spec), GenerateOptions())
+    names = {env.name for env in plan.env_vars}
+    assert {"N8N_BASE_URL", "N8N_API_KEY_AUTH_KEY", "N8N_SERVER_HOST"} <= names
+    assert not [name for name in names if name.startswith("N8_N")]
