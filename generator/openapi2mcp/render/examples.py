@@ -40,6 +40,8 @@ _FORMATS: Mapping[str, str] = {
     "uri": _URL, "url": _URL, "uri-reference": _URL, "iri": _URL, "iri-reference": _URL,
     "hostname": _HOST, "idn-hostname": _HOST, "ipv4": "192.0.2.1", "ipv6": "2001:db8::1",
     "byte": "ZXhhbXBsZQ==", "json-pointer": "/example",
+    # pydantic's UUID1/3/4/5 (dstack's job ids, format uuid4: "string" was refused with a 422)
+    **{f"uuid{v}": f"00000000-0000-{v}000-8000-000000000000" for v in "1345"},
 }  # fmt: skip
 # format checks applied to values taken from the spec (examples, defaults): those are often sloppy
 _FORMAT_CHECKS: Mapping[str, str] = {

@@ -60,6 +60,8 @@ CASES: list[tuple[str, Any, Any]] = [
     ("date-time", {"type": "string", "format": "date-time"}, "2024-01-01T00:00:00Z"),
     ("email", {"type": "string", "format": "email"}, "user@example.com"),
     ("uuid", {"type": "string", "format": "uuid"}, "00000000-0000-4000-8000-000000000000"),
+    ("uuid4", {"type": "string", "format": "uuid4"}, "00000000-0000-4000-8000-000000000000"),
+    ("uuid1", {"type": "string", "format": "uuid1"}, "00000000-0000-1000-8000-000000000000"),
     ("uri", {"type": "string", "format": "uri"}, "https://example.com"),
     ("ipv4", {"type": "string", "format": "ipv4"}, "192.0.2.1"),
     ("minLength pads", {"type": "string", "minLength": 10}, "stringxxxx"),
