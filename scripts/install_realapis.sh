@@ -44,6 +44,8 @@ SERVERS=(
     # ZenML's server (FastAPI, SQLite: an OpenAPI 3.1 document of 268 operations whose list filters
     # are unions of scalars and arrays of them; signed in with a password at its form login)
     "zenml|zenml[server]==0.98.0"
+    # dstack's server (FastAPI, SQLite: an RPC-style API whose operations are nearly all POSTs)
+    "dstack|dstack[server]==0.22.5"
 )
 
 for entry in "${SERVERS[@]}"; do

@@ -4,7 +4,7 @@ Each server (httpbin, kinto, jupyter-server, prefect, gns3-server, label-studio,
 Alertmanager, etcd and Slurm's slurmrestd from Debian, Slurm with a one-node cluster of its own,
 ``slurm.py``; LoopBack's examples, Unleash, Platformatic DB, Directus, WireMock and Homebridge's
 UI from npm; Unleash, Pulp and Zou with a PostgreSQL cluster of their own, ``postgres.py``;
-Superset, Airflow, Pulp, Zou, changedetection.io, Nautobot and ZenML from PyPI; Nautobot's
+Superset, Airflow, Pulp, Zou, changedetection.io, Nautobot, ZenML and dstack from PyPI; Nautobot's
 database restored from the migrated dump the install keeps, ``nautobot.py``) is installed by
 ``scripts/install_realapis.sh`` (the Python ones into a venv each under ``.work/realapis/``,
 LoopBack there too) and started once per session on a free port of 127.0.0.1. Its OpenAPI
@@ -45,6 +45,7 @@ from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.kit.redis_server import running_redis
 from tests.realapis import lnbits, nautobot, postgres, pygeoapi, slurm
+from tests.realapis.dstack import run_dstack
 from tests.realapis.servers import (
     INSTALL_HINT,
     LAUNCHES,
@@ -1273,6 +1274,7 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "pygeoapi": run_pygeoapi,
     "lnbits": run_lnbits,
     "zenml": run_zenml,
+    "dstack": run_dstack,
 }
 
 
