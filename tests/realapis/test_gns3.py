@@ -116,8 +116,10 @@ async def test_a_user_the_administrator_adds_signs_in_as_herself(
         assert only_text(everyone) == (
             "Upstream returned 403 Forbidden: "
             '{"message":"Permission denied (privilege User.Audit is required)"}\n'
-            f"The API refused this to the credentials of {variables} (or an access token in "
-            f"GNS3_{SCHEME}_TOKEN): they may be invalid or lack a permission."
+            # the same credentials had just read the user's own record
+            f"The API accepts the credentials of {variables} (or an access token in "
+            f"GNS3_{SCHEME}_TOKEN) for other calls and refused them this one: a permission they "
+            "lack, or what the API's words above say."
         )
     finally:
         assert direct.delete(f"/v3/access/users/{added['user_id']}").status_code == 204

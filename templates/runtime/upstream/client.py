@@ -47,12 +47,7 @@ from ..catalog.model import (
 )
 from ..errors import UpstreamError
 from .bodies import encode_body, gives_file
-from .credentials import (
-    Credentials,
-    ExtraHeaders,
-    RequestParts,
-    answer_hint,
-)
+from .credentials import Credentials, ExtraHeaders, RequestParts
 from .decoding import Decoded, TooLarge, accept_encoding, decode_body, decode_start, read_raw
 from .encoding import (
     ARRAY_MODES,
@@ -621,9 +616,7 @@ class Upstream:
             method=prepared.asked_method or prepared.method,
             location=location,
             encoding=decoded.undecoded,
-            auth_hint=answer_hint(
-                prepared.auth_hint, prepared.sent_credentials, response.status_code
-            ),
+            auth_hint=self._credentials.answered(prepared, response.status_code),
             cut_after=cut_after,
             cut_short=cut_short,
         )

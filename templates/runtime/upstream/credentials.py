@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ..catalog.model import UpstreamInfo
 from ..errors import HeaderError
 from ..sensitive import secret_header
+from .request import Prepared
 from .schemes import ApiKey, strategies
 
 __all__ = ["Credentials", "ExtraHeaders", "HeaderError", "RequestParts", "extra_headers"]
@@ -163,6 +164,18 @@ class Credentials:
             for name, scheme in self._schemes.items()
             if isinstance(scheme, ApiKey) and scheme.scheme["location"] == "cookie"
         )
+        # the server's own credentials (``sent_credentials``) the API has answered a 2xx to: a
+        # 403 to them is about this call (n8n's licence, Airflow's settings), not the credentials
+        self.accepted: set[str] = set()
+
+    def answered(self, prepared: Prepared, status: int) -> str:
+        """What an answer of ``status`` to ``prepared`` tells about credentials (``answer_hint``);
+        the server's own credentials are remembered as accepted when it is a 2xx."""
+        sent, own = prepared.sent_credentials, prepared.personal is None
+        if own and sent and 200 <= status < 300:
+            self.accepted.add(sent)
+        accepted = own and sent in self.accepted
+        return answer_hint(prepared.auth_hint, sent, status, accepted=accepted)
 
     def of(self, environ: Mapping[str, str]) -> Credentials:
         """The same schemes and extra headers, their credentials read from ``environ`` instead (a
@@ -239,14 +252,20 @@ class Credentials:
         return value
 
 
-def answer_hint(advice: str, sent: str, status: int) -> str:
+def answer_hint(advice: str, sent: str, status: int, *, accepted: bool = False) -> str:
     """What a 401 or 403 answer tells about credentials: ``advice`` (what to set) when none were
     sent; of those ``sent``, that they were refused (401) or may be invalid or lack a permission
-    (403: dstack answers a wrong token so, GitHub a token without the scope), then
-    ``advice`` about them, if any."""
+    (403: dstack answers a wrong token so, GitHub a token without the scope), or, when the API
+    has ``accepted`` them for other calls, that this one is refused to them, then ``advice``
+    about them, if any."""
     if not sent:
         return advice
-    if status == 403:
+    if status == 403 and accepted:
+        told = (
+            f"the API accepts the credentials of {sent} for other calls and refused them this "
+            "one: a permission they lack, or what the API's words above say"
+        )
+    elif status == 403:
         told = (
             f"the API refused this to the credentials of {sent}: they may be invalid or lack a "
             "permission"

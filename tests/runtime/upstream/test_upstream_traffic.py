@@ -237,6 +237,32 @@ async def test_a_401_without_credentials_knows_which_variables_to_set(
     )
 
 
+async def test_a_403_to_credentials_accepted_before_is_about_the_call(
+    api: FakeApi, make: Make
+) -> None:
+    # n8n refuses what its licence leaves out, Airflow what its settings do, with a 403 to an API
+    # key it accepts for everything else: the key is not what to change
+    upstream = make({"op": op(security=[["bearer"]])}, environ={"PET_TOKEN": TOKEN})
+    api.reply(403, b'{"message":"Your license does not allow for feat:variables."}', JSON)
+    first = await upstream.call("op", {})
+    assert first.auth_hint == (
+        "the API refused this to the credentials of PET_TOKEN: they may be invalid or lack a permission"
+    )
+    api.reply(200, b"[]", JSON)
+    assert (await upstream.call("op", {})).status == 200
+    api.reply(403, b'{"message":"Your license does not allow for feat:variables."}', JSON)
+    again = await upstream.call("op", {})
+    assert again.auth_hint == (
+        "the API accepts the credentials of PET_TOKEN for other calls and refused them this one: "
+        "a permission they lack, or what the API's words above say"
+    )
+    # a 401 is still theirs refused (revoked since)
+    api.reply(401, b"{}", JSON)
+    assert (await upstream.call("op", {})).auth_hint == (
+        "the API did not accept the credentials of PET_TOKEN"
+    )
+
+
 async def test_a_refusal_of_the_headers_set_says_they_were_sent(api: FakeApi, make: Make) -> None:
     # Phoenix: a system key in PHOENIX_HEADERS lacks the admin role some calls need
     headers = json.dumps({"Authorization": "Bearer sys-key"})
