@@ -152,7 +152,7 @@ def argument_name(wire: str) -> str:
     within 64 characters."""
     if _PORTABLE_ARGUMENT.match(wire):
         return wire
-    portable = _NOT_PORTABLE.sub("_", ascii_fold(wire)).strip("_")
+    portable = _NOT_PORTABLE.sub("_", ascii_fold(wire)).strip("_.-")
     if wire.startswith("_"):
         portable = "_" + portable
     return bounded(portable or "argument", 64, seed=wire)

@@ -92,3 +92,22 @@ def test_a_prefix_with_digits_is_kept_in_every_variable(tmp_path: Path) -> None:
     names = {env.name for env in plan.env_vars}
     assert {"N8N_BASE_URL", "N8N_API_KEY_AUTH_KEY", "N8N_SERVER_HOST"} <= names
     assert not [name for name in names if name.startswith("N8_N")]
+
+
+@pytest.mark.parametrize(
+    ("wire", "argument"),
+    [
+        ("limit", "limit"),
+        ("where.title.eq", "where.title.eq"),  # Platformatic's: portable as it is
+        ("_ordering", "_ordering"),
+        ("$filter", "filter"),  # OData: 61,522 parameters of APIs.guru's documents
+        ("$.xgafv", "xgafv"),  # Google's
+        ("ids[]", "ids"),
+        ("filter[status]", "filter_status"),
+        ("@odata.count", "odata.count"),
+        ("$", "argument"),
+    ],
+)
+def test_an_argument_name_every_function_calling_dialect_takes(wire: str, argument: str) -> None:
+    assert naming.argument_name(wire) == argument
+    assert re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", naming.argument_name(wire + "x" * 80))
