@@ -158,16 +158,65 @@ class Validator:
         kinds = _nullable_kinds(node)
         if kinds and json_type(error.instance) not in kinds:
             return []  # the message names the types admitted
-        key = (*at, json_type(error.instance))
+        tagged = self._tagged(node, error.instance)
+        if isinstance(tagged, ValidationIssue):
+            return [tagged]
+        key = (*at, json_type(error.instance), -1 if tagged is None else tagged)
         if key not in self._branches:
-            self._branches[key] = self._branch(node, json_type(error.instance))
+            self._branches[key] = self._branch(node, json_type(error.instance), tagged)
         branch = self._branches[key]
         return [] if branch is None else branch.issues(error.instance, limit=3)
 
-    def _branch(self, node: Any, kind: str) -> Validator | None:
+    def _tagged(self, node: Any, instance: Any) -> int | ValidationIssue | None:
+        """Of a union whose object branches each fix a property (``type: {enum: [webhook]}``,
+        n8n's log stream destinations; a ``const``), the index of the one branch ``instance``
+        names by it; an issue naming the values it takes when ``instance`` names none; ``None``
+        when the union is no such one."""
+        branches = next(
+            (node[k] for k in ("anyOf", "oneOf") if isinstance(node, dict) and k in node), None
+        )
+        if not isinstance(instance, dict) or not isinstance(branches, list):
+            return None
+        tags = [self._fixed(b) for b in branches if b != {"type": "null"}]
+        names = set.intersection(*(set(t) for t in tags)) if len(tags) > 1 else set()
+        name = min(names, default=None)  # a property every branch fixes
+        if name is None:
+            return None
+        named = [i for i, t in enumerate(tags) if name in instance and t[name] == instance[name]]
+        if len(named) == 1:
+            return named[0]
+        if named:
+            return None  # two branches share the value: its type tells them apart, or nothing
+        values = ", ".join(json.dumps(t[name]) for t in tags)
+        if name not in instance:
+            return ValidationIssue(
+                "", f"{json.dumps(name)} is a required property: one of {values}"
+            )
+        message = f"{_show(instance[name])} is not one of {values}"
+        return ValidationIssue(format_path((name,)), message, (name,))
+
+    def _fixed(self, branch: Any, depth: int = 0) -> dict[str, Any]:
+        """The properties ``branch`` (its ``allOf`` parts too) fixes to one value."""
+        branch = self._local(branch)
+        if not isinstance(branch, Mapping) or depth > 4:
+            return {}
+        fixed: dict[str, Any] = {}
+        for part in branch.get("allOf") or ():
+            fixed.update(self._fixed(part, depth + 1))
+        properties = branch.get("properties")
+        for name, written in properties.items() if isinstance(properties, Mapping) else ():
+            schema = self._local(written)
+            enum = schema.get("enum") if isinstance(schema, Mapping) else None
+            if isinstance(schema, Mapping) and "const" in schema:
+                fixed[name] = schema["const"]
+            elif isinstance(enum, list) and len(enum) == 1:
+                fixed[name] = enum[0]
+        return fixed
+
+    def _branch(self, node: Any, kind: str, tagged: int | None = None) -> Validator | None:
         """A validator of the one branch of the union ``node`` that admits values of type
-        ``kind``, the root's definitions beside it (its references point there); ``None`` when
-        not exactly one does."""
+        ``kind`` (or the ``tagged`` one, of those not null), the root's definitions beside it
+        (its references point there); ``None`` when not exactly one does."""
         branches = next(
             (node[k] for k in ("anyOf", "oneOf") if isinstance(node, dict) and k in node), None
         )
@@ -179,7 +228,9 @@ class Validator:
             for b in branches
             if kind in ("object", "array") and isinstance(b, dict) and _admits(self._local(b), kind)
         ]
-        if len(fitting) != 1:
+        if tagged is not None:
+            fitting = [[b for b in branches if b != {"type": "null"}][tagged]]
+        elif len(fitting) != 1:
             # a nullable value's other branch, whatever it says of its type (an enum, an allOf)
             fitting = [b for b in branches if b != {"type": "null"}]
             if len(fitting) != 1 or len(branches) != 2 or not isinstance(fitting[0], dict):

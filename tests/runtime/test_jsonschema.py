@@ -256,3 +256,47 @@ def test_a_structure_failing_the_one_branch_of_its_type_is_told_from_inside_it()
     ]
     wrapped = {"oneOf": [{"type": "object", "required": ["fields"]}, {"type": "array"}]}
     assert messages(wrapped, {"Title": "x"}) == [("", '"fields" is a required property')]
+
+
+def _variant(tag: str, field: str) -> dict[str, Any]:
+    return {
+        "allOf": [
+            {
+                "type": "object",
+                "properties": {"type": {"type": "string", "enum": [tag]}},
+                "required": ["type"],
+            },
+            {"type": "object", "properties": {field: {"type": "string"}}, "required": [field]},
+        ]
+    }
+
+
+def test_a_union_told_apart_by_a_fixed_property_is_told_from_inside_the_branch_named() -> None:
+    """n8n's log stream destinations: a oneOf of webhook, syslog and sentry objects, each fixing
+    ``type``; "not valid under any of the schemas" said nothing of the url a webhook needs."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "body": {
+                "oneOf": [
+                    {"$ref": "#/$defs/webhook"},
+                    {"$ref": "#/$defs/syslog"},
+                    _variant("sentry", "dsn"),
+                ]
+            }
+        },
+        "$defs": {"webhook": _variant("webhook", "url"), "syslog": _variant("syslog", "host")},
+    }
+    assert messages(schema, {"body": {"type": "webhook"}}) == [
+        ("body", '"url" is a required property')
+    ]
+    assert messages(schema, {"body": {"type": "syslog", "host": 3}}) == [
+        ("body.host", '3 is not of type "string"')
+    ]
+    assert messages(schema, {"body": {"type": "webhok", "url": "https://x"}}) == [
+        ("body.type", '"webhok" is not one of "webhook", "syslog", "sentry"')
+    ]
+    assert messages(schema, {"body": {"url": "https://x"}}) == [
+        ("body", '"type" is a required property: one of "webhook", "syslog", "sentry"')
+    ]
+    assert messages(schema, {"body": {"type": "sentry", "dsn": "d"}}) == []
