@@ -94,6 +94,9 @@ class Response:
     # every media type the success responses document, ``content_type`` first (for ``Accept``;
     # derived from the responses, so left out of comparisons like the other provenance)
     media_types: tuple[str, ...] = field(default=(), compare=False)
+    # the headers it documents (GitHub's and Gitea's Link and X-Total-Count: how to page on;
+    # n8n's X-N8n-Export-Counts), as written
+    headers: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -378,6 +378,8 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
     description = text(value.get("description"))
     content = value.get("content")
     others = _success_media_types(ctx, responses, at)
+    written = value.get("headers")
+    headers = tuple(str(name) for name in written) if isinstance(written, dict) else ()
     if not isinstance(content, dict) or not content:
         return Response(
             status=status,
@@ -385,6 +387,7 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
             schema=None,
             description=description,
             media_types=tuple(others),
+            headers=headers,
         )
     media_types = list(content)
     json_type = choose_media_type(media_types, _RESPONSE_PREFERENCE)
@@ -418,6 +421,7 @@ def response(ctx: Context, responses: Any, at: Location) -> Response | None:
         media_types=tuple(
             dict.fromkeys([read_as, chosen, *(other for other in others if other not in encodings)])
         ),
+        headers=headers,
     )
 
 

@@ -460,9 +460,28 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> rt.OperationSpec
         spec["server"] = _server(op.server, plan.env_prefix)
     if op.redirects:
         spec["redirects"] = list(op.redirects)
+    told = _told_headers(op.response.headers if op.response is not None else ())
+    if told:
+        spec["responseHeaders"] = told
     if op.body is not None:
         spec["body"] = _body(tool)
     return spec
+
+
+# documented response headers that say nothing about the answer itself: its framing, its cache,
+# the caller's rate (the runtime reads Retry-After itself), a request's id
+_UNTOLD_HEADERS = re.compile(
+    r"content-(type|length|encoding|language)|transfer-encoding|connection|date|server|vary|"
+    r"cache-control|expires|pragma|age|access-control-.*|strict-transport-security|set-cookie|"
+    r"retry-after|(x-)?rate-?limit.*|.*request-?id|x-(content-type|frame)-options|keep-alive",
+    re.IGNORECASE,
+)
+
+
+def _told_headers(documented: tuple[str, ...]) -> list[str]:
+    """The documented response headers a result shows (lower case): the operation's own
+    (GitHub's Link, n8n's X-N8n-Export-Counts), not the framing or rate of every answer."""
+    return list(dict.fromkeys(h.lower() for h in documented if not _UNTOLD_HEADERS.fullmatch(h)))
 
 
 def _path_pointer(op: Operation) -> str:

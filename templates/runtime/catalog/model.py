@@ -214,6 +214,9 @@ class OperationSpec(TypedDict):
     # the redirects the operation documents as its answers ("302", "3XX"): one of them that is not
     # followed is the operation's result, not a failure
     redirects: NotRequired[list[str]]
+    # the response headers (lower case) the operation documents that a result shows beside the
+    # body (GitHub's Link: how to page on; n8n's export counts)
+    responseHeaders: NotRequired[list[str]]
 
 
 class AskSpec(TypedDict):

@@ -156,7 +156,12 @@ def tool_result(
         return tool_error(_redirect_message(response))
     if not 200 <= status < 300:
         return tool_error(_status_message(response))
-    return _Success(response, output, limits, paging, select, reads).result()
+    result = _Success(response, output, limits, paging, select, reads).result()
+    if response.headers:
+        # what the body does not say: how to page on (a Link, a total), a download's name
+        told = "; ".join(f"{name}: {value}" for name, value in response.headers)
+        result["content"].append(_text(f"[response headers] {told}"))
+    return result
 
 
 class _Success:

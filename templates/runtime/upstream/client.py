@@ -64,7 +64,7 @@ from .http11 import upstream_client
 from .negotiation import accept_header
 from .oauth import OAuthTokens, TokenError, fetched, rejected
 from .redaction import Redactor, install_log_redaction
-from .request import REDIRECTS, Prepared, follow_redirect, origin_of
+from .request import REDIRECTS, TOLD_HEADERS, Prepared, follow_redirect, origin_of
 from .resilience import (
     FAILURE_STATUSES,
     RETRY_STATUSES,
@@ -127,6 +127,8 @@ class UpstreamResponse:
     encoding: str = ""
     # what a 401/403 should tell about credentials (``upstream_credentials``)
     auth_hint: str = ""
+    # the response headers a 2xx result shows (``TOLD_HEADERS`` and the documented ones)
+    headers: tuple[tuple[str, str], ...] = ()
     # seconds after which a 2xx body still arriving (a stream) was cut; None: it ended
     cut_after: float | None = None
     # a 2xx body larger than this server reads (``MAX_RESPONSE_BYTES``): ``body`` is its start
@@ -617,6 +619,7 @@ class Upstream:
             location=location,
             encoding=decoded.undecoded,
             auth_hint=self._credentials.answered(prepared, response.status_code),
+            headers=prepared.told(response.headers, self._redactor),
             cut_after=cut_after,
             cut_short=cut_short,
         )
@@ -670,6 +673,7 @@ class Upstream:
             auth_hint=parts.auth_hint,
             sent_credentials=parts.sent_credentials,
             personal=None if user is None else Redactor(credentials.values()),
+            told_headers=tuple(dict.fromkeys((*spec.get("responseHeaders", ()), *TOLD_HEADERS))),
         )
 
     @staticmethod

@@ -12,13 +12,26 @@ API's own origin; and a public API cannot send a call to a loopback, link-local 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Protocol
 from urllib.parse import urlsplit
 
 from .redaction import Redactor
 
-__all__ = ["REDIRECTS", "Prepared", "follow_redirect", "origin_of"]
+# response headers every result shows when they come: how to page on (RFC 8288's Link, a total),
+# a download's file name
+TOLD_HEADERS = ("link", "x-total-count", "content-disposition")
+MAX_HEADER_CHARS = 2000
+
+__all__ = [
+    "MAX_HEADER_CHARS",
+    "REDIRECTS",
+    "TOLD_HEADERS",
+    "Prepared",
+    "follow_redirect",
+    "origin_of",
+]
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _SEE_OTHER = 303
@@ -69,10 +82,20 @@ class Prepared:
     asked_method: str = ""
     # masks the caller's own credentials (per-user mode) in what comes back; None: the server's
     personal: Redactor | None = None
+    # the response headers a result shows beside the body (the operation's documented ones)
+    told_headers: tuple[str, ...] = ()
 
     def mask(self, body: bytes) -> bytes:
         """``body`` with the caller's own credentials masked too (per-user mode)."""
         return body if self.personal is None else self.personal.bytes(body)
+
+    def told(self, headers: Mapping[str, str], redactor: Redactor) -> tuple[tuple[str, str], ...]:
+        """The ``told_headers`` an answer has, credentials masked (a Link may carry a query key)."""
+        return tuple(
+            (name, self.mask(redactor.bytes(value.encode())).decode(errors="replace"))
+            for name in self.told_headers
+            if (value := headers.get(name, "")[:MAX_HEADER_CHARS])
+        )
 
 
 def follow_redirect(prepared: Prepared, response: RedirectAnswer) -> tuple[Prepared | None, str]:
