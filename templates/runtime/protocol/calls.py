@@ -64,7 +64,7 @@ from .results import (
     tool_result,
 )
 from .shaping import is_object_schema, shape_tool_result
-from .uritemplate import UriTemplate
+from .uritemplate import UriTemplate, slash_hint
 
 if TYPE_CHECKING:
     from ..auth.bearer import InboundToken
@@ -738,7 +738,8 @@ class Calls:
                 why = why or str(exc)
                 continue
             return binding["operation"], arguments, item.get("mimeType")
-        raise ResourceNotFound(uri, why)
+        templates = (template for template, _, _ in self._compiled_templates())
+        raise ResourceNotFound(uri, why or slash_hint(templates, uri))
 
     def _queried(self, base: str, operation: str, uri: str) -> JsonObject | None:
         """The arguments ``uri`` gives a static resource's operation in its query, by the names

@@ -13,12 +13,12 @@ matches as the list of its values, in order. Query expressions must therefore en
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
 
-__all__ = ["UriTemplate"]
+__all__ = ["UriTemplate", "slash_hint"]
 
 _VARNAME = re.compile(
     r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*\Z"
@@ -136,6 +136,7 @@ class UriTemplate:
                     f"expressions in URI template {template!r}"
                 )
         self._regex, self._groups = _compile(path_parts)
+        self._path_parts = path_parts
 
     def __repr__(self) -> str:
         return f"UriTemplate({self.template!r})"
@@ -201,6 +202,16 @@ class UriTemplate:
             return None
         return result
 
+    def slashed(self, uri: str) -> str | None:
+        """The variable that would hold a ``/`` were ``uri`` to fit this template (FastAPI's
+        ``{path:path}``: ``…/files/a/b.txt`` for ``…/files/{path}``), or None."""
+        path = uri.partition("?")[0] if self._query else uri
+        regex, groups = _compile(self._path_parts, slashes=True)
+        found = regex.fullmatch(path)
+        if found is None:
+            return None
+        return next((n for i, n in enumerate(groups) if "/" in found.group(f"g{i}")), None)
+
     def _match_query(self, query: str, result: dict[str, str | list[str]]) -> bool:
         fixed = dict(self._fixed_query)
         given: dict[str, list[str]] = {}
@@ -223,7 +234,9 @@ class UriTemplate:
         return given.keys() >= fixed.keys()
 
 
-def _compile(parts: list[str | _Expression]) -> tuple[re.Pattern[str], list[str]]:
+def _compile(
+    parts: list[str | _Expression], *, slashes: bool = False
+) -> tuple[re.Pattern[str], list[str]]:
     pattern: list[str] = []
     groups: list[str] = []
     for part in parts:
@@ -232,7 +245,7 @@ def _compile(parts: list[str | _Expression]) -> tuple[re.Pattern[str], list[str]
             continue
         segment = {"": "[^/?#,]+", "+": "[^?#]+", "/": "[^/?#]+"}[part.operator]
         if len(part.names) == 1 and part.operator == "":
-            segment = "[^/?#]+"
+            segment = "[^?#]+?" if slashes else "[^/?#]+"
         captures = []
         for name in part.names:
             captures.append(f"(?P<g{len(groups)}>{segment})")
@@ -249,3 +262,15 @@ def _decode(raw: str) -> str | None:
         return unquote(raw, errors="strict")
     except UnicodeDecodeError:
         return None
+
+
+def slash_hint(templates: Iterable[UriTemplate], uri: str) -> str:
+    """Why ``uri`` fits none of ``templates`` when it would fit one but for a ``/`` in a value
+    (``""`` otherwise): a value's own slash is written ``%2F``."""
+    for template in templates:
+        name = template.slashed(uri)
+        if name is not None:
+            return (
+                f"{name}: a value of {template.template} holds no '/'; write one of its own as %2F"
+            )
+    return ""

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from templates.runtime.protocol.uritemplate import UriTemplate
+from templates.runtime.protocol.uritemplate import UriTemplate, slash_hint
 
 
 def test_variables_in_order_without_duplicates() -> None:
@@ -176,3 +176,22 @@ def test_no_expressions() -> None:
     assert template.expand({}) == "api://static"
     assert template.match("api://static") == {}
     assert template.match("api://static2") is None
+
+
+def test_a_value_with_a_slash_is_told_where_it_would_fit() -> None:
+    # dstack's proxy path ({path:path} in FastAPI): "…/x/some/path" named no resource, and why
+    # was not said; "some%2Fpath" reads it
+    template = UriTemplate("dstack://proxy/services/{project}/{run}/{path}")
+    uri = "dstack://proxy/services/p1/x/some/path"
+    assert template.match(uri) is None
+    assert template.slashed(uri) == "path"
+    assert template.match("dstack://proxy/services/p1/x/some%2Fpath") == {
+        "project": "p1",
+        "run": "x",
+        "path": "some/path",
+    }
+    assert slash_hint([UriTemplate("petstore://pets/{petId}"), template], uri) == (
+        "path: a value of dstack://proxy/services/{project}/{run}/{path} holds no '/'; write one "
+        "of its own as %2F"
+    )
+    assert slash_hint([template], "dstack://elsewhere/a/b") == ""
