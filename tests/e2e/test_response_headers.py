@@ -128,3 +128,14 @@ async def test_a_download_says_its_name_and_what_only_a_header_says(
         "text": '[response headers] x-export-counts: {"workflows":1,"tags":2}; '
         'content-disposition: attachment; filename="export.n8np"',
     }
+
+
+async def test_text_needs_no_file_name(catalog: dict[str, Any], upstream: fs.FaultServer) -> None:
+    # Nautobot's CSV, Label Studio's JSON export: what they are is in the text itself
+    def csv(x: fs.Exchange) -> None:
+        headers = {"Content-Disposition": 'attachment; filename="issues.csv"'}
+        x.reply(200, b"number,title\n1,a\n", "text/csv", headers=headers)
+
+    upstream.script["/issues"] = csv
+    content = await _call(catalog, upstream, "list_issues")
+    assert all("[response headers]" not in block.get("text", "") for block in content)

@@ -1421,11 +1421,11 @@ def only_text(result: CallToolResult) -> str:
 
 def result_json(result: CallToolResult) -> Any:
     """The JSON value a successful tool result carries in its first text block: the response as
-    received. A second block may only be the runtime's note that the call succeeded although the
-    response drifts from the documented schema."""
+    received. A later block may only be the runtime's note that the call succeeded although the
+    response drifts from the documented schema, or the response headers it shows."""
     body, *notes = texts(result)
     for note in notes:
-        assert note.startswith("The call succeeded (HTTP 2"), note
+        assert note.startswith(("The call succeeded (HTTP 2", "[response headers] ")), note
     return json.loads(body)
 
 

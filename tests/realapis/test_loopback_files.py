@@ -8,7 +8,7 @@ import base64
 import uuid
 
 import pytest
-from mcp.types import BlobResourceContents, EmbeddedResource
+from mcp.types import BlobResourceContents, EmbeddedResource, TextContent
 
 from tests.realapis.conftest import LiveApi, mcp_client
 
@@ -45,7 +45,10 @@ async def test_a_named_file_is_uploaded_listed_and_downloaded_byte_for_byte(
 
         downloaded = await client.call_tool("download_file", {"filename": name})
     assert not downloaded.is_error, downloaded
-    (block,) = downloaded.content
+    block, told = downloaded.content
+    # the file's name, which only its Content-Disposition says
+    assert isinstance(told, TextContent)
+    assert f'filename="{name}"' in told.text, told.text
     assert isinstance(block, EmbeddedResource)
     assert isinstance(block.resource, BlobResourceContents)
     assert block.resource.mime_type == "application/octet-stream"

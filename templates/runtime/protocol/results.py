@@ -157,11 +157,20 @@ def tool_result(
     if not 200 <= status < 300:
         return tool_error(_status_message(response))
     result = _Success(response, output, limits, paging, select, reads).result()
-    if response.headers:
-        # what the body does not say: how to page on (a Link, a total), a download's name
-        told = "; ".join(f"{name}: {value}" for name, value in response.headers)
-        result["content"].append(_text(f"[response headers] {told}"))
+    # what the body does not say: how to page on (a Link, a total), a file's name (text says
+    # what it is itself)
+    textual = _kind(_media(response.content_type), response.body) in _TEXTUAL
+    told = [
+        f"{name}: {value}"
+        for name, value in response.headers
+        if not (textual and name == "content-disposition")
+    ]
+    if told:
+        result["content"].append(_text(f"[response headers] {'; '.join(told)}"))
     return result
+
+
+_TEXTUAL = frozenset({"json", "ndjson", "text", "multipart"})
 
 
 class _Success:
