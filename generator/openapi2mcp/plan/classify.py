@@ -158,6 +158,15 @@ def _function_names(api: Api) -> dict[str, str]:
     groups: dict[str, list[tuple[Operation, str]]] = {}
     for op in api.operations:
         stem = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
+        if stem and all(_MOUNT_SEGMENT.fullmatch(w) for w in naming.words(stem)):
+            # a function named only "api" (Glances' _api at /api/4/{plugin}) names nothing: its
+            # method and the path's words do (get_plugin)
+            said = [
+                w
+                for w in naming.words(op.path)
+                if not _MOUNT_SEGMENT.fullmatch(w) and not w.isdigit()
+            ]
+            stem = "_".join([op.method.lower(), *said]) if said else stem
         if stem:
             groups.setdefault(naming.tool_name(stem), []).append((op, stem))
     found: dict[str, str] = {}

@@ -244,6 +244,8 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
                 "GET",
                 "/api/v1/models/{model_name_or_id}/model_versions",
             ),
+            # Glances: a function named only "api" (its _api) is named by its method and path
+            fastapi_op("_api_api_4__plugin__get", "GET", "/api/4/{plugin}"),
         ),
     )
     report = Report()
@@ -259,6 +261,7 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
         "read_items_head",
         "list_model_versions",
         "list_model_versions_by_model_name_or_id",
+        "get_plugin",
     ]
     renamed = [d.message for d in report.diagnostics if d.code == "tool-renamed"]
     assert renamed[:4] == [
