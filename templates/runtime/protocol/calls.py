@@ -53,12 +53,12 @@ from ..upstream.encoding import media_type
 from .arguments_text import convert_variable as convert_variable  # noqa: PLC0414 - re-exported
 from .arguments_text import texts_as_sent, whole_numbers
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
+from .paging import pagination_arguments
 from .projection import Selection, SelectionError, compile_selection, selected_output
 from .results import (
     DEFAULT_LIMITS,
     ResultLimits,
     UpstreamStatusError,
-    pagination_arguments,
     resource_contents,
     tool_error,
     tool_result,

@@ -35,7 +35,8 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
@@ -47,6 +48,7 @@ from ..upstream.client import MAX_RESPONSE_BYTES, UpstreamResponse
 from ..upstream.multipart import MultipartError, Part, parse_multipart
 from ..upstream.redaction import scrub_credentials
 from .html_text import page_text
+from .paging import paging_advice
 from .projection import Selection, SelectionError, as_structured, nothing_selected
 from .structured import MISSING, Conformed, compact, conform, describe_issues, shrink
 
@@ -58,7 +60,6 @@ __all__ = [
     "ResultLimits",
     "TextBudget",
     "UpstreamStatusError",
-    "pagination_arguments",
     "resource_contents",
     "tool_error",
     "tool_result",
@@ -403,7 +404,7 @@ class _Success:
 
     def _cut_note(self, cuts: list[str], size: int) -> str:
         shown = "; ".join(cuts[:3]) + ("; …" if len(cuts) > 3 else "")
-        rest = _paging_advice(self.paging)
+        rest = paging_advice(self.paging)
         what = "response"
         if self.select is not None:
             what = "selection"
@@ -696,7 +697,35 @@ def _status_message(response: UpstreamResponse) -> str:
     hint = response.auth_hint
     if response.status in _AUTH_STATUSES and hint:
         message += f"\n{hint[0].upper()}{hint[1:]}."
+    repeated = _repeated_prefix(urlsplit(response.url).path) if response.status in _NO_ROUTE else ""
+    if repeated:
+        message += (
+            f"\nThe request went to {urlsplit(response.url).path}, which says {repeated} twice: "
+            f"the base URL may end with the {repeated} every path of the API starts with (as "
+            "the address a server prints often does); set it without."
+        )
     return message
+
+
+# answers of an API to a path it has no route for
+_NO_ROUTE = frozenset({400, 404, 405})
+_MOUNT = re.compile(r"api|apis|rest|v\d+(\.\d+)?|\d+", re.IGNORECASE)
+
+
+def _repeated_prefix(path: str) -> str:
+    """The run of mount segments a path says twice in a row (``/api/4/api/4/load``: ``/api/4``,
+    Glances' base URL as it prints it, beside paths that start with it), or ""."""
+    segments = [s for s in path.split("/") if s]
+    for start in range(len(segments)):
+        for size in range(1, (len(segments) - start) // 2 + 1):
+            run = segments[start : start + size]
+            if (
+                run == segments[start + size : start + 2 * size]
+                and all(_MOUNT.fullmatch(s) for s in run)
+                and not all(s.isdigit() for s in run)
+            ):
+                return "/" + "/".join(run)
+    return ""
 
 
 def _status_excerpt(response: UpstreamResponse) -> str:
@@ -718,75 +747,3 @@ def _status_excerpt(response: UpstreamResponse) -> str:
     elif media in _HTML:
         text = f"(an HTML page) {page_text(text)}"
     return f"{head}: {_excerpt(scrub_credentials(text))}"
-
-
-# query parameter names that page through a collection (lower case, without "_" and "-")
-_PAGING_NAMES = frozenset(
-    {
-        "page",
-        "perpage",
-        "pagesize",
-        "size",
-        "pagenumber",
-        "pagetoken",
-        "nextpagetoken",
-        "limit",
-        "offset",
-        "cursor",
-        "after",
-        "before",
-        "startingafter",
-        "endingbefore",
-        "since",
-        "maxresults",
-        "top",
-        "skip",
-        "count",
-        "start",
-        "marker",
-        "continuationtoken",
-        "continue",
-        "next",
-    }
-)
-
-
-# the paging arguments that say how many come at a time (the others say from where)
-_SIZE_NAMES = frozenset(
-    {"perpage", "pagesize", "limit", "size", "maxresults", "top", "count", "first", "pagelimit"}
-)
-
-
-def _paging_advice(paging: tuple[str, ...]) -> str:
-    """How to get what a cut left out: the next page starts after what was asked for, not after
-    what is shown (ZenML's 50 flavors of a page, 1 shown: its page 2 began at the 51st)."""
-    sizes = [a for a in paging if _paging_name(a) in _SIZE_NAMES]
-    places = [a for a in paging if a not in sizes]
-    if sizes and places:
-        return (
-            f" To get the rest, call again for fewer at a time ({', '.join(sizes)}) and page on"
-            f" with {', '.join(places)}: a next page starts after what this call asked for, not"
-            " after what is shown."
-        )
-    if sizes:
-        return f" A smaller {', '.join(sizes)} returns fewer, whole."
-    if places:
-        return (
-            f" Paging on with {', '.join(places)} starts after what this call asked for, not after"
-            " what is shown."
-        )
-    return ""
-
-
-def _paging_name(name: str) -> str:
-    return name.lower().lstrip("$").replace("_", "").replace("-", "")
-
-
-def pagination_arguments(parameters: Iterable[tuple[str, str, str]]) -> tuple[str, ...]:
-    """The tool arguments that page through a collection, from ``(name, location, argument)``."""
-    found = [
-        argument
-        for name, location, argument in parameters
-        if location == "query" and _paging_name(name) in _PAGING_NAMES
-    ]
-    return tuple(found)

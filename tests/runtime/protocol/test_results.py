@@ -662,3 +662,21 @@ def test_resource_error_status_raises() -> None:
     assert info.value.status == 404
     assert str(info.value) == 'Upstream returned 404 Not Found: {"message":"no"}'
     assert isinstance(info.value, UpstreamError)
+
+
+def test_a_path_that_repeats_its_mount_says_the_base_url_may_hold_it() -> None:
+    # Glances prints its address as http://host:61208/api/4, and every path it documents starts
+    # with /api/4: a base URL set so sent /api/4/api/4/load, and the 400 said "Unknown plugin api"
+    url = "http://127.0.0.1:61208/api/4/api/4/load"
+    body = b'{"detail":"Unknown plugin api (available plugins: [cpu, load])"}'
+    result = tool_result(UpstreamResponse(400, "Bad Request", "application/json", body, url), None)
+    assert result["isError"] is True
+    assert result["content"][0]["text"] == (
+        'Upstream returned 400 Bad Request: {"detail":"Unknown plugin api (available plugins: '
+        '[cpu, load])"}\nThe request went to /api/4/api/4/load, which says /api/4 twice: the base '
+        "URL may end with the /api/4 every path of the API starts with (as the address a server "
+        "prints often does); set it without."
+    )
+    # a path whose values repeat says nothing of the kind
+    matrix = UpstreamResponse(404, "Not Found", "application/json", b"{}", "http://h/cells/4/4")
+    assert "twice" not in tool_result(matrix, None)["content"][0]["text"]
