@@ -161,8 +161,13 @@ def read_only_post(op: Operation) -> ReadingPost | None:
 # unless a noun follows it in an operationId.
 ACTING_VERBS = _word_set(
     "restart reboot shutdown send resend trigger delete remove purge wipe destroy kill "
-    "terminate cancel revoke reset start stop logout signout logoff reload reindex rebuild"
+    "terminate cancel revoke reset start stop logout signout logoff reload reindex rebuild "
+    "drain flush"
 )
+# those a name may say last, as FastAPI functions named by their router do (LiteLLM's
+# health_drain: GET /health/drain takes the worker out of rotation); a trailing start, stop or
+# trigger is as often a noun (a bus stop, a webhook's trigger)
+_TRAILING_ACTS = ACTING_VERBS - {"start", "stop", "trigger"}
 # what acts said alone: ZenML's GET /api/v1/logout ("logout"), which a client reading every
 # resource it lists would call
 _SIGN_OUT = frozenset({"logout", "signout", "logoff"})
@@ -194,8 +199,9 @@ def _name_words(op: Operation) -> list[str]:
 
 def acting_get(op: Operation) -> str | None:
     """The verb that says this GET changes something, when one leads its operationId (or its
-    summary, when it has no operationId) and nothing in it reads: clients preload resources,
-    and a host runs a read-only tool unasked, so such a GET must be neither."""
+    summary, when it has no operationId) or, but for start, stop and trigger, ends it, and
+    nothing in it reads: clients preload resources, and a host runs a read-only tool unasked,
+    so such a GET must be neither."""
     if op.method != "GET":
         return None
     words = _name_words(op)
@@ -204,6 +210,8 @@ def acting_get(op: Operation) -> str | None:
     if words[:2] in (["log", "out"], ["sign", "out"], ["log", "off"]):
         words = ["".join(words[:2]), *words[2:]]
     alone = bool(words) and words[0] in _SIGN_OUT
+    if len(words) >= 2 and words[0] not in ACTING_VERBS and words[-1] in _TRAILING_ACTS:
+        words = [words[-1], *words[:-1]]  # health_drain
     if (
         (len(words) < 2 and not alone)
         or words[0] not in ACTING_VERBS

@@ -270,6 +270,11 @@ def test_the_rule_on_real_apis_operations(
         ("StopScanPage", "/stop/{scanId}", "Stop a scan", "stop"),
         ("startTraining", "/trainings/{trainingKey}/start", "Start Training", "start"),
         ("", "/users/resendWelcomeSms", "Resend Welcome SMS to the user", "resend"),
+        # a verb a name says last: LiteLLM's drain takes the worker out of rotation; Slack's
+        ("health_drain_health_drain_get", "/health/drain", "Health Drain", "drain"),
+        ("auth_revoke", "/auth.revoke", "", "revoke"),
+        ("bus_stop", "/stops/{id}", "", None),  # a noun, as often as a verb
+        ("webhook_trigger", "/webhooks/{id}/trigger", "", None),
         # reads whose first word is such a verb
         ("StopPoint_GetByGeoPoint", "/StopPoint", "Gets a list of StopPoints", None),
         ("StopPoint_Arrivals", "/StopPoint/{id}/Arrivals", "Gets the list of arrival predictions", None),
