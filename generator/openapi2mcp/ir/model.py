@@ -155,6 +155,8 @@ class Operation:
     response: Response | None = None
     # the redirects the operation documents as its answers ("302", "3XX"; never 304)
     redirects: tuple[str, ...] = ()
+    # its only answer switches protocols (101, no 2xx: a WebSocket, which a tool call cannot use)
+    switches_protocols: bool = False
     # the media types an `Accept` header parameter enumerates (the parameter itself is ignored)
     accept: tuple[str, ...] = ()
     # the type a `Content-Type` header parameter names, sent on a request that goes without a body

@@ -351,6 +351,15 @@ def success_status(responses: dict[str, Any]) -> str | None:
     return "default" if "default" in responses else None
 
 
+def switches_protocols(responses: Any) -> bool:
+    """Whether the documented answers switch protocols (101) and none succeeds (2xx): LiteLLM's
+    WebSocket routes, whose only response is "101 WebSocket Protocol Switched"."""
+    if not isinstance(responses, dict):
+        return False
+    codes = [str(code).upper() for code in responses]
+    return "101" in codes and not any(code.startswith("2") for code in codes)
+
+
 def documented_redirects(responses: Any) -> tuple[str, ...]:
     """The redirects among the documented responses (``302``, ``3XX``), 304 aside (it is no
     redirect: the cached copy is current)."""

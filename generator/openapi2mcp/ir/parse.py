@@ -50,6 +50,7 @@ from .operation_parts import (
     documented_redirects,
     parameters,
     response,
+    switches_protocols,
     text,
 )
 from .schemas import SchemaNormaliser
@@ -604,6 +605,7 @@ def _operation(
         body=body,
         response=response(ctx, raw.get("responses"), at.child("responses")),
         redirects=documented_redirects(raw.get("responses")),
+        switches_protocols=switches_protocols(raw.get("responses")),
         accept=media.get("accept", ()),
         bare_content_type=media.get("content-type", ("",))[0],
         security=security,

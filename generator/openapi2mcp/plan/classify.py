@@ -253,6 +253,10 @@ def _skipped(op: Operation, placement: Placement, settings: Settings, report: Re
     if op.deprecated and not settings.include_deprecated and not chosen:
         report.info("op-deprecated", op.pointer, f"deprecated operation {op.key!r} not exposed")
         return "deprecated"
+    if op.switches_protocols and not chosen:
+        why = "its only answer switches protocols (101: a WebSocket), which a tool call cannot use"
+        report.warn("op-switches-protocols", op.pointer, f"{op.key!r} is not exposed: {why}")
+        return why
     return ""
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from openapi2mcp.diagnostics import Report
+from openapi2mcp.generate import GenerateOptions, plan_source
 from openapi2mcp.ir.model import Api, ApiKeyScheme, Operation, Parameter, RequestBody, Response
 from openapi2mcp.ir.x_mcp import XMcp
 from openapi2mcp.plan.build import build_plan
@@ -179,6 +180,29 @@ def test_a_stream_is_no_resource() -> None:
         "follow_logs",
         "list_streams",
     ]
+
+
+def test_a_websocket_route_is_left_out_with_a_warning(tmp_path: Any) -> None:
+    # LiteLLM's /realtime: its only answer is "101 WebSocket Protocol Switched"; as a tool and a
+    # resource it could only ever fail
+    spec = tmp_path / "relay.yaml"
+    spec.write_text(
+        "openapi: 3.1.0\ninfo: {title: Relay, version: '1'}\n"
+        "servers: [{url: 'https://relay.example.com'}]\npaths:\n"
+        "  /realtime:\n    get:\n      operationId: websocket_endpoint\n"
+        "      responses: {'101': {description: WebSocket Protocol Switched}}\n"
+        "  /models:\n    get:\n      operationId: listModels\n"
+        "      responses: {'101': {description: upgrade}, '200': {description: ok}}\n"
+    )
+    plan, report = plan_source(str(spec), GenerateOptions())
+    assert [tool.name for tool in plan.tools] == ["list_models"]
+    assert [r.uri for r in plan.resources] == ["relay://models"]
+    (told,) = [d for d in report.diagnostics if d.code == "op-switches-protocols"]
+    assert (told.pointer, told.message) == (
+        "#/paths/~1realtime/get",
+        "'websocket_endpoint' is not exposed: its only answer switches protocols (101: a "
+        "WebSocket), which a tool call cannot use",
+    )
 
 
 def test_a_long_poll_or_a_watch_is_no_resource() -> None:
