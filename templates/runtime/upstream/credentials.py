@@ -172,9 +172,9 @@ class Credentials:
         """What an answer of ``status`` to ``prepared`` tells about credentials (``answer_hint``);
         the server's own credentials are remembered as accepted when it is a 2xx."""
         sent, own = prepared.sent_credentials, prepared.personal is None
+        accepted = own and sent in self.accepted  # by an answer before this one
         if own and sent and 200 <= status < 300:
             self.accepted.add(sent)
-        accepted = own and sent in self.accepted
         return answer_hint(prepared.auth_hint, sent, status, accepted=accepted)
 
     def of(self, environ: Mapping[str, str]) -> Credentials:
@@ -256,8 +256,8 @@ def answer_hint(advice: str, sent: str, status: int, *, accepted: bool = False) 
     """What a 401 or 403 answer tells about credentials: ``advice`` (what to set) when none were
     sent; of those ``sent``, that they were refused (401) or may be invalid or lack a permission
     (403: dstack answers a wrong token so, GitHub a token without the scope), or, when the API
-    has ``accepted`` them for other calls, that this one is refused to them, then ``advice``
-    about them, if any."""
+    has ``accepted`` them for other calls, that this one is refused to them (401 or 403), then
+    ``advice`` about them, if any."""
     if not sent:
         return advice
     if status == 403 and accepted:
@@ -269,6 +269,12 @@ def answer_hint(advice: str, sent: str, status: int, *, accepted: bool = False) 
         told = (
             f"the API refused this to the credentials of {sent}: they may be invalid or lack a "
             "permission"
+        )
+    elif accepted:
+        # LiteLLM's 401 for a pass-through route whose upstream credential it lacks
+        told = (
+            f"the API accepts the credentials of {sent} for other calls and did not for this "
+            "one: what its words above say, or they were revoked since"
         )
     else:
         told = f"the API did not accept the credentials of {sent}"

@@ -256,10 +256,11 @@ async def test_a_403_to_credentials_accepted_before_is_about_the_call(
         "the API accepts the credentials of PET_TOKEN for other calls and refused them this one: "
         "a permission they lack, or what the API's words above say"
     )
-    # a 401 is still theirs refused (revoked since)
-    api.reply(401, b"{}", JSON)
+    # a 401 too: LiteLLM's for a pass-through route whose own upstream credential it lacks
+    api.reply(401, b'{"error":"No Anthropic credential is configured on this proxy"}', JSON)
     assert (await upstream.call("op", {})).auth_hint == (
-        "the API did not accept the credentials of PET_TOKEN"
+        "the API accepts the credentials of PET_TOKEN for other calls and did not for this one: "
+        "what its words above say, or they were revoked since"
     )
 
 
