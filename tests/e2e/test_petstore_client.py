@@ -176,6 +176,12 @@ async def test_a_list_resource_takes_its_operations_query_parameters(
             "uri": "petstore://pets?limit=abc",
             "detail": "limit: 'abc' is not an integer",
         }
+        # a template's required query variable left out: said without an empty place before it
+        refused = await _read_error(client, "petstore://pets/findByStatus")
+        assert refused.error.data == {
+            "uri": "petstore://pets/findByStatus",
+            "detail": '"status" is a required property',
+        }
         # a value the tool would refuse is refused for the read too
         refused = await _read_error(client, "petstore://pets/0")
         assert refused.error.data == {

@@ -698,7 +698,8 @@ class Calls:
             return  # the tool itself says it cannot be called; the read is the API's to judge
         issues = validator.issues(arguments, limit=3)
         if issues:
-            raise ResourceNotFound(uri, "; ".join(f"{i.path}: {i.message}" for i in issues))
+            said = (f"{i.path}: {i.message}" if i.path else i.message for i in issues)
+            raise ResourceNotFound(uri, "; ".join(said))
 
     def knows_resource(self, uri: str) -> bool:
         """Whether ``uri`` names a resource (static, or a match of a template), without reading it."""
