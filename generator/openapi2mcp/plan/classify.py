@@ -152,9 +152,10 @@ def _function_names(api: Api) -> dict[str, str]:
     two routers with one name are told apart by the path's words the name does not say and the
     other paths do not share (``create_work_queue`` at ``/work_queues/`` and
     ``create_work_queue_work_pools`` at ``/work_pools/{name}/queues``), then by their path
-    variables (``list_model_versions_by_model_name_or_id``), then by their methods
-    (one function serving several: ``service_proxy_get``, ``service_proxy_post``); when that
-    leaves two alike, they keep their operationIds."""
+    variables (``list_model_versions_by_model_name_or_id``), then by their versions
+    (``model_list``, ``model_list_v1``), then by their methods (one function serving several:
+    ``service_proxy_get``, ``service_proxy_post``); those that leaves alike keep their
+    operationIds."""
     groups: dict[str, list[tuple[Operation, str]]] = {}
     for op in api.operations:
         stem = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
@@ -181,23 +182,31 @@ def _function_names(api: Api) -> dict[str, str]:
             "_".join([stem, *(w for w in words if w not in shared)])
             for (_, stem), words in zip(members, extra, strict=True)
         ]
-        if len(set(map(naming.tool_name, named))) != len(named):
-            # a list nested under its owner and the list of all (ZenML's list_model_versions at
-            # /model_versions and /models/{model_name_or_id}/model_versions): the owner's id
-            by_owner = [
-                f"{name}_by_{'_and_'.join(owners)}" if (owners := path_variables(op.path)) else name
-                for (op, _), name in zip(members, named, strict=True)
-            ]
-            if len(set(map(naming.tool_name, by_owner))) == len(by_owner):
-                named = by_owner
-        if len(set(map(naming.tool_name, named))) != len(named):
-            # one function for several methods (FastAPI's api_route: dstack's service proxy,
-            # GET, POST, PUT... of one path): the method tells them apart
-            named = [
-                f"{name}_{op.method.lower()}" for (op, _), name in zip(members, named, strict=True)
-            ]
-        if len(set(map(naming.tool_name, named))) == len(named):
-            found.update((op.key, name) for (op, _), name in zip(members, named, strict=True))
+        ops = [op for op, _ in members]
+        # a list nested under its owner and the list of all (ZenML's list_model_versions at
+        # /model_versions and /models/{model_name_or_id}/model_versions): the owner's id; one
+        # route with and without a version (LiteLLM's model_list at /models and /v1/models):
+        # the version; one function for several methods (FastAPI's api_route: dstack's
+        # service proxy, GET, POST, PUT... of one path): the method
+        by_owner = [
+            f"{name}_by_{'_and_'.join(owners)}" if (owners := path_variables(op.path)) else name
+            for op, name in zip(ops, named, strict=True)
+        ]
+        versioned = [
+            "_".join([name, *(s for s in op.path.split("/") if _VERSION_SEGMENT.fullmatch(s))])
+            for op, name in zip(ops, named, strict=True)
+        ]
+        by_method = [f"{name}_{op.method.lower()}" for op, name in zip(ops, versioned, strict=True)]
+        for candidate in (named, by_owner, versioned, by_method):
+            counts = Counter(map(naming.tool_name, candidate))
+            if len(counts) == len(candidate):
+                break
+        # those still alike keep their operationIds, the others their names
+        found.update(
+            (op.key, name)
+            for op, name in zip(ops, candidate, strict=True)
+            if counts[naming.tool_name(name)] == 1
+        )
     return found
 
 

@@ -246,6 +246,13 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
             ),
             # Glances: a function named only "api" (its _api) is named by its method and path
             fastapi_op("_api_api_4__plugin__get", "GET", "/api/4/{plugin}"),
+            # LiteLLM: one route with and without a version
+            fastapi_op("model_list_models_get", "GET", "/models"),
+            fastapi_op("model_list_v1_models_get", "GET", "/v1/models"),
+            # one function for two methods of a path, and another router's: the method tells them apart
+            fastapi_op("search_search_post", "POST", "/search"),
+            fastapi_op("search_search_get", "GET", "/search"),
+            fastapi_op("search_search_tool_search_post", "POST", "/search_tool/search"),
         ),
     )
     report = Report()
@@ -262,6 +269,11 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
         "list_model_versions",
         "list_model_versions_by_model_name_or_id",
         "get_plugin",
+        "model_list",
+        "model_list_v1",
+        "search_post",
+        "search_get",
+        "search_search_tool_post",
     ]
     renamed = [d.message for d in report.diagnostics if d.code == "tool-renamed"]
     assert renamed[:4] == [
