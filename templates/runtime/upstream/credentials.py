@@ -213,7 +213,9 @@ class Credentials:
                     scheme.apply(self, parts)
                 parts.sent_credentials = ", ".join(h for s in chosen for h in s.hints(self.get))
                 return
-            option = " and ".join(dict.fromkeys(needed))
+            # what is still to set, when some of it is (Glances' user name without its password)
+            unset = [hint for hint in needed if not self.get(hint)]
+            option = " and ".join(dict.fromkeys(unset or needed))
             if option not in options:
                 options.append(option)
         if self.extra.secret:
