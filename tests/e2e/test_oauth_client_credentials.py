@@ -346,9 +346,9 @@ async def test_missing_credentials_send_the_call_without_them_and_a_401_names_ev
     (reply,) = await call_tools(catalog, env, ("read_secret", {"name": "db"}))
     assert texts(reply) == (
         'Upstream returned 401 Unauthorized: {"error":"status 401"}\n'
+        # the client id is set: what is still to set
         "It was sent without credentials; to send them, set the environment variable "
-        "VAULT_OAUTH_CLIENT_ID and VAULT_OAUTH_CLIENT_SECRET (or an access token in "
-        "VAULT_OAUTH_TOKEN)."
+        "VAULT_OAUTH_CLIENT_SECRET (or an access token in VAULT_OAUTH_TOKEN)."
     )
     [request] = upstream.requests  # no token request, and the call itself went out without one
     assert (request.target, request.headers.get("authorization")) == ("/api/secrets/db", None)

@@ -246,9 +246,10 @@ async def test_without_a_password_the_call_goes_out_without_credentials_and_says
     (reply,) = await call_tools(catalog, env, ("read_me", {}))
     assert texts(reply) == (
         'Upstream returned 401 Unauthorized: {"detail":"Could not validate credentials"}\n'
+        # the user name is set: what is still to set
         "It was sent without credentials; to send them, set the environment variable "
-        "LAB_OAUTH2_PASSWORD_BEARER_USERNAME and LAB_OAUTH2_PASSWORD_BEARER_PASSWORD (or an "
-        "access token in LAB_OAUTH2_PASSWORD_BEARER_TOKEN)."
+        "LAB_OAUTH2_PASSWORD_BEARER_PASSWORD (or an access token in "
+        "LAB_OAUTH2_PASSWORD_BEARER_TOKEN)."
     )
     [request] = upstream.requests
     assert (request.target, request.headers.get("authorization")) == ("/api/users/me", None)
