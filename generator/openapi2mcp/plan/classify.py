@@ -41,7 +41,7 @@ from ..render.runtime_schema import compilable
 from ..shipped import runtime_module
 from . import naming
 from .body_arguments import body_arguments, lifted, optional_body_requires
-from .hints import VERB_HINTS, acting_get, additive_post, read_only_post
+from .hints import VERB_HINTS, acting_get, additive_post, read_only_post, verb_place
 from .model import (
     Annotations,
     Argument,
@@ -351,18 +351,21 @@ def _hint_rule(op: Operation, report: Report) -> tuple[tuple[bool, bool, bool], 
         report.warn(
             "get-acts",
             op.pointer,
-            f"GET {op.path} acts ({acting!r} leads its {where}): it is a tool that is not "
-            f"read-only, and no resource; {change}",
+            f"GET {op.path} acts ({acting!r} {verb_place(op, acting)} its {where}): it is a "
+            f"tool that is not read-only, and no resource; {change}",
         )
-        return (False, True, False), f"by the acting GET rule: {acting!r} leads its {where}"
+        said = f"{acting!r} {verb_place(op, acting)} its {where}"
+        return (False, True, False), f"by the acting GET rule: {said}"
     adding = additive_post(op)
     if adding is not None:
         report.info(
             "post-additive",
             op.pointer,
-            f"POST {op.path} only adds ({adding!r} leads its {where}): not destructive; {change}",
+            f"POST {op.path} only adds ({adding!r} {verb_place(op, adding)} its {where}): not "
+            f"destructive; {change}",
         )
-        return (False, False, False), f"by the additive POST rule: {adding!r} leads its {where}"
+        said = f"{adding!r} {verb_place(op, adding)} its {where}"
+        return (False, False, False), f"by the additive POST rule: {said}"
     return None
 
 

@@ -334,6 +334,8 @@ def additive_post(op: Operation) -> str | None:
     if op.method != "POST":
         return None
     words = _name_words(op)
+    if _created_last(op, words):
+        words = [words[-1], *words[:-1]]  # Django REST framework's tags_create
     if len(words) < 2 or words[0] not in _ADDING or _NOT_ONLY_ADDING & set(words):
         return None
     if words[0] in _ADDING_TO and _sets_members(words):
@@ -342,3 +344,26 @@ def additive_post(op: Operation) -> str | None:
     if said and _NOT_ONLY_ADDING & set(said):
         return None
     return words[0]
+
+
+def _created_last(op: Operation, words: list[str]) -> bool:
+    """Whether a name says ``create`` last of a POST to a collection, as drf-spectacular names a
+    viewset's create (pretalx's ``tags_create`` at ``/api/events/{event}/tags/``), after the
+    collection's plural, and nothing before it acts (``submissions_accept_create``, an action on
+    one submission, does)."""
+    last = op.path.rstrip("/").rsplit("/", 1)[-1]
+    return (
+        len(words) >= 2
+        and words[-1] == "create"
+        and not last.startswith("{")
+        # what is created, a collection's plural (an action says no plural: webhooks_active)
+        and words[-2].endswith("s")
+        and not words[-2].endswith("ss")
+        and not any(_forms(word) & SIDE_EFFECT_WORDS for word in words[:-1])
+    )
+
+
+def verb_place(op: Operation, verb: str) -> str:
+    """Where ``verb`` is in ``op``'s name, as ``inspect`` says it: "leads" or "ends"."""
+    words = _name_words(op)
+    return "ends" if words and words[0] != verb and words[-1] == verb else "leads"
