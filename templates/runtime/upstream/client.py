@@ -618,7 +618,9 @@ class Upstream:
             method=prepared.asked_method or prepared.method,
             location=location,
             encoding=decoded.undecoded,
-            auth_hint=self._credentials.answered(prepared, response.status_code),
+            auth_hint=self._credentials.answered(
+                prepared, response.status_code, response.headers.get("www-authenticate", "")
+            ),
             headers=prepared.told(response.headers, self._redactor),
             cut_after=cut_after,
             cut_short=cut_short,

@@ -168,14 +168,25 @@ class Credentials:
         # 403 to them is about this call (n8n's licence, Airflow's settings), not the credentials
         self.accepted: set[str] = set()
 
-    def answered(self, prepared: Prepared, status: int) -> str:
-        """What an answer of ``status`` to ``prepared`` tells about credentials (``answer_hint``);
-        the server's own credentials are remembered as accepted when it is a 2xx."""
+    def answered(self, prepared: Prepared, status: int, challenge: str = "") -> str:
+        """What an answer of ``status`` to ``prepared`` tells about credentials (``answer_hint``),
+        in the scheme its ``WWW-Authenticate`` ``challenge`` asks for; the server's own
+        credentials are remembered as accepted when it is a 2xx."""
         sent, own = prepared.sent_credentials, prepared.personal is None
         accepted = own and sent in self.accepted  # by an answer before this one
         if own and sent and 200 <= status < 300:
             self.accepted.add(sent)
-        return answer_hint(prepared.auth_hint, sent, status, accepted=accepted)
+        hint = answer_hint(prepared.auth_hint, sent, status, accepted=accepted)
+        scheme = _CHALLENGE.match(challenge)
+        if scheme is None or scheme[1].lower() == "bearer":
+            return hint
+        # Django REST framework's TokenAuthentication answers "WWW-Authenticate: Token" (pretalx)
+        word = scheme[1]
+        if _BEARER_EXAMPLE in hint:
+            return hint.replace(_BEARER_EXAMPLE, f'"{word} <token>"')
+        if sent and status == 401 and sent == self.extra.env:
+            return f'{hint}; it asks for the {word} scheme: {{"Authorization": "{word} <token>"}}'
+        return hint
 
     def of(self, environ: Mapping[str, str]) -> Credentials:
         """The same schemes and extra headers, their credentials read from ``environ`` instead (a
@@ -252,6 +263,11 @@ class Credentials:
             raise ValueError(f"the environment variable {env} contains a line break")
         parts.secrets.append(value)
         return value
+
+
+# the scheme word a WWW-Authenticate challenge starts with (RFC 9110 §11.6.1)
+_CHALLENGE = re.compile(r"\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)")
+_BEARER_EXAMPLE = '"Bearer <token>"'
 
 
 def answer_hint(advice: str, sent: str, status: int, *, accepted: bool = False) -> str:

@@ -227,8 +227,12 @@ async def test_a_401_without_credentials_knows_which_variables_to_set(
     assert response.auth_hint == (
         "it was sent without credentials; to send them, set the environment variable PET_TOKEN"
     )
+    api.reply(401, b"{}", JSON)
     response = await call(make, op(security=[["bearer"]]), {}, environ={"PET_TOKEN": TOKEN})
-    assert response.auth_hint == "the API did not accept the credentials of PET_TOKEN"
+    assert (response.status, response.auth_hint) == (
+        401,
+        "the API did not accept the credentials of PET_TOKEN",
+    )
     # a 403 to credentials sent: they may be right but not allowed this
     api.reply(403, b"{}", JSON)
     response = await call(make, op(security=[["bearer"]]), {}, environ={"PET_TOKEN": TOKEN})
@@ -414,3 +418,28 @@ async def test_the_typed_client_returns_a_documented_redirect_s_location(make: M
     with pytest.raises(ApiError) as raised:
         await client.call("other", {})
     assert raised.value.status == 302
+
+
+async def test_the_advice_speaks_the_scheme_the_api_challenges_with(
+    api: FakeApi, make: Make
+) -> None:
+    # pretalx (Django REST framework's TokenAuthentication) documents no scheme and answers
+    # "WWW-Authenticate: Token": a "Bearer <token>" set as advised was refused again
+    challenge = {**JSON, "WWW-Authenticate": "Token"}
+    api.reply(401, b'{"detail":"Authentication credentials were not provided."}', challenge)
+    anonymous = await call(make, op(), {})
+    assert anonymous.auth_hint == (
+        "it was sent without credentials; if the API needs them, set PET_HEADERS to the headers it "
+        'expects, e.g. {"Authorization": "Token <token>"}'
+    )
+    headers = json.dumps({"Authorization": "Bearer 3f2a"})
+    api.reply(401, b'{"detail":"Authentication credentials were not provided."}', challenge)
+    refused = await call(make, op(), {}, environ={"PET_HEADERS": headers})
+    assert refused.status == 401
+    assert refused.auth_hint == (
+        "the API did not accept the credentials of PET_HEADERS; it asks for the Token scheme: "
+        '{"Authorization": "Token <token>"}'
+    )
+    # a Bearer challenge changes nothing
+    api.reply(401, b"{}", {**JSON, "WWW-Authenticate": 'Bearer realm="x"'})
+    assert (await call(make, op(), {})).auth_hint.endswith('"Bearer <token>"}')
