@@ -345,6 +345,18 @@ def _security_scheme(
         where, parameter = value.get("in"), value.get("name")
         if where in ("header", "query", "cookie") and isinstance(parameter, str) and parameter:
             prefix = authorization_prefix(value) if where == "header" else ""
+            if prefix and parameter.lower() == prefix.lower():
+                # drf-spectacular writes a custom keyword scheme's word as the header's name
+                # (Weblate's "Token" and "Bearer" headers): the word goes before the key in
+                # Authorization, where the API reads it; a "Token" header went unread
+                resolver.warn(
+                    "security-header-is-prefix",
+                    at,
+                    f"security scheme '{name}' names the header {parameter!r}, the word its "
+                    f"description says goes before the key: sent as 'Authorization: {prefix} "
+                    "<key>'",
+                )
+                return ApiKeyScheme(name, where, "Authorization", description, prefix)
             if prefix and parameter.lower() == "authorization":
                 return ApiKeyScheme(name, where, parameter, description, prefix)
             return ApiKeyScheme(name, where, parameter, description)

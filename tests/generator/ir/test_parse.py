@@ -1043,6 +1043,22 @@ def test_an_authorization_api_key_keeps_the_word_its_scheme_says(
     assert (found["auth"].prefix, found["other"].prefix) == (prefix, "")
 
 
+def test_a_header_named_as_the_word_before_the_key_is_authorization(tmp_path: Path) -> None:
+    """Weblate's document (drf-spectacular, a custom keyword scheme) names the header "Token",
+    the word its description says goes before the key: the API reads Authorization."""
+    schemes = (
+        "components:\n  securitySchemes:\n"
+        "    tokenAuth: {type: apiKey, in: header, name: Token, "
+        "description: 'Token-based authentication with required prefix `Token`'}\n"
+    )
+    api, report = parse(tmp_path, spec("paths: {}\n") + schemes)
+    scheme = api.security_schemes["tokenAuth"]
+    assert isinstance(scheme, ApiKeyScheme)
+    assert (scheme.parameter, scheme.prefix) == ("Authorization", "Token")
+    (told,) = [d for d in report.diagnostics if d.code == "security-header-is-prefix"]
+    assert told.pointer == "#/components/securitySchemes/tokenAuth"
+
+
 def test_security_requirements(tmp_path: Path) -> None:
     api, report = parse(
         tmp_path,
