@@ -309,23 +309,28 @@ class SearchIndex:
         values = self._values(read)
         permitted = set(allowed) if allowed is not None else None
         scored: list[tuple[float, int]] = []
-        for position, matched in value.items():
-            each = self._documents[position]
-            if permitted is not None and each.entry.name not in permitted:
-                continue
-            if total <= 0 or covered[position] < min(0.5, total):
-                continue  # only a near word of a generic word matched
-            found, cover = matched, covered[position]
-            if read.filtered and self._searching[position] and subject & each.heads:
-                # a search of the things asked for takes any filter ("bugs assigned to me")
-                found, cover = found * total / cover, total
-            score = found * cover / total * _intent_factor(each, read, verbs, made)
-            score *= self._fit(position, read, subject, values)
-            if given and self._addressed[position] == given:
-                score *= _ADDRESSED  # "the variable slack_channel": by its name, not its id
-            # a name given says "by name" (read_variable_by_name), an id "by id"
-            spoken = said[position] | ({stem(given)} if given else set())
-            scored.append((-score / self._unsaid(position, spoken), position))
+        # when nothing covers enough of the query, what covers any of it ("accept a proposal",
+        # where no operation says "proposal" but two accept): better than nothing to look at
+        for floor in (min(0.5, total) - 1e-9, 0.0):
+            for position, matched in value.items():
+                each = self._documents[position]
+                if permitted is not None and each.entry.name not in permitted:
+                    continue
+                if total <= 0 or covered[position] <= floor:
+                    continue  # only a near word of a generic word matched
+                found, cover = matched, covered[position]
+                if read.filtered and self._searching[position] and subject & each.heads:
+                    # a search of the things asked for takes any filter ("bugs assigned to me")
+                    found, cover = found * total / cover, total
+                score = found * cover / total * _intent_factor(each, read, verbs, made)
+                score *= self._fit(position, read, subject, values)
+                if given and self._addressed[position] == given:
+                    score *= _ADDRESSED  # "the variable slack_channel": by its name, not its id
+                # a name given says "by name" (read_variable_by_name), an id "by id"
+                spoken = said[position] | ({stem(given)} if given else set())
+                scored.append((-score / self._unsaid(position, spoken), position))
+            if scored:
+                break
         if len(self._examples):
             scored = self._as_examples_say(query, scored, permitted)
         scored.sort()
@@ -433,7 +438,11 @@ class SearchIndex:
                     named += 1
                     unknown += concept is None
         if named and unknown == named:
-            return []  # "tune the xylophone": what it names, the API does not have
+            # "tune the xylophone": what it names, the API does not have; but a verb the API
+            # says itself finds its operations ("accept a proposal", where pretalx says
+            # submission and accepts one), rather than nothing at all
+            said = any(w.verb and w.stem in self._vocabulary for w in read.words)
+            return concepts if said else []
         # an id says what it is of: "concede dp_1Oa" speaks of a dispute
         kinds = {term for kind in self._given_kinds(read) for term in kind}
         words = {word.stem for word in read.words}

@@ -671,3 +671,19 @@ def test_a_particle_far_from_its_verb_before_of_still_makes_the_phrase() -> None
     assert read_query("take the Morning Brew podcast out of my library").lead == "remov"
     # a particle far away without "of" is the verb's own: "give ... a thumbs up from me"
     assert read_query("give the broken link bug a thumbs up from me").lead == "give"
+
+
+def test_a_verb_the_api_says_finds_its_operations_when_the_thing_is_named_otherwise() -> None:
+    # pretalx says "submission" where its users say "proposal": "accept a proposal" found nothing
+    talks = SearchIndex(
+        Entry(name=name, summary=summary, method="POST", path=path, tags=("submissions",))
+        for name, summary, path in [
+            ("submissions_accept_create", "Accept Submission", "/api/submissions/{code}/accept/"),
+            ("submissions_reject_create", "Reject Submission", "/api/submissions/{code}/reject/"),
+            ("rooms_create", "Create Rooms", "/api/rooms/"),
+        ]
+    )
+    assert first(talks, "accept a proposal") == "submissions_accept_create"
+    assert first(talks, "reject a proposal") == "submissions_reject_create"
+    # a verb it says only through a kindred word still finds nothing
+    assert talks.search("tune the xylophone") == []
