@@ -225,8 +225,10 @@ async def test_files_fields_and_json_parts_on_the_wire(
         "attachments": [
             _b64(b"\x00\x01"),
             "data:application/pdf;base64," + _b64(PDF),
-            # a data URL may name the file (percent-encoded; a folder in front is dropped)
+            # a data URL may name the file (percent-encoded; what climbs out of a folder dropped)
             "data:application/pdf;name=..%2FQ3%20report%20%22final%22.pdf;base64," + _b64(PDF),
+            # a folder's file keeps its relative path, as a browser sends it
+            "data:text/markdown;name=C:%5C..%5Climerick/./SKILL.md;base64," + _b64(b"# Hi"),
         ],
         "image": _b64(PNG),
         "notes": CSV,
@@ -256,6 +258,10 @@ async def test_files_fields_and_json_parts_on_the_wire(
             "Content-Type: application/pdf",
             PDF,
         ),
+        (
+            '; name="attachments"; filename="limerick/SKILL.md"\r\nContent-Type: text/markdown',
+            b"# Hi",
+        ),
     )
     assert int(seen.headers["content-length"]) == len(seen.body)
     assert _mime_parts(seen) == [
@@ -266,6 +272,7 @@ async def test_files_fields_and_json_parts_on_the_wire(
         ("attachments", "attachments", "application/octet-stream", b"\x00\x01"),
         ("attachments", "attachments.pdf", "application/pdf", PDF),
         ("attachments", "Q3 report %22final%22.pdf", "application/pdf", PDF),
+        ("attachments", "limerick/SKILL.md", "text/markdown", b"# Hi"),
     ]
 
 
@@ -360,3 +367,84 @@ def test_the_generated_package_uploads_over_stdio(
     assert json.loads(done.stdout)["result"].get("isError", False) is False
     (seen,) = upstream.requests
     assert _mime_parts(seen) == [("image", "image.png", "image/png", PNG)]
+
+
+# FastAPI's optional upload (`file: UploadFile | None = None`) and Strapi's upload, whose object
+# field its parser (formidable 2) reads only when the part has no Content-Type of its own
+OPTIONAL_FILES: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Flows", "version": "1.0.0"},
+    "servers": [{"url": "https://flows.example.com/api"}],
+    "paths": {
+        "/flows/upload": {
+            "post": {
+                "operationId": "uploadFlows",
+                "requestBody": {
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "file": {
+                                        "anyOf": [
+                                            {
+                                                "type": "string",
+                                                "contentMediaType": "application/octet-stream",
+                                            },
+                                            {"type": "null"},
+                                        ],
+                                        "title": "File",
+                                    },
+                                    "meta": {
+                                        "type": "object",
+                                        "properties": {"name": {"type": "string"}},
+                                    },
+                                },
+                            }
+                        }
+                    }
+                },
+                "responses": {"201": {"description": "stored"}},
+            }
+        }
+    },
+}
+
+
+@pytest.mark.parametrize("strapi", [False, True])
+async def test_an_optional_file_is_a_file_and_strapi_takes_objects_as_fields(
+    tmp_path: Path, upstream: fs.FaultServer, strapi: bool
+) -> None:
+    spec = (
+        {**OPTIONAL_FILES, "x-strapi-config": {"plugins": ["upload"]}} if strapi else OPTIONAL_FILES
+    )
+    catalog = read_catalog(generate_package(tmp_path, spec, "flows-mcp"))
+    (tool,) = catalog["tools"]
+    assert tool["inputSchema"]["properties"]["file"] == {
+        "anyOf": [
+            {
+                "type": "string",
+                "contentMediaType": "application/octet-stream",
+                "contentEncoding": "base64",
+                "description": FILE_NOTE,
+            },
+            {"type": "null"},
+        ]
+    }
+    flow = b'{"name":"echo"}'
+    arguments = {"file": "data:application/json;name=flow.json;base64," + _b64(flow)}
+    arguments |= {"meta": {"name": "echo"}}
+    reply = await _call(catalog, upstream, "FLOWS", "upload_flows", arguments)
+    assert reply["result"].get("isError", False) is False, texts(reply)
+    meta = ('; name="meta"', b'{"name":"echo"}')
+    if not strapi:
+        meta = ('; name="meta"\r\nContent-Type: application/json', b'{"name":"echo"}')
+    (seen,) = upstream.requests
+    assert seen.body == _document(
+        _boundary(seen),
+        ('; name="file"; filename="flow.json"\r\nContent-Type: application/json', flow),
+        meta,
+    )
+    reply = await _call(catalog, upstream, "FLOWS", "upload_flows", {"file": None})
+    assert reply["result"].get("isError", False) is False, texts(reply)
+    assert upstream.requests[-1].body == _document(_boundary(upstream.requests[-1]))

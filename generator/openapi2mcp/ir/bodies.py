@@ -42,6 +42,7 @@ from .operation_parts import (
 from .operation_parts import (
     shape as _shape,
 )
+from .schema_utils import non_null
 
 __all__ = ["request_body", "sent_as_text"]
 
@@ -274,10 +275,7 @@ def _for_files(ctx: Context, content: dict[str, Any], chosen: str, at: Location)
         return chosen
     properties = _raw_schema(ctx, media, at.child(chosen)).get("properties")
     for name, prop in properties.items() if isinstance(properties, dict) else ():
-        if not isinstance(prop, dict):
-            continue
-        items = prop.get("items") if prop.get("type") == "array" else None
-        if _part_binary(items if isinstance(items, dict) else prop) is not None:
+        if isinstance(prop, dict) and _part_binary(_one_part(prop)) is not None:
             ctx.resolver.info(
                 "body-multipart-for-file",
                 at.child(multipart),
@@ -313,10 +311,13 @@ def _report_dropped_files(ctx: Context, content: dict[str, Any], chosen: str, at
         return
 
 
-def _one_part(prop: dict[str, Any]) -> dict[str, Any]:
-    """A form property's schema, or its items' when it is a list of them (several files)."""
-    items = prop.get("items")
-    return items if prop.get("type") == "array" and isinstance(items, dict) else prop
+def _one_part(prop: JsonSchema) -> JsonSchema:
+    """A form property's schema, or its items' when it is a list of them (several files); an
+    optional one's that is not null (FastAPI's ``UploadFile | None``: ``anyOf: [{type: string,
+    contentMediaType: …}, {type: null}]``)."""
+    one = non_null(prop)
+    items = one.get("items")
+    return items if one.get("type") == "array" and isinstance(items, dict) else one
 
 
 def _multipart(
@@ -327,7 +328,8 @@ def _multipart(
     A binary property (``format: binary``, or ``contentMediaType`` without ``contentEncoding``;
     arrays of them too) becomes a file part; its argument is described as base64 (or as text for
     textual media types), so the body schema is inlined with those properties rewritten. Objects
-    and arrays of objects are JSON parts unless the encoding says otherwise.
+    and arrays of objects are JSON parts unless the encoding says otherwise (or the document is
+    Strapi's: see ``Context.typed_json_parts``); an optional file (``anyOf`` with null) is a file.
     """
     if "$ref" in schema:
         # inlined, normalised where it is written: its properties' own $refs become #/$defs ones
@@ -349,11 +351,13 @@ def _multipart(
         found = encoding.get(name)
         entry: dict[str, Any] = found if isinstance(found, dict) else {}
         headers = _part_headers(ctx, entry, at.child("encoding", name))
-        items = prop.get("items") if prop.get("type") == "array" else None
-        binary = _part_binary(items if isinstance(items, dict) else prop)
+        one = non_null(prop)
+        items = one.get("items") if one.get("type") == "array" else None
+        binary = _part_binary(items if isinstance(items, dict) else one)
         content_type = _first_concrete(entry.get("contentType")) or _first_concrete(binary)
         if binary is None:
-            if not content_type and _part_shape(ctx, prop, written.get(name), at) == "json":
+            shape = _part_shape(ctx, prop, written.get(name), at)
+            if not content_type and shape == "json" and ctx.typed_json_parts:
                 content_type = JSON_TYPE
             if content_type or headers:
                 parts.append(BodyPart(name, content_type, headers=headers))
@@ -361,13 +365,22 @@ def _multipart(
         content_type = content_type or _OCTETS
         base64 = not _TEXT_PART.fullmatch(content_type)
         parts.append(BodyPart(name, content_type, file=True, base64=base64, headers=headers))
-        if isinstance(items, dict):
-            rewritten[name] = {**prop, "items": _file_schema(items, content_type, base64)}
-        else:
-            rewritten[name] = _file_schema(prop, content_type, base64)
+        file: JsonSchema = (
+            {**one, "items": _file_schema(items, content_type, base64)}
+            if isinstance(items, dict)
+            else _file_schema(one, content_type, base64)
+        )
+        rewritten[name] = file if one is prop else _nullable_file(prop, one, file)
     if any(part.file for part in parts):
         schema = {**schema, "properties": rewritten}
     return schema, tuple(parts)
+
+
+def _nullable_file(prop: JsonSchema, branch: JsonSchema, file: JsonSchema) -> JsonSchema:
+    """An optional file's schema with its branch that is not null rewritten as ``file``."""
+    keyword = "anyOf" if "anyOf" in prop else "oneOf"
+    branches = [file if b is branch else b for b in prop[keyword]]
+    return {**prop, keyword: branches}
 
 
 def _part_binary(schema: JsonSchema) -> str | None:

@@ -76,6 +76,10 @@ class SkipOperation(Exception):
 class Context:
     resolver: Resolver
     schemas: SchemaNormaliser
+    # whether an object in a multipart body goes as a part typed application/json (OpenAPI's
+    # default) or as a plain field of JSON text: Strapi's parser (formidable 2) takes any part
+    # with a Content-Type for a file and drops it from the fields (its upload's ``fileInfo``)
+    typed_json_parts: bool = True
 
 
 def text(value: Any) -> str:

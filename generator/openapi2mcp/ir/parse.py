@@ -90,7 +90,7 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     data = doc.data
     check_document(data, report)
     resolver = Resolver(doc, report, transform=transform)
-    ctx = Context(resolver, SchemaNormaliser(resolver))
+    ctx = Context(resolver, SchemaNormaliser(resolver), "x-strapi-config" not in data)
     info: dict[str, Any] = data["info"] if isinstance(data.get("info"), dict) else {}
     title, version = _title(resolver, info), _version(resolver, info)
     servers, server = _servers(resolver, data.get("servers"))

@@ -7,12 +7,13 @@ urlencoded``) follow each field's Encoding Object: its ``style``, ``explode`` an
 spreads its keys), or its ``contentType`` (a JSON field is sent as JSON text); deepObject fields
 nest (``metadata[order]=42``, arrays as ``upstream.deepObjectArrays`` says); spaces are written
 ``+``. A form or multipart field set to ``null`` is left out: forms cannot say null. Multipart
-bodies: file parts (``filename`` from a data URL's ``name=`` or the property name with the
-extension of the file's type, which a data URL says or the first bytes do; base64 or text,
-one part per item of a list), parts with their own ``Content-Type`` (JSON for objects) and fixed
-part headers. Text bodies are sent as UTF-8; any other (binary) body is the base64 the tool schema
-asks for, decoded, and when the spec declared a range such as ``image/*`` its type is sniffed from
-its first bytes (``application/octet-stream`` when unknown). Refusals raise ``EncodingRefused``.
+bodies: file parts (``filename`` from a data URL's ``name=``, a relative folder path kept, or the
+property name with the extension of the file's type, which a data URL says or the first bytes do;
+base64 or text, one part per item of a list), parts with their own ``Content-Type`` (JSON for
+objects, unless the generator said otherwise) and fixed part headers. Text bodies are sent as
+UTF-8; any other (binary) body is the base64 the tool schema asks for, decoded, and when the spec
+declared a range such as ``image/*`` its type is sniffed from its first bytes
+(``application/octet-stream`` when unknown). Refusals raise ``EncodingRefused``.
 """
 
 from __future__ import annotations
@@ -171,13 +172,16 @@ def _file_part(key: str, member: Any, part: BodyPart) -> tuple[str, bytes]:
 
 
 def _data_url_name(parameters: str) -> str:
-    """The file name a data URL's ``;name=`` parameter gives (percent-decoded, without any folder
-    in front of it); ``""`` when it gives none."""
+    """The file name a data URL's ``;name=`` parameter gives, percent-decoded; ``""`` when it gives
+    none. A folder path in front is kept as a relative one, as a browser sends a folder's files
+    (Open WebUI's skill import reads ``limerick/SKILL.md``), without what would climb out of it
+    or start at a root (``..``, ``.``, empty segments, a drive)."""
     for parameter in parameters.split(";"):
         key, _, value = parameter.partition("=")
         if key.strip().lower() == "name" and value:
-            name = unquote(value.strip()).replace("\\", "/").rsplit("/", 1)[-1]
-            return "" if name in ("", ".", "..") else name
+            segments = unquote(value.strip()).replace("\\", "/").split("/")
+            kept = [s for s in segments if s not in ("", ".", "..") and not s.endswith(":")]
+            return "/".join(kept) if kept and segments[-1] == kept[-1] else ""
     return ""
 
 
