@@ -241,19 +241,26 @@ def style_pairs(
 
 
 def _deep_object(name: str, value: Any, enc: Callable[[str], str], arrays: str) -> list[str]:
+    """``name[key][key]=value`` pairs. A null inside is written empty (``filters[title][$eq]=``,
+    as ``qs`` writes it: leaving it out would drop the condition, and the query would match more
+    than asked); an empty list inside cannot be written at all (``qs`` leaves it out, and a
+    ``$in: []`` that matched nothing would then match everything), so it is refused."""
     if isinstance(value, dict):
         out: list[str] = []
         for key, member in value.items():
-            if member is not None:
-                out += _deep_object(f"{name}[{quote(str(key), safe='')}]", member, enc, arrays)
+            out += _deep_object(f"{name}[{quote(str(key), safe='')}]", member, enc, arrays)
         return out
     if isinstance(value, list | tuple):
-        items = [item for item in value if item is not None]
+        if not value and "[" in name:
+            raise EncodingRefused(
+                f"{unquote(name)} is an empty list, which a query string cannot carry: leave it "
+                "out, or give at least one value"
+            )
         if arrays == REPEAT:
-            return [pair for item in items for pair in _deep_object(name, item, enc, arrays)]
+            return [pair for item in value for pair in _deep_object(name, item, enc, arrays)]
         return [
             pair
-            for index, item in enumerate(items)
+            for index, item in enumerate(value)
             for pair in _deep_object(
                 f"{name}[{index}]" if arrays == INDEXED else f"{name}[]", item, enc, arrays
             )

@@ -737,6 +737,10 @@ async def test_path_styles(
         ("deepObject", True, OBJECT, "id[role]=admin&id[firstName]=Alex"),
         ("deepObject", True, {"a": {"b": 1}, "t": [1, 2]}, "id[a][b]=1&id[t][0]=1&id[t][1]=2"),
         ("deepObject", True, {"k]&x=": "v&"}, "id[k%5D%26x%3D]=v%26"),
+        # a null inside is written empty, as qs writes it (Strapi's filters[title][$eq]=): left
+        # out, the condition would be gone and the query match more than asked
+        ("deepObject", True, {"t": {"$eq": None}}, "id[t][%24eq]="),
+        ("deepObject", True, {"t": {"$in": ["Z", None]}}, "id[t][%24in][0]=Z&id[t][%24in][1]="),
     ],
 )
 async def test_query_styles(
@@ -745,6 +749,17 @@ async def test_query_styles(
     spec = op("GET", "/users", [param("id", style=style, explode=explode)])
     request = await sent(spec, {"id": value}, make)
     assert request.url.query.decode() == expected
+
+
+async def test_an_empty_list_inside_a_deep_object_is_refused(make: Make) -> None:
+    # qs leaves it out, and Strapi's filters[title][$in]=[] would then match every entry
+    spec = op("GET", "/articles", [param("filters", style="deepObject", explode=True)])
+    with pytest.raises(UpstreamError) as refused:
+        await sent(spec, {"filters": {"title": {"$in": []}}}, make)
+    assert str(refused.value) == (
+        "filters[title][$in] is an empty list, which a query string cannot carry: leave it out, "
+        "or give at least one value"
+    )
 
 
 async def test_nested_values_in_query_are_json(make: Make) -> None:
