@@ -41,7 +41,14 @@ from ..render.runtime_schema import compilable
 from ..shipped import runtime_module
 from . import naming
 from .body_arguments import body_arguments, lifted, optional_body_requires
-from .hints import VERB_HINTS, acting_get, additive_post, read_only_post, verb_place
+from .hints import (
+    VERB_HINTS,
+    acting_endpoint,
+    acting_get,
+    additive_post,
+    read_only_post,
+    verb_place,
+)
 from .model import (
     Annotations,
     Argument,
@@ -347,14 +354,18 @@ def _hint_rule(op: Operation, report: Report) -> tuple[tuple[bool, bool, bool], 
         return (True, False, True), reading.note()
     where = "operationId" if op.operation_id else "summary"
     acting = acting_get(op)
-    if acting is not None:
+    endpoint = acting_endpoint(op) if acting is None else None
+    if acting is not None or endpoint is not None:
+        if acting is not None:
+            said = f"{acting!r} {verb_place(op, acting)} its {where}"
+        else:
+            said = f"its path ends in {endpoint!r}"
         report.warn(
             "get-acts",
             op.pointer,
-            f"GET {op.path} acts ({acting!r} {verb_place(op, acting)} its {where}): it is a "
-            f"tool that is not read-only, and no resource; {change}",
+            f"GET {op.path} acts ({said}): it is a tool that is not read-only, and no resource; "
+            f"{change}",
         )
-        said = f"{acting!r} {verb_place(op, acting)} its {where}"
         return (False, True, False), f"by the acting GET rule: {said}"
     adding = additive_post(op)
     if adding is not None:

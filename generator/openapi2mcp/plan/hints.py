@@ -162,12 +162,16 @@ def read_only_post(op: Operation) -> ReadingPost | None:
 ACTING_VERBS = _word_set(
     "restart reboot shutdown send resend trigger delete remove purge wipe destroy kill "
     "terminate cancel revoke reset start stop logout signout logoff reload reindex rebuild "
-    "drain flush"
+    "drain flush confirm unsubscribe"
 )
 # those a name may say last, as FastAPI functions named by their router do (LiteLLM's
-# health_drain: GET /health/drain takes the worker out of rotation); a trailing start, stop or
-# trigger is as often a noun (a bus stop, a webhook's trigger)
-_TRAILING_ACTS = ACTING_VERBS - {"start", "stop", "trigger"}
+# health_drain: GET /health/drain takes the worker out of rotation), and an OAuth callback, which
+# trades the code it is given for a session and signs in or makes an account (Open WebUI's
+# oauth_login_callback); a trailing start, stop or trigger is as often a noun (a bus stop, a
+# webhook's trigger)
+_TRAILING_ACTS = (ACTING_VERBS | {"callback"}) - {"start", "stop", "trigger"}
+# a path's last segment that names such an endpoint
+_ACTING_ENDPOINTS = frozenset({"callback", "oauth2callback", "unsubscribe"})
 # what acts said alone: ZenML's GET /api/v1/logout ("logout"), which a client reading every
 # resource it lists would call
 _SIGN_OUT = frozenset({"logout", "signout", "logoff"})
@@ -214,7 +218,7 @@ def acting_get(op: Operation) -> str | None:
         words = [words[-1], *words[:-1]]  # health_drain
     if (
         (len(words) < 2 and not alone)
-        or words[0] not in ACTING_VERBS
+        or words[0] not in ACTING_VERBS | _TRAILING_ACTS
         or _READ_ANYWHERE & set(words)
     ):
         return None
@@ -296,7 +300,12 @@ def _forms(word: str) -> set[str]:
 
 # verbs that add: a POST they lead makes something new and changes nothing there was (MCP's
 # destructiveHint false: "only additive updates")
-_ADDING = frozenset({"create", "add", "new", "insert", "register", "invite", "append", "attach"})
+_ADDING = frozenset(
+    {
+        "create", "add", "new", "insert", "register", "invite", "append", "attach", "upload",
+        "fork", "clone", "duplicate",
+    }
+)  # fmt: skip
 # words that say more than adding, anywhere in the name (Azure's CreateOrUpdate, an upsert)
 _NOT_ONLY_ADDING = frozenset(
     {
@@ -361,6 +370,14 @@ def _created_last(op: Operation, words: list[str]) -> bool:
         and not words[-2].endswith("ss")
         and not any(_forms(word) & SIDE_EFFECT_WORDS for word in words[:-1])
     )
+
+
+def acting_endpoint(op: Operation) -> str | None:
+    """The last segment of a GET's path when it names an endpoint that acts, whatever the name
+    or summary say (Strapi's ``/auth/{provider}/callback``, "Default Callback from provider
+    auth"; a mailing list's ``/unsubscribe``)."""
+    last = op.path.rstrip("/").rsplit("/", 1)[-1].lower()
+    return last if op.method == "GET" and last in _ACTING_ENDPOINTS else None
 
 
 def verb_place(op: Operation, verb: str) -> str:

@@ -19,7 +19,13 @@ from openapi2mcp.cli import main
 from openapi2mcp.config import CONFIG_NAME
 from openapi2mcp.generate import GenerateOptions, plan_source
 from openapi2mcp.ir.model import Operation
-from openapi2mcp.plan.hints import ReadingPost, acting_get, additive_post, read_only_post
+from openapi2mcp.plan.hints import (
+    ReadingPost,
+    acting_endpoint,
+    acting_get,
+    additive_post,
+    read_only_post,
+)
 
 OK = '{"200": {description: ok, content: {application/json: {schema: {type: object}}}}}'
 SPEC = dedent(
@@ -293,6 +299,11 @@ def test_the_rule_on_real_apis_operations(
         ("ApiProjectsProjectIdReloadReloadProjectSnapshots", "/api/projects/{project_id}/reload", "", "reload"),
         ("reload_project_snapshots", "/api/projects/{project_id}/reload", "", "reload"),
         ("reindexStatus", "/admin/reindex", "", None),  # the status of one: a read
+        # Strapi's email confirmation link, named by its summary alone; Open WebUI's OAuth
+        # callbacks, which sign in or make an account
+        ("", "/auth/email-confirmation", "Confirm user email", "confirm"),
+        ("oauth_login_callback_oauth__provider__login_callback_get", "/oauth/{provider}/login/callback", "Oauth Login Callback", "callback"),
+        ("getCallbackUrl", "/settings/callback-url", "", None),
     ],
 )  # fmt: skip
 def test_a_get_that_acts_is_told_by_the_verb_leading_its_name(
@@ -308,6 +319,25 @@ def test_a_get_that_acts_is_told_by_the_verb_leading_its_name(
     )
     assert acting_get(operation) == expected
     assert acting_get(dataclasses.replace(operation, method="POST")) is None
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        (
+            "/auth/{provider}/callback",
+            "callback",
+        ),  # Strapi's, "Default Callback from provider auth"
+        ("/lists/{id}/unsubscribe/", "unsubscribe"),
+        ("/oauth2callback", "oauth2callback"),
+        ("/callbacks", None),
+        ("/callback/{id}", None),
+    ],
+)
+def test_a_get_whose_path_names_an_acting_endpoint_acts(path: str, expected: str | None) -> None:
+    operation = Operation(key=path, operation_id=None, method="GET", path=path, pointer="#")
+    assert acting_endpoint(operation) == expected
+    assert acting_endpoint(dataclasses.replace(operation, method="POST")) is None
 
 
 def test_a_get_that_acts_is_a_tool_that_asks_and_no_resource(tmp_path: Path) -> None:
@@ -370,6 +400,10 @@ def test_a_get_that_acts_is_a_tool_that_asks_and_no_resource(tmp_path: Path) -> 
         ("AddTags", "/#X-Amz-Target=ElasticMapReduce.AddTags", "", None),
         ("attachVolume", "/volumes/{id}/attach", "", "attach"),
         ("addComment", "/issues/{id}/comments", "Add a comment", "add"),
+        # Langflow's and Open WebUI's: an upload, a fork or a clone makes something new
+        ("upload_user_file_api_v2_files_post", "/api/v2/files", "Upload User File", "upload"),
+        ("fork_flow_api_v1_flows__flow_id__fork_post", "/api/v1/flows/{flow_id}/fork", "Fork Flow", "fork"),
+        ("clone_chat_by_id_api_v1_chats__id__clone_post", "/api/v1/chats/{id}/clone", "Clone Chat By Id", "clone"),
     ],
 )  # fmt: skip
 def test_a_post_that_only_adds_is_told_by_the_verb_leading_its_name(
