@@ -1,7 +1,7 @@
 """httpbin 0.10.4 (its live Swagger 2.0 document, /spec.json) driven through a generated MCP server.
 
 httpbin echoes what it receives, so it shows what reached the upstream: redirects (followed for
-GET, reported for other methods), conditional requests answered 304, NDJSON streams, a br-encoded
+GET, reported for other methods, the answer where nothing else is documented), conditional requests answered 304, NDJSON streams, a br-encoded
 body, failing routes next to healthy ones, and configured extra headers that must reach the API
 but never come back to the model.
 """
@@ -64,20 +64,38 @@ async def test_generated_from_the_live_document_lists_every_operation(httpbin: L
 
 
 @pytest.mark.parametrize(
-    "tool", ["get_redirect_n", "get_relative_redirect_n", "get_absolute_redirect_n"]
+    ("tool", "path", "location"),
+    [
+        ("get_redirect_n", "/redirect/3", "/relative-redirect/2"),
+        ("get_relative_redirect_n", "/relative-redirect/3", "/relative-redirect/2"),
+        ("get_absolute_redirect_n", "/absolute-redirect/3", "/absolute-redirect/2"),
+    ],
 )
-async def test_get_redirects_are_followed_to_the_final_json(httpbin: LiveApi, tool: str) -> None:
-    path = {
-        "get_redirect_n": "/redirect/3",
-        "get_relative_redirect_n": "/relative-redirect/3",
-        "get_absolute_redirect_n": "/absolute-redirect/3",
-    }[tool]
+async def test_a_get_that_documents_only_its_redirect_answers_with_it(
+    httpbin: LiveApi, tool: str, path: str, location: str
+) -> None:
+    """``/redirect/{n}`` documents its 302 ("A redirection.") and nothing else: the redirect is
+    its answer (as Strapi's email confirmation's is; followed, its target's failure was reported
+    as the call's)."""
     direct = httpx.get(httpbin.root_url + path, follow_redirects=False)
     assert direct.status_code == 302  # the chain starts with a redirect on the server itself
     async with mcp_client(httpbin.stdio(), "auto") as client:
         result = await client.call_tool(tool, {"n": 3})
-    body = _final_get(result, httpbin)
-    assert body["args"] == {}
+    assert not result.is_error, result
+    assert texts(result) == [
+        f"The call succeeded (HTTP 302 FOUND): the API redirected to {httpbin.root_url}{location}, "
+        "as this operation documents."
+    ]
+
+
+async def test_a_get_redirect_beside_a_documented_success_is_followed_to_the_final_json(
+    httpbin: LiveApi,
+) -> None:
+    # /status/302 redirects to /redirect/1, which redirects to /get: followed, as /status/{codes}
+    # documents a 200 too
+    async with mcp_client(httpbin.stdio(), "auto") as client:
+        result = await client.call_tool("get_status_codes", {"codes": "302"})
+    assert _final_get(result, httpbin)["args"] == {}
 
 
 @pytest.mark.parametrize(
@@ -122,8 +140,7 @@ async def test_a_redirect_the_operation_documents_is_its_result(httpbin: LiveApi
     assert not result.is_error
     assert texts(result) == [
         f"The call succeeded (HTTP 302 FOUND): the API redirected to {httpbin.root_url}/None, as "
-        "this operation documents; it was not followed: only GET and HEAD requests follow "
-        "redirects; the POST was not resent. The change was made: do not repeat it."
+        "this operation documents. The change was made: do not repeat it."
     ]
 
 

@@ -460,6 +460,9 @@ def _operation(plan: ServerPlan, tool: Tool, report: Report) -> rt.OperationSpec
         spec["server"] = _server(op.server, plan.env_prefix)
     if op.redirects:
         spec["redirects"] = list(op.redirects)
+        if op.response is None or not op.response.status.startswith("2"):
+            # no 2xx (a ``default`` is the errors'): the redirect is the answer, not a way to it
+            spec["redirectAnswers"] = True
     told = _told_headers(op.response.headers if op.response is not None else ())
     if told:
         spec["responseHeaders"] = told

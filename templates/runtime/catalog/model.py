@@ -214,6 +214,10 @@ class OperationSpec(TypedDict):
     # the redirects the operation documents as its answers ("302", "3XX"): one of them that is not
     # followed is the operation's result, not a failure
     redirects: NotRequired[list[str]]
+    # written (true) when the operation documents no 2xx answer (``default`` is none): a redirect
+    # ``documented_redirect`` accepts is then its answer and is not followed (Strapi's email
+    # confirmation, a 301 to the site; an OAuth connect route, a 302 to the provider)
+    redirectAnswers: NotRequired[bool]
     # the response headers (lower case) the operation documents that a result shows beside the
     # body (GitHub's Link: how to page on; n8n's export counts)
     responseHeaders: NotRequired[list[str]]

@@ -16,7 +16,8 @@ absolute server. Each call is bounded: the timeout covers the whole attempt (con
 reading a body of at most ``MAX_RESPONSE_BYTES`` as sent and as decoded, ``upstream_decoding``),
 failed attempts are retried with backoff when that is safe, and ``resilience.Guard`` applies the
 rate and concurrency limits and the operation's circuit breaker. Redirects of GET and HEAD requests
-(and the GET a 303 asks for) are followed for ``MAX_REDIRECTS`` hops; credentials and extra headers
+(and the GET a 303 asks for) are followed for ``MAX_REDIRECTS`` hops, but for a redirect that is the
+answer of an operation documenting no 2xx (``redirectAnswers``); credentials and extra headers
 never go to another origin, and a public API cannot redirect a call to a loopback or private
 address. Other redirects come back with their ``Location``. Failures become ``UpstreamError`` with a
 short message that is safe to show a model; no credential ever appears in it, in a response body
@@ -31,7 +32,7 @@ import contextlib
 import http
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from http.cookiejar import CookieJar, CookiePolicy
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -44,6 +45,7 @@ from ..catalog.model import (
     ParameterSpec,
     ServerSpec,
     UpstreamInfo,
+    documented_redirect,
 )
 from ..errors import UpstreamError
 from .bodies import encode_body, gives_file
@@ -74,10 +76,12 @@ from .resilience import (
     Policy,
     PolicyError,
     Refused,
+    answer_failure,
     failure_reason,
     maybe_done,
 )
 from .resilience import parse_retry_after as _parse_retry_after
+from .response import UpstreamResponse
 from .settings import (
     env_prefix,
     expand_server,
@@ -105,36 +109,6 @@ _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 _UNSUPPORTED_MEDIA_TYPE = 415
 # what a request without a body declares when the API refused it for declaring nothing
 _BARE_RETRY_TYPE = b"application/json"
-
-
-@dataclass(frozen=True, slots=True)
-class UpstreamResponse:
-    """What the upstream answered; ``url`` carries no credential (apiKey query values removed)."""
-
-    status: int
-    reason: str
-    content_type: str
-    body: bytes
-    url: str
-    # seconds the upstream asked to wait (``Retry-After``), when it said so
-    retry_after: float | None = None
-    # the method the caller asked for (a followed 303 ends with a GET)
-    method: str = "GET"
-    # a redirect's target, resolved against the request URL; and why it was not followed
-    location: str = ""
-    not_followed: str = ""
-    # content codings still applied to ``body`` (one that could not be undone), e.g. "br"
-    encoding: str = ""
-    # what a 401/403 should tell about credentials (``upstream_credentials``)
-    auth_hint: str = ""
-    # the response headers a 2xx result shows (``TOLD_HEADERS`` and the documented ones)
-    headers: tuple[tuple[str, str], ...] = ()
-    # seconds after which a 2xx body still arriving (a stream) was cut; None: it ended
-    cut_after: float | None = None
-    # a 2xx body larger than this server reads (``MAX_RESPONSE_BYTES``): ``body`` is its start
-    cut_short: bool = False
-    # the redirects followed to get this answer ("a 307 redirect to https://…"), "" for none
-    followed: str = ""
 
 
 class _RefuseCookies(CookiePolicy):
@@ -374,6 +348,9 @@ class Upstream:
                 headers = [*signed.headers, (b"Content-Type", _BARE_RETRY_TYPE)]
                 signed = replace(signed, headers=headers, content=b"")
                 response = await self._send(client, guard, circuit, signed)
+            answers = spec.get("redirects", []) if spec.get("redirectAnswers") else []
+            if documented_redirect(response.status, answers):
+                return response  # Strapi's email confirmation is done: its site is not fetched
             return await self._redirected(client, guard, circuit, signed, response)
         finally:
             guard.leave()
@@ -507,8 +484,10 @@ class Upstream:
                 raise
             else:
                 failed = response.status in FAILURE_STATUSES
-                # any other answer, a 500 or a 4xx included, shows the route is up
-                circuit.record(not failed, f"HTTP {response.status} {response.reason}".rstrip())
+                # any other answer, a 500 or a 4xx included, shows the route is up; a failing one
+                # is named with its reason (Open WebUI's "The Ollama API is disabled…")
+                said = (response.body, response.content_type) if failed else (b"", "")
+                circuit.record(not failed, answer_failure(response.status, response.reason, *said))
                 again = response.status in RETRY_STATUSES or response.status == THROTTLED
                 if not again or not self._may_retry(
                     guard, circuit, prepared, attempt, response.status
@@ -589,9 +568,12 @@ class Upstream:
         cut_short: bool,
     ) -> UpstreamResponse:
         """What the upstream answered, its body decoded: a 2xx body larger than is read (as
-        sent or as decoded) is its start, a larger other one a failure."""
+        sent or as decoded) is its start, a larger other one a failure; a stream cut at the
+        timeout is decoded as far as what arrived goes (Langflow's gzip events)."""
         decoded: Decoded | None = None
-        if not cut_short:
+        if cut_after is not None:
+            decoded = decode_start(raw, coding, MAX_RESPONSE_BYTES)
+        elif not cut_short:
             with contextlib.suppress(TooLarge):
                 decoded = decode_body(raw, coding, MAX_RESPONSE_BYTES)
         if decoded is None:

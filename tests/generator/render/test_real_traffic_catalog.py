@@ -286,16 +286,23 @@ def test_a_key_that_names_the_user_is_no_secret(tmp_path: Path) -> None:
 
 def test_the_redirects_an_operation_documents_go_into_the_catalog(tmp_path: Path) -> None:
     """A redirect documented as an answer (GitHub's downloads: 302 with a Location) is the
-    operation's result when it is not followed; 304 is no redirect."""
+    operation's result when it is not followed; 304 is no redirect. Without a 2xx beside it (a
+    ``default`` is the errors'), it is the only answer, and is not followed (Strapi's email
+    confirmation: a 301 to the site)."""
     document = spec()
     document["paths"]["/pets/{id}"]["delete"]["responses"] = {
         "302": {"description": "the archive", "headers": {"Location": {"schema": {}}}},
         "3XX": {"description": "elsewhere"},
         "304": {"description": "not modified"},
         "404": {"description": "gone"},
+        "default": {"description": "an error"},
     }
+    document["paths"]["/pets/{id}"]["put"]["responses"]["303"] = {"description": "see the pet"}
     operations = catalog(tmp_path, document)["operations"]
     assert operations["deletePet"]["redirects"] == ["302", "3XX"]
+    assert operations["deletePet"]["redirectAnswers"] is True
+    assert operations["putPet"]["redirects"] == ["303"]
+    assert "redirectAnswers" not in operations["putPet"]
     assert "redirects" not in operations["getPet"]
 
 
