@@ -163,8 +163,8 @@ async def test_circuit_opens_pauses_and_recovers_through_one_probe(
         assert paused["result"]["isError"] is True
         assert texts(paused) == (
             f"GET /flaky at {upstream.url} is failing (3 failed attempts in a row, the last: "
-            "HTTP 503 Service Unavailable); calls to it are paused for another 1 s (other "
-            "operations are not affected)"
+            "HTTP 503 Service Unavailable: status 503); calls to it are paused for another 1 s "
+            "(other operations are not affected)"
         )
         assert upstream.hits("/flaky") == 3  # the open circuit sent nothing
         upstream.script["/flaky"] = fs.ok

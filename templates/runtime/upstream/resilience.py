@@ -11,13 +11,15 @@ never opens a circuit, and one operation's failures never pause another: a healt
 working while a broken write is paused. ``Guard.retry_delay`` is exponential backoff with jitter, or
 the upstream's ``Retry-After`` when it fits under the cap. Every refusal is a ``Refused`` whose
 message tells a model what happened and when to try again; ``failure_reason`` names what went
-wrong with a connection (refused, host not found, TLS). Stdlib only; the clock, the sleep and the
-random source can be replaced in tests.
+wrong with a connection (refused, host not found, TLS), and ``answer_failure`` a failing answer
+with the reason its body gives, which a paused call's message keeps (the API's own words often say
+what to do). Stdlib only; the clock, the sleep and the random source can be replaced in tests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import random
 import socket
@@ -29,6 +31,7 @@ from email.utils import parsedate_to_datetime
 
 from ..environment import name as env_name
 from ..errors import PolicyError, Refused
+from .redaction import scrub_credentials
 
 __all__ = [
     "IDEMPOTENT_METHODS",
@@ -38,6 +41,7 @@ __all__ = [
     "Policy",
     "PolicyError",
     "Refused",
+    "answer_failure",
     "failure_reason",
     "maybe_done",
     "parse_retry_after",
@@ -105,6 +109,57 @@ def failure_reason(exc: BaseException) -> str:
                 return reason
     text = str(exc)
     return text[:200] if text else type(exc).__name__
+
+
+# what a failing answer's own reason may take of a circuit's message
+MAX_REASON_CHARS = 200
+# where APIs put what went wrong: FastAPI's detail, RFC 9457's title, OpenAI's error.message
+_REASON_KEYS = ("detail", "message", "error", "title")
+# a larger body is no short reason (and is not parsed on every failure)
+_REASON_BODY_BYTES = 64 * 1024
+
+
+def answer_failure(status: int, reason: str, body: bytes, content_type: str) -> str:
+    """A failing answer as a circuit names it: its status, and the reason its body gives, when it
+    gives one (Open WebUI's 503 "The Ollama API is disabled. Please enable it to use this
+    feature." tells a model what to do; the status alone, only to wait). ``body`` comes with the
+    configured credentials masked; credential-looking fields are masked here too."""
+    line = f"HTTP {status} {reason}".rstrip()
+    said = " ".join(_body_reason(body[:_REASON_BODY_BYTES], content_type).split())
+    if not said:
+        return line
+    said = scrub_credentials(said)
+    if len(said) > MAX_REASON_CHARS:
+        said = said[: MAX_REASON_CHARS - 1] + "…"
+    return f"{line}: {said}"
+
+
+def _body_reason(body: bytes, content_type: str) -> str:
+    media = content_type.split(";", 1)[0].strip().lower()
+    if "json" in media:
+        try:
+            return _json_reason(json.loads(body))
+        except ValueError:
+            return ""
+    if media.startswith("text/") and media not in ("text/html", "text/xml"):
+        return body[: 4 * MAX_REASON_CHARS].decode("utf-8", "replace")
+    return ""  # a web page, an image: nothing a model can read in a line
+
+
+def _json_reason(value: object, depth: int = 0) -> str:
+    """The first string under a reason key, one level down too (``{"error": {"message": …}}``),
+    or the body when it is a JSON string."""
+    if isinstance(value, str) and depth == 0:
+        return value
+    if not isinstance(value, dict):
+        return ""
+    for key in _REASON_KEYS:
+        said = value.get(key)
+        if isinstance(said, str) and said.strip():
+            return said
+        if isinstance(said, dict) and depth == 0 and (inner := _json_reason(said, 1)):
+            return inner
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
