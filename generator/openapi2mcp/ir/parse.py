@@ -54,6 +54,7 @@ from .operation_parts import (
     text,
 )
 from .schemas import SchemaNormaliser
+from .twins import without_slash_twins
 from .x_mcp import XMcpLevel, merge, read_level
 
 METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -100,7 +101,9 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     )
     # the document's prompts belong to the server, not to each operation: kept apart from the defaults
     document_x_mcp = read_level(data, ROOT.child("x-mcp"), "the document", resolver.warn)
-    found = _operations(ctx, data, default_security, schemes, document_x_mcp)
+    found = without_slash_twins(
+        resolver, _operations(ctx, data, default_security, schemes, document_x_mcp)
+    )
     # operations that say nothing of security, on themselves or as the document's default
     unsaid = (
         set()

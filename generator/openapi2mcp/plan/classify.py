@@ -88,6 +88,7 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
     python_names = naming.Namer(max_length=200, reserved={"client"})
     tools: list[Tool] = []
     resources: list[Resource] = []
+    uris: dict[str, str] = {}  # each resource URI and the operation it reads
     templates: list[ResourceTemplate] = []
     decisions: list[Decision] = []
     completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
@@ -119,7 +120,7 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
             placement.kind == "default" and tool.annotations.read_only
         )
         if op.method == "GET" and wants_resource:
-            exposed = _resource(api, op, tool, scheme, report)
+            exposed = _unique(_resource(api, op, tool, scheme, report), op, uris, report)
             if isinstance(exposed, Resource):
                 resources.append(exposed)
                 kinds.append("resource")
@@ -643,6 +644,28 @@ def _round_trips(
                 isinstance(b, Mapping) and _round_trips(b, defs, depth + 1, arrays) for b in others
             )
     return False
+
+
+def _unique(
+    exposed: Resource | ResourceTemplate | None,
+    op: Operation,
+    uris: dict[str, str],
+    report: Report,
+) -> Resource | ResourceTemplate | None:
+    """``exposed`` when its URI reads no other operation yet (``uris``: each URI taken and what it
+    reads); else ``None``, said: ``/api/v2/tags`` and ``/api/v2/tags/``, two operations, one URI."""
+    if exposed is None:
+        return None
+    uri = exposed.uri if isinstance(exposed, Resource) else exposed.uri_template
+    if uri in uris:
+        report.warn(
+            "resource-uri-taken",
+            op.pointer,
+            f"{uri} already reads {uris[uri]}: {op.method} {op.path} is a tool, no resource",
+        )
+        return None
+    uris[uri] = f"{op.method} {op.path}"
+    return exposed
 
 
 def _uri_path(path: str, variables: Mapping[str, str]) -> str:
