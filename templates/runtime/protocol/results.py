@@ -248,6 +248,10 @@ class _Success:
         else:
             if self.media and _kind(self.media, b"") in ("json", "ndjson"):
                 said = f"The API's answer is not the JSON its Content-Type ({self.media}) says"
+            elif self.media == _EVENTS:
+                # an answer the operation offers beside its JSON (Langflow's workflow run, asked
+                # to stream): its events, no mismatch
+                said = "The API answered with its events (text/event-stream), not one JSON value"
             else:
                 # another format the API offers too (a CSV asked for) or an error page
                 what = self.media or "an unlabelled body"
@@ -684,6 +688,7 @@ def _printable(text: str) -> bool:
 
 
 _HTML = frozenset({"text/html", "application/xhtml+xml"})
+_EVENTS = "text/event-stream"
 
 
 def _excerpt(text: str) -> str:

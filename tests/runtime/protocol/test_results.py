@@ -295,6 +295,22 @@ def test_a_search_by_post_is_not_a_change_made(reads: bool | None, said: str) ->
     )
 
 
+def test_events_where_json_is_documented_too_are_no_mismatch() -> None:
+    # Langflow's workflow run documents JSON and text/event-stream; asked to stream, it streams
+    body = b'event: token\ndata: {"chunk": "Hi"}\n\nevent: end\ndata: {}\n\n'
+    events = response(body=body, content_type="text/event-stream; charset=utf-8")
+    result = tool_result(events, Validator({"type": "object"}))
+    assert result["content"][:2] == [
+        {
+            "type": "text",
+            "text": "The call succeeded (HTTP 200 OK). The API answered with its events "
+            "(text/event-stream), not one JSON value; the body follows as it came.",
+        },
+        {"type": "text", "text": body.decode()},
+    ]
+    assert result.get("isError") is None
+
+
 def test_a_web_page_where_json_is_documented_is_told_by_its_text() -> None:
     # Phoenix's web application answers 200 for an id with a "/" in it: its page, not markup
     body = (
