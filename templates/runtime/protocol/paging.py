@@ -4,6 +4,7 @@ a time and those that say from where."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 __all__ = ["pagination_arguments", "paging_advice"]
@@ -48,7 +49,8 @@ _SIZE_NAMES = frozenset(
 def paging_advice(paging: tuple[str, ...]) -> str:
     """How to get what a cut left out: the next page starts after what was asked for, not after
     what is shown (ZenML's 50 flavors of a page, 1 shown: its page 2 began at the 51st)."""
-    sizes = [a for a in paging if _paging_name(a) in _SIZE_NAMES]
+    # by the end of the argument's name: Strapi's pagination[pageSize] is pagination_pageSize
+    sizes = [a for a in paging if _paging_name(a).endswith(tuple(_SIZE_NAMES))]
     places = [a for a in paging if a not in sizes]
     if sizes and places:
         return (
@@ -67,7 +69,16 @@ def paging_advice(paging: tuple[str, ...]) -> str:
 
 
 def _paging_name(name: str) -> str:
-    return name.lower().lstrip("$").replace("_", "").replace("-", "")
+    """A parameter's name as the sets above spell it: its last bracketed or dotted member alone
+    when that is one of them (Strapi's ``pagination[pageSize]``), else all its words together
+    (JSON:API's ``page[number]``: ``pagenumber``)."""
+    words = [
+        w.replace("_", "").replace("-", "") for w in re.split(r"[\[\].]+", name.lower().lstrip("$"))
+    ]
+    words = [w for w in words if w]
+    if len(words) > 1 and words[-1] in _PAGING_NAMES:
+        return words[-1]
+    return "".join(words)
 
 
 def pagination_arguments(parameters: Iterable[tuple[str, str, str]]) -> tuple[str, ...]:
