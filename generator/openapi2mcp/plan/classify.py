@@ -197,8 +197,7 @@ def _function_names(api: Api) -> dict[str, str]:
         # the version; one function for several methods (FastAPI's api_route: dstack's
         # service proxy, GET, POST, PUT... of one path): the method
         by_owner = [
-            f"{name}_by_{'_and_'.join(owners)}" if (owners := path_variables(op.path)) else name
-            for op, name in zip(ops, named, strict=True)
+            _by_owners(name, path_variables(op.path)) for op, name in zip(ops, named, strict=True)
         ]
         versioned = [
             "_".join([name, *(s for s in op.path.split("/") if _VERSION_SEGMENT.fullmatch(s))])
@@ -216,6 +215,18 @@ def _function_names(api: Api) -> dict[str, str]:
             if counts[naming.tool_name(name)] == 1
         )
     return found
+
+
+def _by_owners(name: str, owners: list[str]) -> str:
+    """``name`` told apart by its path variables, those it does not say already after its "by"
+    (Open WebUI's ``get_file_content_by_id`` at ``/files/{id}/content/{file_name}``:
+    ``get_file_content_by_id_and_file_name``, not ``…_by_id_by_id_and_file_name``)."""
+    said = naming.words(name)
+    if "by" not in said:
+        return f"{name}_by_{'_and_'.join(owners)}" if owners else name
+    after = set(said[said.index("by") + 1 :])
+    unsaid = [owner for owner in owners if not set(naming.words(owner)) <= after]
+    return f"{name}_and_{'_and_'.join(unsaid)}" if unsaid else name
 
 
 def _without_path_prefix(api: Api) -> dict[str, str]:

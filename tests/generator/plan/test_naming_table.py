@@ -244,6 +244,18 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
                 "GET",
                 "/api/v1/models/{model_name_or_id}/model_versions",
             ),
+            # Open WebUI: a function that says its owner already ("by_id") with and without one
+            # more path variable
+            fastapi_op(
+                "get_file_content_by_id_api_v1_files__id__content_get",
+                "GET",
+                "/api/v1/files/{id}/content",
+            ),
+            fastapi_op(
+                "get_file_content_by_id_api_v1_files__id__content__file_name__get",
+                "GET",
+                "/api/v1/files/{id}/content/{file_name}",
+            ),
             # Glances: a function named only "api" (its _api) is named by its method and path
             fastapi_op("_api_api_4__plugin__get", "GET", "/api/4/{plugin}"),
             # LiteLLM: one route with and without a version
@@ -268,6 +280,8 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
         "read_items_head",
         "list_model_versions",
         "list_model_versions_by_model_name_or_id",
+        "get_file_content_by_id",
+        "get_file_content_by_id_and_file_name",
         "get_plugin",
         "model_list",
         "model_list_v1",
