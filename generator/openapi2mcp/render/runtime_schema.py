@@ -101,7 +101,18 @@ def compilable(
         try:
             runtime.Validator(current)
         except runtime.SchemaError as exc:
-            repaired = _without(current, tuple(exc.location))
+            location = tuple(exc.location)
+            rewritten = _ecma_rewritten(current, location)
+            if rewritten is not None:
+                current, written, ecma = rewritten
+                report.info(
+                    "schema-pattern-rewritten",
+                    pointer,
+                    f"the {what} has a pattern written for Python's re ('{written}' at "
+                    f"{_pointer(location)}); it is published as its ECMA-262 equivalent '{ecma}'",
+                )
+                continue
+            repaired = _without(current, location)
             if repaired is None:
                 report.warn(
                     "schema-uncompilable",
@@ -110,12 +121,12 @@ def compilable(
                     f"{otherwise}",
                 )
                 return None
-            current, dropped = repaired
+            current, consequence = repaired
             report.warn(
                 "schema-uncompilable",
                 pointer,
                 f"the {what} cannot be compiled by the JSON Schema validator ({exc}); "
-                f"{dropped} is left out, so that part is not checked",
+                f"{consequence}",
             )
             continue
         return dict(current)
@@ -172,7 +183,7 @@ def _compiles_with_stubs(schema: Any) -> bool:
 
 
 def _without(schema: Any, location: tuple[str | int, ...]) -> tuple[Any, str] | None:
-    """A copy of ``schema`` without the keyword at (or around) ``location``, and what was dropped."""
+    """A copy of ``schema`` without the keyword at (or around) ``location``, and what that means."""
     if not location:
         return None
     repaired = copy.deepcopy(schema)
@@ -182,15 +193,127 @@ def _without(schema: Any, location: tuple[str | int, ...]) -> tuple[Any, str] | 
         keyword = at_schema and isinstance(node, dict) and isinstance(step, str)
         if keyword and step not in _SCHEMA | _SCHEMA_MAP | _SCHEMA_LIST:
             del node[step]  # a keyword with a value that is not a schema: the offender
-            return repaired, f"'{step}' at {_pointer(location[: depth + 1])}"
+            return repaired, f"'{step}' at {_pointer(location[: depth + 1])} {_UNCHECKED}"
         if not _has(node, step):
             return None
+        if keyword and step == "patternProperties" and depth == len(location) - 2:
+            entries = node[step]
+            if isinstance(entries, dict) and isinstance(entries.get(location[-1]), Mapping | bool):
+                return _without_pattern_key(repaired, node, location)  # its key is at fault
         parent, node = node, node[step]
         at_schema = not keyword or step in _SCHEMA
         if depth == len(location) - 1 and at_schema and not isinstance(node, Mapping | bool):
             parent[step] = True  # no schema at all where one belongs: accept anything there
-            return repaired, f"the subschema at {_pointer(location)}"
+            return repaired, f"the subschema at {_pointer(location)} {_UNCHECKED}"
     return None  # a whole subschema is at fault, not one keyword of it
+
+
+_UNCHECKED = "is left out, so that part is not checked"
+
+
+def _without_pattern_key(
+    repaired: Any, owner: dict[str, Any], location: tuple[str | int, ...]
+) -> tuple[Any, str] | None:
+    """``repaired`` without the ``patternProperties`` entry ``location`` ends at (its pattern does
+    not compile), in ``owner``, the object schema holding it. The names the pattern matched then
+    get what ``owner`` gives names no other keyword names, so a closed object
+    (``additionalProperties: false``) would refuse what the entry admitted: such a keyword is
+    widened to also admit what the entry's schema admits (``false`` becomes that schema), which
+    never refuses valid data and still checks the names the pattern matched."""
+    entries = owner["patternProperties"]
+    if not isinstance(entries, dict) or location[-1] not in entries:
+        return None
+    admitted = entries.pop(location[-1])
+    if not entries:
+        del owner["patternProperties"]
+    consequence = (
+        f"the patternProperties entry at {_pointer(location)} is left out, so names it matched "
+        "are no longer checked against its schema"
+    )
+    # a sibling additionalProperties evaluates every remaining name: unevaluatedProperties is moot
+    for keyword in ("additionalProperties", "unevaluatedProperties"):
+        if keyword not in owner:
+            continue
+        rest = owner[keyword]
+        if rest is not True and rest != {}:
+            owner[keyword] = admitted if rest is False else {"anyOf": [rest, admitted]}
+            consequence += f"; {keyword} now takes what it admitted"
+        break
+    return repaired, consequence
+
+
+def _ecma_rewritten(schema: Any, location: tuple[str | int, ...]) -> tuple[Any, str, str] | None:
+    """A copy of ``schema`` with the pattern at ``location`` (a ``pattern`` keyword's value or a
+    ``patternProperties`` key) rewritten in ECMA-262 and the pattern before and after, when it is
+    written for Python's ``re`` (``\\Z``) and its ECMA-262 form compiles; ``None`` otherwise."""
+    if len(location) < 2:
+        return None
+    owner = _at(schema, location[:-2]) if location[-2] == "patternProperties" else None
+    entries = owner.get("patternProperties") if isinstance(owner, dict) else None
+    holder = _at(schema, location[:-1])
+    if isinstance(entries, dict) and location[-1] in entries:
+        written: Any = location[-1]
+    elif location[-1] == "pattern" and isinstance(holder, dict):
+        written = holder.get("pattern")
+    else:
+        return None
+    ecma = _ecma_pattern(written) if isinstance(written, str) else written
+    if ecma == written or not compiles({"type": "string", "pattern": ecma}):
+        return None
+    repaired = copy.deepcopy(schema)
+    if isinstance(entries, dict) and written in entries:
+        if ecma in entries:
+            return None
+        target = _at(repaired, location[:-1])
+        renamed = {ecma if key == written else key: value for key, value in target.items()}
+        target.clear()
+        target.update(renamed)
+    else:
+        _at(repaired, location[:-1])["pattern"] = ecma
+    return repaired, written, ecma
+
+
+def _ecma_pattern(pattern: str) -> str:
+    """``pattern`` with Python's anchors written as ECMA-262's: ``\\A`` → ``^``, ``\\Z`` → ``$``
+    (pydantic's patterns end so; ECMA-262 has no ``\\Z``, and ``$`` without the ``m`` flag is
+    the same end of input). Escapes and character classes are kept as they are."""
+    out: list[str] = []
+    in_class = False
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern):
+            pair = pattern[index : index + 2]
+            out.append(_PYTHON_ANCHORS.get(pair, pair) if not in_class else pair)
+            index += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+            out.append(char)
+            index += 1
+            # a "]" first in the set (after a "^") is one of its members, as Python reads it
+            for lead in ("^", "]"):
+                if pattern.startswith(lead, index):
+                    out.append(lead)
+                    index += 1
+            continue
+        if char == "]" and in_class:
+            in_class = False
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+_PYTHON_ANCHORS = {"\\A": "^", "\\Z": "$"}
+
+
+def _at(schema: Any, location: tuple[str | int, ...]) -> Any:
+    node = schema
+    for step in location:
+        if not _has(node, step):
+            return None
+        node = node[step]
+    return node
 
 
 def _has(node: Any, step: str | int) -> bool:
