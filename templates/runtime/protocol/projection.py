@@ -90,11 +90,16 @@ def argument_schema() -> dict[str, Any]:
 
 
 def description_line(argument: str, sample: str, *, only: str = "") -> str:
-    """The one line a read tool's description gains (``only``: which calls take it, if not all)."""
+    """The one line a read tool's description gains (``only``: which calls take it, if not all;
+    ``sample`` "": the response's shape is not known, and both forms are shown)."""
+    shown = f"`{sample}`" if sample else f"`{_GENERIC}` on an object, `[].{_GENERIC}` on an array"
     return (
         f"Optional `{argument}`{f' ({only} only)' if only else ''}: a JMESPath expression picking "
-        f"what to return from the JSON response, e.g. `{sample}`."
+        f"what to return from the JSON response, e.g. {shown}."
     )
+
+
+_GENERIC = "{id: id, name: name}"
 
 
 def without_select(description: str, argument: str) -> str:
@@ -142,20 +147,24 @@ def _taking(schema: Mapping[str, Any], argument: str) -> dict[str, Any]:
 def example(output: Any) -> str:
     """An expression that works on responses of the ``output`` schema: two fields of the array's
     items, of the items of the object's main list (``items``, ``data``…) or of the object itself;
-    a generic one when the schema says too little."""
-    root = _resolve(output, output)
-    kind = _kind(root)
+    a nullable value (FastAPI's ``anyOf: [{$ref: Model}, {type: null}]``) is read as its other
+    branch. "" when the schema does not say whether the response is an object or an array (none,
+    ``{}``, either): an example of one form would return null on the other."""
+    root = _unwrapped(output, output)
+    kind = _kind(root) or next(
+        (k for part in root.get("allOf") or () if (k := _kind(_unwrapped(part, output)))), ""
+    )
     if kind == "array":
-        fields = _fields(_resolve(root.get("items"), output), output)
+        fields = _fields(_unwrapped(root.get("items"), output), output)
         return f"[].{_pick(fields)}" if fields else "[:5]"
     if kind != "object":
-        return "items[].{id: id, name: name}"
+        return ""
     lists = {
         name: fields
         for name, schema in _properties(root, output).items()
         if _IDENTIFIER.fullmatch(name)
-        and _kind(_resolve(schema, output)) == "array"
-        and (fields := _fields(_resolve(_resolve(schema, output).get("items"), output), output))
+        and _kind(listed := _unwrapped(schema, output)) == "array"
+        and (fields := _fields(_unwrapped(listed.get("items"), output), output))
     }
     main = sorted(name for name in lists if name.lower() in _LISTS)
     if main:
@@ -180,7 +189,7 @@ def _fields(schema: Mapping[str, Any], root: Any) -> list[str]:
     return [
         name
         for name, sub in _properties(schema, root).items()
-        if _IDENTIFIER.fullmatch(name) and _kind(_resolve(sub, root)) in _SCALARS
+        if _IDENTIFIER.fullmatch(name) and _kind(_unwrapped(sub, root)) in _SCALARS
     ]
 
 
@@ -216,6 +225,24 @@ def _kind(schema: Mapping[str, Any]) -> str:
     if kind is None and "properties" in schema:
         return "object"
     return kind if isinstance(kind, str) else ""
+
+
+def _unwrapped(schema: Any, root: Any) -> Mapping[str, Any]:
+    """``schema`` resolved (:func:`_resolve`) and, when it is an ``anyOf``/``oneOf`` of one branch
+    and null, that branch (resolved too). ``jsonschema.unwrap_nullable`` reads only branches that
+    carry a ``type`` and would leave FastAPI's ``{$ref: Model}`` one as it is."""
+    node = _resolve(schema, root)
+    for _ in range(4):
+        if "type" in node:
+            return node
+        branches = next(
+            (node[k] for k in ("anyOf", "oneOf") if isinstance(node.get(k), list)), None
+        )
+        others = [b for b in branches or () if _resolve(b, root).get("type") != "null"]
+        if branches is None or len(others) != 1:
+            return node
+        node = _resolve(others[0], root)
+    return node
 
 
 # -- the output schema -----------------------------------------------------------------------------

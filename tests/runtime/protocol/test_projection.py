@@ -281,7 +281,7 @@ def test_an_array_output_schema_gains_any_value_and_keeps_its_defs_at_the_root()
         ),
         ({"type": "object", "additionalProperties": {"type": "integer"}}, "keys(@)"),
         ({"type": "array", "items": {"type": "string"}}, "[:5]"),
-        (None, "items[].{id: id, name: name}"),
+        (None, ""),  # the shape is not known: description_line shows both forms
     ],
 )
 def test_the_example_fits_the_output_schema(schema: Any, expected: str) -> None:
