@@ -10,16 +10,21 @@ while a call runs (``client_requests``); its responses are matched to them by id
 EOF, in-flight requests get a bounded grace period, the rest are cancelled, and ``serve`` returns.
 The legacy handshake state of the process is one ``LegacySession``; ``initialize`` and notifications
 are handled in arrival order, before later lines are read. Nothing but MCP messages reaches stdout:
-``claim_stdout`` points file descriptor 1 and ``sys.stdout`` at stderr for everything else.
+``claim_stdout`` points file descriptor 1 and ``sys.stdout`` at stderr for everything else. A line
+longer than the limit is discarded as it is read, never parsed; its refusal carries the request's
+id when the line's first or last bytes name it where clients put it (``_oversized_id``), so that
+the client's call ends with the error rather than waiting for its timeout.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import queue
+import re
 import sys
 import threading
 from collections.abc import Coroutine
@@ -50,11 +55,20 @@ _DISCARD_CHUNK = 1 << 16
 
 
 class _Oversized:
-    """A line longer than the limit was read and discarded."""
+    """A line longer than the limit, read and discarded: its size, and its first and last bytes
+    (where its id may be read)."""
+
+    __slots__ = ("head", "size", "tail")
+
+    def __init__(self, head: bytes, tail: bytes, size: int) -> None:
+        self.head = head
+        self.tail = tail
+        self.size = size
 
 
-_OVERSIZED = _Oversized()
 Line = bytes | _Oversized | None
+# how much of an oversized line's start and end is kept to find its id in
+_ID_BYTES = 16 * 1024
 
 
 def _id_key(request_id: RequestId) -> tuple[bool, RequestId]:
@@ -80,15 +94,25 @@ def _read_lines(
             if not line:
                 break
             if len(line) > limit and not line.endswith(b"\n"):
-                while (rest := stream.readline(_DISCARD_CHUNK)) and not rest.endswith(b"\n"):
-                    pass
-                if not deliver(_OVERSIZED):
+                if not deliver(_discard(stream, line)):
                     return
             elif not deliver(line):
                 return
     except (OSError, ValueError) as exc:
         logger.warning("stdin is unreadable: %s", exc)
     deliver(None)
+
+
+def _discard(stream: BinaryIO, start: bytes) -> _Oversized:
+    """The rest of the line that begins with ``start`` read and dropped; what is kept of it."""
+    size, tail = len(start), start[-_ID_BYTES:]
+    while rest := stream.readline(_DISCARD_CHUNK):
+        size += len(rest)
+        tail = (tail + rest)[-_ID_BYTES:]
+        if rest.endswith(b"\n"):
+            break
+    ending = len(tail) - len(tail.rstrip(b"\r\n"))
+    return _Oversized(start[:_ID_BYTES], tail[: len(tail) - ending], size - ending)
 
 
 class _Writer:
@@ -172,8 +196,7 @@ class StdioServer:
 
     async def _on_line(self, line: bytes | _Oversized) -> None:
         if isinstance(line, _Oversized):
-            limit = self._max_line_bytes
-            self._send_error(INVALID_REQUEST, f"Invalid request: message exceeds {limit} bytes")
+            self._send(failure(_oversized_id(line), _too_large(line.size, self._max_line_bytes)))
             return
         if not line.strip():
             return
@@ -297,6 +320,96 @@ def _encode_safely(message: JsonObject) -> str:
         return encode(failure(readable_id(message), error))
     except (TypeError, ValueError, RecursionError):
         return encode(failure(None, error))
+
+
+def _too_large(size: int, limit: int) -> JsonRpcError:
+    """The refusal of a message of ``size`` bytes, said so that a model knows what to do instead."""
+    shown = f"{limit} bytes" + (f" ({limit >> 20} MiB)" if limit and limit % (1 << 20) == 0 else "")
+    return JsonRpcError(
+        INVALID_REQUEST,
+        f"Invalid request: the message has {size} bytes, more than the {shown} this server reads "
+        "in one message on stdio; it was not read, and nothing was done. Send less in one "
+        "request: content this large (a file, a long document) must be split up or passed "
+        "another way (a URL or a path, if the tool takes one).",
+        {"messageBytes": size, "maxBytes": limit},
+    )
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = " \t\r\n"
+# a member named "id" of an object, in an oversized line's last bytes
+_ID_MEMBER = re.compile(rb'[{,][ \t\r\n]*"id"[ \t\r\n]*:')
+
+
+def _oversized_id(line: _Oversized) -> RequestId | None:
+    """The id of an oversized request, read without parsing the line: the top-level ``id`` member
+    among the members the line starts with (Python's SDK writes ``jsonrpc``, ``id``, ``method``
+    first), or the last member when it is ``id`` (TypeScript's writes it last), of a message whose
+    first members name its ``method`` (a response's id is the server's own); ``None`` when not so
+    (a notification, an id in between), as for any message whose id is unreadable. An ``"id"``
+    inside ``params`` is never taken: members are read whole, one level only."""
+    names, found = _leading_members(line.head)
+    if "method" not in names:
+        return None
+    return found if found is not None else _trailing_id(line.tail)
+
+
+def _leading_members(head: bytes) -> tuple[set[str], RequestId | None]:
+    """The names of the top-level members ``head`` holds whole, and the ``id`` among them."""
+    text, found = _text(head), None
+    names: set[str] = set()
+    try:
+        at = _skip(text, 0)
+        if text[at] != "{":
+            return names, None
+        at += 1
+        while True:
+            key, at = _DECODER.raw_decode(text, _skip(text, at))
+            at = _skip(text, at)
+            if not isinstance(key, str) or text[at] != ":":
+                return names, found
+            value, at = _DECODER.raw_decode(text, _skip(text, at + 1))
+            # a number the cut may have shortened is no id: something must follow it
+            if key == "id" and is_request_id(value) and at < len(text):
+                found = value
+            names.add(key)
+            at = _skip(text, at)
+            if text[at] != ",":
+                return names, found
+            at += 1
+    except (ValueError, IndexError, RecursionError):
+        return names, found  # cut short inside a member, or no JSON object at all
+
+
+def _trailing_id(tail: bytes) -> RequestId | None:
+    # quotes inside strings are escaped: the last `"id":` the bytes hold is a member's name
+    last = None
+    for last in _ID_MEMBER.finditer(tail):  # noqa: B007 - the last one is wanted
+        pass
+    if last is None:
+        return None
+    text = _text(tail[last.end() :])
+    try:
+        value, at = _DECODER.raw_decode(text, _skip(text, 0))
+    except (ValueError, RecursionError):
+        return None
+    # only the outermost object's last member is followed by one brace and the end of the line
+    closed = text[at:].strip(_SPACE) == "}"
+    return value if closed and is_request_id(value) else None
+
+
+def _skip(text: str, at: int) -> int:
+    while at < len(text) and text[at] in _SPACE:
+        at += 1
+    return at
+
+
+def _text(data: bytes) -> str:
+    """``data`` as text; a character the cut split at the end is left out."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return data[: exc.start].decode("utf-8") if exc.start >= len(data) - 3 else ""
 
 
 def _is_request(message: Any) -> bool:
