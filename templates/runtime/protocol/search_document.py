@@ -230,6 +230,14 @@ def _name_heads(entry: Entry, prefix: int, verb: str) -> frozenset[str]:
     return frozenset({stem(name[prefix - 1])}) if prefix else frozenset()
 
 
+def _lists(entry: Entry, words: list[str]) -> bool:
+    """Whether a GET a reading verb names reads a collection: its path ends in no item, and its
+    name in a plural (``read_flows``; not ``get_status``, ``read_config``)."""
+    last = words[-1] if len(words) > 1 else ""
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) and stem(last) != last
+    return plural and not entry.path.rstrip("/").endswith("}")
+
+
 def _verb_last(words: list[str]) -> bool:
     """Whether a name says its verb last, as RPC-style names do ("admin.teams.owners.list",
     "meetingCreate"): its first word is no verb, its last one is one of a kind (create, read,
@@ -294,6 +302,8 @@ def _intent_of(entry: Entry, name: list[str], lead: str, tag: list[str]) -> tupl
         intent = vocab.operation_verbs.get(verb)
         if method == "DELETE":
             return DELETE, "" if intent is not None else verb
+        if intent == READ and method == "GET" and _lists(entry, words):
+            return LIST, ""  # Langflow's read_flows at /api/v1/flows/: "list my flows"
         return ("", verb) if intent is None else (intent, "")
     if method == "DELETE":
         # "Cancels a customer's subscription": a deletion, by a verb of its own

@@ -249,6 +249,33 @@ def test_a_word_written_as_its_consonants_finds_the_word_it_abbreviates() -> Non
     assert "text_delete" not in [entry.name for entry in index.search("delete txn 9")]
 
 
+def test_a_reading_verb_named_with_a_plural_on_a_collection_lists_it() -> None:
+    # Langflow's FastAPI functions: read_flows lists /api/v1/flows/; "list my flows" had found
+    # the flows one component is used in first
+    index = SearchIndex(
+        [
+            Entry(
+                "read_flows",
+                "Read Flows",
+                "GET",
+                "/api/v1/flows/",
+                text="Retrieve a list of flows.",
+            ),
+            Entry("read_flow", "Read Flow", "GET", "/api/v1/flows/{flow_id}"),
+            Entry(
+                "get_component_usage_flows",
+                "Get Component Usage Flows",
+                "GET",
+                "/api/v1/catalog-policy/usage/flows",
+                text="Return the flows that would be affected by blocking one component key.",
+            ),
+            Entry("read_current_user", "Read Current User", "GET", "/api/v1/users/whoami"),
+        ]
+    )
+    assert [document(e).intent for e in index.entries] == ["list", "read", "list", "read"]
+    assert first(index, "list my flows") == "read_flows"
+
+
 def test_a_change_to_one_thing_is_not_one_to_its_whole_collection() -> None:
     def pair(kind: str, plural: str) -> list[Entry]:
         """Kubernetes' two deletes of a kind: of its whole collection, of one by name."""
