@@ -199,12 +199,12 @@ def _function_names(api: Api) -> dict[str, str]:
         by_owner = [
             _by_owners(name, path_variables(op.path)) for op, name in zip(ops, named, strict=True)
         ]
-        versioned = [
-            "_".join([name, *(s for s in op.path.split("/") if _VERSION_SEGMENT.fullmatch(s))])
-            for op, name in zip(ops, named, strict=True)
-        ]
+        versioned = [_versioned(op, name) for op, name in zip(ops, named, strict=True)]
+        # both (Open WebUI's get_models at /openai/models/{url_idx} and /openai/models, and at
+        # /api/v1/models and /api/models)
+        owned_versioned = [_versioned(op, name) for op, name in zip(ops, by_owner, strict=True)]
         by_method = [f"{name}_{op.method.lower()}" for op, name in zip(ops, versioned, strict=True)]
-        for candidate in (named, by_owner, versioned, by_method):
+        for candidate in (named, by_owner, versioned, owned_versioned, by_method):
             counts = Counter(map(naming.tool_name, candidate))
             if len(counts) == len(candidate):
                 break
@@ -215,6 +215,11 @@ def _function_names(api: Api) -> dict[str, str]:
             if counts[naming.tool_name(name)] == 1
         )
     return found
+
+
+def _versioned(op: Operation, name: str) -> str:
+    """``name`` with the version segments of ``op``'s path (``model_list_v1`` at ``/v1/models``)."""
+    return "_".join([name, *(s for s in op.path.split("/") if _VERSION_SEGMENT.fullmatch(s))])
 
 
 def _by_owners(name: str, owners: list[str]) -> str:

@@ -256,6 +256,12 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
                 "GET",
                 "/api/v1/files/{id}/content/{file_name}",
             ),
+            # Open WebUI: one function at an item and its collection of one router, and with and
+            # without a version at another: both tell them apart
+            fastapi_op("get_models_openai_models__url_idx__get", "GET", "/openai/models/{url_idx}"),
+            fastapi_op("get_models_openai_models_get", "GET", "/openai/models"),
+            fastapi_op("get_models_api_v1_models_get", "GET", "/api/v1/models"),
+            fastapi_op("get_models_api_models_get", "GET", "/api/models"),
             # Glances: a function named only "api" (its _api) is named by its method and path
             fastapi_op("_api_api_4__plugin__get", "GET", "/api/4/{plugin}"),
             # LiteLLM: one route with and without a version
@@ -282,6 +288,10 @@ def test_fastapi_tools_are_named_by_function_and_two_routers_by_what_their_paths
         "list_model_versions_by_model_name_or_id",
         "get_file_content_by_id",
         "get_file_content_by_id_and_file_name",
+        "get_models_openai_by_url_idx",
+        "get_models_openai",
+        "get_models_api_v1",
+        "get_models_api",
         "get_plugin",
         "model_list",
         "model_list_v1",
