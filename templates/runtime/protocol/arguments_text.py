@@ -13,9 +13,14 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..catalog.model import OperationSpec
 from ..jsonschema import Validator, unwrap_nullable
 from ..upstream.encoding import scalar
 from .jsonrpc import JsonObject
+
+# methods whose query may say what they act on (PostgREST's DELETE /measurements?reading_ts=…):
+# a filter left out there widens the change
+_NARROWED = frozenset({"DELETE", "PATCH", "PUT"})
 
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
 _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
@@ -120,3 +125,27 @@ def whole_numbers(value: Any) -> Any:
         items = [whole_numbers(item) for item in value]
         return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
     return value
+
+
+def nulls_left_out(
+    validator: Validator, arguments: JsonObject, spec: OperationSpec | None
+) -> JsonObject:
+    """``arguments`` without the optional parameters given as null where null is no value of
+    theirs: models write ``"size": null`` for a parameter they mean to leave out (a ZenML list's
+    page size), and a parameter left out is what that says. A field of a body is not left out:
+    null there asks to clear it (NocoDB clears an email so), which the schema then refuses or
+    lets through, never silently drops. Nor is a query parameter of a DELETE, PATCH or PUT: it
+    may say what the change is made to, and a model that writes ``"reading_ts": null`` for "where
+    it is null" had PostgREST delete every row; the schema refuses it, and the model says what
+    it means."""
+    if spec is None:
+        return arguments
+    narrowed = spec["method"].upper() in _NARROWED
+    parameters = {
+        p["argument"] for p in spec["parameters"] if not (narrowed and p["location"] == "query")
+    }
+    schema = validator.schema
+    required = schema.get("required", []) if isinstance(schema, dict) else []
+    nulls = [k for k, v in arguments.items() if v is None and k in parameters and k not in required]
+    dropped = {k for k in nulls if validator.fails_at(arguments, k)}
+    return {k: v for k, v in arguments.items() if k not in dropped} if dropped else arguments

@@ -51,7 +51,7 @@ from ..upstream.bodies import FORM
 from ..upstream.client import UpstreamError, UpstreamResponse
 from ..upstream.encoding import media_type
 from .arguments_text import convert_variable as convert_variable  # noqa: PLC0414 - re-exported
-from .arguments_text import texts_as_sent, whole_numbers
+from .arguments_text import nulls_left_out, texts_as_sent, whole_numbers
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .paging import pagination_arguments
 from .projection import Selection, SelectionError, compile_selection, selected_output
@@ -160,21 +160,6 @@ def _without_selection(arguments: JsonObject, select: Selection | None) -> JsonO
     if select is None:
         return arguments
     return {k: v for k, v in arguments.items() if k != select.argument}
-
-
-def _nulls_left_out(
-    validator: Validator, arguments: JsonObject, parameters: set[str]
-) -> JsonObject:
-    """``arguments`` without the optional ``parameters`` given as null where null is no value of
-    theirs: models write ``"size": null`` for a parameter they mean to leave out (a ZenML list's
-    page size), and a parameter left out is what that says. A field of a body is not left out:
-    null there asks to clear it (NocoDB clears an email so), which the schema then refuses or
-    lets through, never silently drops."""
-    schema = validator.schema
-    required = schema.get("required", []) if isinstance(schema, dict) else []
-    nulls = [k for k, v in arguments.items() if v is None and k in parameters and k not in required]
-    dropped = {k for k in nulls if validator.fails_at(arguments, k)}
-    return {k: v for k, v in arguments.items() if k not in dropped} if dropped else arguments
 
 
 def _reads(tool: JsonObject) -> bool | None:
@@ -548,8 +533,7 @@ class Calls:
         if validator.is_valid(arguments):
             return arguments
         spec = self._tables.operations.get(operation)
-        parameters = {p["argument"] for p in spec["parameters"]} if spec is not None else set()
-        arguments = _nulls_left_out(validator, arguments, parameters)
+        arguments = nulls_left_out(validator, arguments, spec)
         arguments = validator.integers_as_text(arguments)
         return texts_as_sent(validator, arguments, self._textual(operation))
 

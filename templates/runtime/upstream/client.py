@@ -675,6 +675,7 @@ class Upstream:
     ) -> str:
         """Place every parameter; returns the expanded, encoded path."""
         path_params: dict[str, ParameterSpec] = {}
+        narrowed = spec["method"].upper() in ("DELETE", "PATCH", "PUT")
         for param in spec["parameters"]:
             value = arguments.get(param["argument"])
             location = param["location"]
@@ -684,6 +685,13 @@ class Upstream:
             if value is None:
                 if param["required"]:
                     raise UpstreamError(f"missing required argument {param['argument']!r}")
+                if location == "query" and param["argument"] in arguments and narrowed:
+                    # a filter of a DELETE left out widens it (PostgREST's deleted every row)
+                    raise UpstreamError(
+                        f"argument {param['argument']!r} is null: a {spec['method'].upper()} "
+                        "would act on more than asked without it; leave it out to mean that, or "
+                        "give a value"
+                    )
                 continue
             if location == "query":
                 parts.query += query_pairs(param, value, self._arrays_of(spec))
