@@ -204,9 +204,9 @@ class UpstreamCaller(Protocol):
 
 
 def _format_issues(tool: str, issues: list[Any]) -> str:
-    lines = [f"Invalid arguments for tool {tool!r}:"]
-    lines.extend(f"- {issue.path or '(arguments)'}: {issue.message}" for issue in issues)
-    return "\n".join(lines)
+    said = (f"- {issue.path or '(arguments)'}: {issue.message}" for issue in issues)
+    # each once: a body's required fields are said by every branch of its union alike
+    return "\n".join([f"Invalid arguments for tool {tool!r}:", *dict.fromkeys(said)])
 
 
 class _Tables:
