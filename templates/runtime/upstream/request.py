@@ -19,9 +19,9 @@ from urllib.parse import urlsplit
 
 from .redaction import Redactor
 
-# response headers every result shows when they come: how to page on (RFC 8288's Link, a total),
-# a download's file name
-TOLD_HEADERS = ("link", "x-total-count", "content-disposition")
+# response headers every result shows when they come: how to page on (RFC 8288's Link, a total,
+# the range a 206 or a ranged 200 holds and of how many: PostgREST's "0-1/8"), a download's name
+TOLD_HEADERS = ("link", "x-total-count", "content-range", "content-disposition")
 MAX_HEADER_CHARS = 2000
 
 __all__ = [
