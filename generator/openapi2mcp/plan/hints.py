@@ -187,15 +187,17 @@ _LEADING_NOISE = frozenset({"api", "v1", "v2", "v3", "admin"})
 def _name_words(op: Operation) -> list[str]:
     """The words of ``op``'s name: its operationId's (its function's, for FastAPI, whose ids end
     with the path and method: ``api_restart_server_admin_api_v1_restart_get``; its handler's,
-    for Litestar, whose ids lead with the path), else its summary's, without the prefixes put
-    before the verb (``api_``, ``v1_``)."""
+    for Litestar, whose ids lead with the path), else its summary's, else its path's last
+    segment's, without the prefixes put before the verb (``api_``, ``v1_``)."""
     name = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
     if op.operation_id and not name:
         # Litestar's ids lead with the path: ApiProjectsProjectIdReload + ReloadProjectSnapshots
         said, path = naming.words(op.operation_id), naming.words(op.path)
         if len(path) >= 3 and len(said) >= len(path) + 2 and said[: len(path)] == path:
             name = " ".join(said[len(path) :])
-    words = _terms(name or op.operation_id or op.summary)
+    # nothing else, the path's last segment (PostgREST's GET /rpc/reset_stock, a function)
+    last = "" if "{" in op.path.rsplit("/", 1)[-1] else op.path.rstrip("/").rsplit("/", 1)[-1]
+    words = _terms(name or op.operation_id or op.summary or last)
     while words and words[0] in _LEADING_NOISE:
         words = words[1:]
     return words

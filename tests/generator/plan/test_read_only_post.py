@@ -304,6 +304,9 @@ def test_the_rule_on_real_apis_operations(
         ("", "/auth/email-confirmation", "Confirm user email", "confirm"),
         ("oauth_login_callback_oauth__provider__login_callback_get", "/oauth/{provider}/login/callback", "Oauth Login Callback", "callback"),
         ("getCallbackUrl", "/settings/callback-url", "", None),
+        # PostgREST's functions, named by nothing but their path
+        ("", "/rpc/reset_stock", "", "reset"),
+        ("", "/rpc/tag_counts", "", None),
     ],
 )  # fmt: skip
 def test_a_get_that_acts_is_told_by_the_verb_leading_its_name(
