@@ -979,6 +979,11 @@ async def test_an_optional_body_needs_its_required_fields_once_any_is_given(prob
     partial = await probe.call("send_message", {"media": "https://x/y.png"})
     assert partial["isError"] is True
     assert partial["content"][0]["text"].startswith("Invalid arguments for tool 'send_message':")
+    # what two fields given both ask for is said once
+    both = await probe.call("send_message", {"media": "https://x/y.png", "text": "hi"})
+    assert both["content"][0]["text"] == (
+        "Invalid arguments for tool 'send_message':\n- (arguments): \"to\" is a required property"
+    )
     assert await probe.call("send_message", {}) and probe.api.requests[0].body == b""
     await probe.call("send_message", {"to": "+331", "text": "hi"})
     assert probe.api.requests[1].body == b'{"to":"+331","text":"hi"}'
