@@ -417,6 +417,19 @@ class SchemaNormaliser:
             return
         out["$anchor"] = anchor
 
+    def _enclosing_definition(self, target: Location, at: Location) -> Location | None:
+        """For a ``#/$defs/<name>`` the document lacks, the ``$defs`` entry of that name of a
+        schema around ``at``: pydantic's JSON Schema of a model, set inline in a FastAPI document
+        (Langflow's workflow statuses), refers to its own ``$defs`` from its root."""
+        tokens = target.tokens
+        if target.doc != at.doc or len(tokens) != 2 or tokens[0] != "$defs":
+            return None
+        for end in range(len(at.tokens) - 1, 0, -1):
+            around = Location(at.doc, at.tokens[:end]).child("$defs", tokens[1])
+            if self._resolver.lookup(around)[0]:
+                return around
+        return None
+
     def _target(self, ref: Any, at: Location) -> Location | None:
         """Where ``ref`` points: a component's ``$anchor`` (``#name``) or a JSON pointer."""
         if isinstance(ref, str) and ref.startswith("#") and at.doc == ROOT_DOC:
@@ -556,6 +569,9 @@ class SchemaNormaliser:
         if target is None:
             return out  # the resolver has warned; the reference counts as {}
         found, raw = self._resolver.lookup(target)
+        if not found:
+            target = self._enclosing_definition(target, at) or target
+            found, raw = self._resolver.lookup(target)
         if not found:
             self._resolver.warn(
                 "ref-missing", at, f"$ref '{ref}' points to nothing; replaced by {{}}"
