@@ -173,7 +173,8 @@ def _servers(resolver: Resolver, raw: Any) -> tuple[tuple[str, ...], Server | No
     """The servers' URLs (variables at their defaults), the one used first, and that one as declared."""
     declared = _declared_servers(resolver, raw, ROOT.child("servers"))
     if not declared:
-        resolver.warn(
+        # an info: the plan's base-url-missing warning says what to do about it
+        resolver.info(
             "servers-missing", ROOT, "no servers are declared; the base URL must be configured"
         )
         return ("",), None
