@@ -465,6 +465,7 @@ class Calls:
             select=select,
             redirects=redirects,
             reads=_reads(tool),
+            documented=spec.get("responseMediaType", "") if spec is not None else "",
         )
         await progress.report(2, total=2, message="Done")
         returned = "an error result" if result.get("isError") else "a result"

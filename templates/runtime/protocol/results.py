@@ -45,6 +45,7 @@ from ..catalog.model import documented_redirect
 from ..errors import UpstreamStatusError
 from ..jsonschema import Validator
 from ..upstream.client import MAX_RESPONSE_BYTES, UpstreamResponse
+from ..upstream.encoding import is_json, media_type
 from ..upstream.multipart import MultipartError, Part, parse_multipart
 from ..upstream.redaction import scrub_credentials
 from .html_text import page_text
@@ -131,6 +132,7 @@ def tool_result(
     select: Selection | None = None,
     redirects: Sequence[str] = (),
     reads: bool | None = None,
+    documented: str = "",
 ) -> dict[str, Any]:
     """Map one upstream response to a modern ``CallToolResult``.
 
@@ -139,7 +141,8 @@ def tool_result(
     ``select`` is the call's selection, applied to a JSON body; ``redirects`` are the redirects the
     operation documents as its answers (``"302"``, ``"3XX"``): one that was not followed is the
     result, not a failure; ``reads`` says the operation changes nothing (a search by POST), which
-    its method says when it is not given.
+    its method says when it is not given; ``documented`` is the media type the operation
+    documents for its answer (a web page where it is JSON is said to be one).
     """
     if reads is None:
         reads = response.method.upper() in _READS
@@ -157,7 +160,9 @@ def tool_result(
         return tool_error(_redirect_message(response))
     if not 200 <= status < 300:
         return tool_error(_status_message(response))
-    result = _Success(response, output, limits, paging, select, reads).result()
+    success = _Success(response, output, limits, paging, select, reads)
+    success.documented_json = is_json(media_type(documented))
+    result = success.result()
     # what the body does not say: how to page on (a Link, a total), a file's name (text says
     # what it is itself)
     textual = _kind(_media(response.content_type), response.body) in _TEXTUAL
@@ -193,6 +198,8 @@ class _Success:
         self.paging = paging
         self.select = select
         self.media = _media(response.content_type)
+        # the operation documents a JSON answer (its output schema may still be none)
+        self.documented_json = False
 
     def result(self) -> dict[str, Any]:
         response = self.response
@@ -222,7 +229,11 @@ class _Success:
                 result = _complete([_text(text), *self._unselected()])
                 result["structuredContent"] = text
                 return result
-        if self.output is not None:
+        if self.output is not None or (
+            self.documented_json and self.media in _HTML and kind == "text"
+        ):
+            # a page where JSON is documented (Open WebUI's application answers a path the API
+            # does not serve: a file name with a "/", decoded)
             return self._not_json(kind)
         budget = TextBudget(self.limits)
         if kind == "multipart":
@@ -239,10 +250,11 @@ class _Success:
         if self.media in _HTML and kind == "text":
             # a web page in the API's place (Phoenix's web application answers an id with a
             # "/" in it, decoded into another path): its title and text, not its markup
+            promised = "its output schema describes" if self.output else "this operation documents"
             said = (
-                "The API answered with a web page, not the JSON its output schema describes "
-                "(a sign-in page, or a web application's page for an address its API does "
-                "not serve); its text follows."
+                f"The API answered with a web page, not the JSON {promised} (a sign-in page, or "
+                "a web application's page for an address its API does not serve); its text "
+                "follows."
             )
             shown = _text(budget.take(f"(an HTML page) {page_text(_decode(response))}"))
         else:

@@ -311,6 +311,24 @@ def test_events_where_json_is_documented_too_are_no_mismatch() -> None:
     assert result.get("isError") is None
 
 
+def test_a_web_page_where_json_is_documented_without_a_schema_is_told_too() -> None:
+    # Open WebUI's file content by name, "dir/x.txt": its %2F decoded, the application's page
+    page = response(
+        body=b"<html><title>Open WebUI</title><p>Loading</p></html>", content_type="text/html"
+    )
+    result = tool_result(page, None, documented="application/json")
+    assert result["content"][0]["text"] == (
+        "The call succeeded (HTTP 200 OK). The API answered with a web page, not the JSON this "
+        "operation documents (a sign-in page, or a web application's page for an address its API "
+        "does not serve); its text follows."
+    )
+    assert result["content"][1]["text"].startswith("(an HTML page) Open WebUI")
+    # a page the operation documents is its answer
+    assert tool_result(page, None, documented="text/html")["content"][0]["text"].startswith(
+        "<html>"
+    )
+
+
 def test_a_web_page_where_json_is_documented_is_told_by_its_text() -> None:
     # Phoenix's web application answers 200 for an id with a "/" in it: its page, not markup
     body = (
