@@ -72,7 +72,7 @@ SIDE_EFFECT_WORDS = _word_set(
     "share signin signout signup star start stop submit subscribe suspend sync terminate "
     "token transfer trigger truncate unarchive unassign unblock uninstall unlink unlock "
     "unmute unpin unpublish unset unstar unsubscribe update upgrade upload upsert vote void "
-    "wipe write"
+    "warm wipe write"
 )
 # side-effect words a preview or dry run takes back: Stripe's POST /v1/invoices/create_preview
 # computes an invoice and creates nothing; only when the path ends in that action
@@ -137,7 +137,7 @@ def read_only_post(op: Operation) -> ReadingPost | None:
     segments = [_terms(s) for s in op.path.split("/") if s and not s.startswith("{")]
     last = segments[-1] if segments else []
     everything = [
-        *_acting(identifier, named=True),
+        *_acting(_without_objects(identifier), named=True),
         *_acting(summary, named=False),
         *(word for segment in segments for word in _acting(segment, named=True)),
     ]
@@ -248,19 +248,32 @@ def _acting(words: list[str], *, named: bool) -> list[str]:
 
 
 # words that end the thing a leading read word reads ("Get file archive by hash"; "List and cancel")
-_PHRASE_ENDS = frozenset(
-    {"and", "or", "then", "by", "for", "of", "in", "from", "to", "with", "on", "at", "into"}
-)
+_CONJUNCTIONS = frozenset({"and", "or", "then"})
+_PHRASE_ENDS = _CONJUNCTIONS | {"by", "for", "of", "in", "from", "to", "with", "on", "at", "into"}
 
 
 def _read_phrase(words: list[str]) -> list[str]:
-    """A summary's words without the noun phrase its leading read word reads, up to the first
-    preposition or conjunction ("Get file archive by hash", Airflow's "Get List Dag Runs
-    Batch": what is read is no action); a token or a session is made by asking for it."""
+    """A summary's words without the noun phrases its leading read word reads, up to the first
+    conjunction: the thing ("Get file archive by hash", Airflow's "Get List Dag Runs Batch") and
+    what a preposition adds to it (Letta's "Retrieve stream for run": a run's); what is read is
+    no action. A token or a session is made by asking for it."""
     if not words or words[0] not in READ_WORDS:
         return words
-    end = next((i for i, w in enumerate(words) if i and w in _PHRASE_ENDS), len(words))
+    end = next((i for i, w in enumerate(words) if i and w in _CONJUNCTIONS), len(words))
     return [words[0], *(w for w in words[1:end] if w in _ALWAYS_ACTS), *words[end:]]
+
+
+def _without_objects(words: list[str]) -> list[str]:
+    """A name that leads with a read word without what a preposition adds to the thing read, up
+    to a conjunction (Letta's ``retrieve_stream_for_run``: a run's stream, no run made); a later
+    verb with no preposition before it still acts (``compute.instances.insert``)."""
+    if not words or words[0] not in READ_WORDS:
+        return words
+    start = next((i for i, w in enumerate(words) if i and w in _PHRASE_ENDS), len(words))
+    if start == len(words) or words[start] in _CONJUNCTIONS:
+        return words
+    end = next((i for i in range(start, len(words)) if words[i] in _CONJUNCTIONS), len(words))
+    return [*words[:start], *(w for w in words[start:end] if w in _ALWAYS_ACTS), *words[end:]]
 
 
 def _collection(word: str) -> bool:

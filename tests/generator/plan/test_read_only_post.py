@@ -248,6 +248,16 @@ def test_inspect_shows_the_deciding_rule(spec: Path) -> None:
         ),
         ("", "/things/find", "Get things and delete them", None),
         ("", "/users/ensure", "Get or create a user", None),
+        # Letta: what a preposition adds to the thing read is read too (a run's stream); a cache
+        # warmed is no read, whatever it is of
+        (
+            "retrieve_stream_for_run",
+            "/v1/runs/{run_id}/stream",
+            "Retrieve Stream For Run",
+            ReadingPost("retrieve", "operationId"),
+        ),
+        ("get_token_for_session", "/auth/token", "", None),
+        ("warm_internal_search_cache", "/v1/_internal_search/warm", "Warm Search Cache", None),
     ],
 )
 def test_the_rule_on_real_apis_operations(
