@@ -103,8 +103,15 @@ _SEARCH_FILTERED = 1.3
 _SEARCH = stem("search")
 # an operation for tests only, unless the query speaks of testing
 _TESTING = 0.6
-_TESTING_PATH = re.compile(r"/(?:test[_-]?helpers?|testing|sandbox|simulat\w*)(?:/|$)", re.I)
-_TEST_WORDS = frozenset(stem(w) for w in ("test", "testing", "simulate", "sandbox", "fake"))
+_TESTING_PATH = re.compile(
+    # and what an API keeps for its own use (Letta's /v1/_internal_templates/agents, whose
+    # "Create a new agent" came before /v1/agents/'s "Create an agent")
+    r"/(?:test[_-]?helpers?|testing|sandbox|simulat\w*|_internal\w*|_private\w*)(?:/|$)",
+    re.I,
+)
+_TEST_WORDS = frozenset(
+    stem(w) for w in ("test", "testing", "simulate", "sandbox", "fake", "internal", "private")
+)
 _UNASKED_DELETE = 0.5
 _ACTION_MATCH = 1.2
 _NO_VERB_READ = 1.1

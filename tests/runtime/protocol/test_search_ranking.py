@@ -276,6 +276,29 @@ def test_a_reading_verb_named_with_a_plural_on_a_collection_lists_it() -> None:
     assert first(index, "list my flows") == "read_flows"
 
 
+def test_what_an_api_keeps_for_its_own_use_comes_after_its_public_twin() -> None:
+    # Letta's template agents, at /v1/_internal_templates/, say "Create a new agent" word for word
+    index = SearchIndex(
+        [
+            Entry(
+                "create_internal_template_agent",
+                "Create Agent",
+                "POST",
+                "/v1/_internal_templates/agents",
+                text="Create a new agent with template-related fields.",
+            ),
+            Entry("create_agent", "Create Agent", "POST", "/v1/agents/", text="Create an agent."),
+            Entry("list_agents", "List Agents", "GET", "/v1/agents/"),
+            Entry("delete_agent", "Delete Agent", "DELETE", "/v1/agents/{agent_id}"),
+            Entry("create_block", "Create Block", "POST", "/v1/blocks/"),
+            Entry("create_conversation", "Create Conversation", "POST", "/v1/conversations/"),
+            Entry("create_identity", "Create Identity", "POST", "/v1/identities/"),
+        ]
+    )
+    assert first(index, "create a new agent") == "create_agent"
+    assert first(index, "create an internal template agent") == "create_internal_template_agent"
+
+
 def test_a_change_to_one_thing_is_not_one_to_its_whole_collection() -> None:
     def pair(kind: str, plural: str) -> list[Entry]:
         """Kubernetes' two deletes of a kind: of its whole collection, of one by name."""
