@@ -471,6 +471,10 @@ def _param_schema(param: Parameter, defs: Mapping[str, Any]) -> dict[str, Any]:
         _say(schema, f"Example: {said}")
     if param.whole_path:
         _say(schema, _WHOLE_PATH)
+    if param.deprecated:
+        # a model uses what it is shown (Letta's use_legacy_format: "Legacy format is not
+        # supported"); the advertised schemas keep no `deprecated` keyword
+        _say(schema, "Deprecated: leave it out unless the task needs it.")
     listed = schema.get("type") == "array" and not param.content_type
     if param.required and listed and "minItems" not in schema:
         # an empty array sends no name at all (exploded) or an empty value (App Store Connect's
@@ -784,6 +788,9 @@ def _description(text: str, op: Operation, limit: int) -> str:
     if not text:
         parts = [op.summary.strip(), op.description.strip()]
         text = "\n\n".join(p for i, p in enumerate(parts) if p and p not in parts[:i])
+    if op.deprecated and "deprecated" not in text.lower():
+        # kept by --include-deprecated or chosen: said, so a model prefers what replaces it
+        text = f"Deprecated. {text}".rstrip()
     if limit and len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text
