@@ -274,6 +274,7 @@ async def run(
                     env[variable["env"]] = recorder.url + prepared.own_servers[name]
         server = server_module.build_server(server_module.Settings.from_env(catalog, env))
         openapi = validator(prepared.validator_doc)
+        swagger = "swagger" in json.loads(prepared.generation_spec.read_text(encoding="utf-8"))
         try:
             tools = await list_tools(server)
             result.tools = len(tools)
@@ -291,7 +292,7 @@ async def run(
                 schema = _without(tool["inputSchema"], catalog.get("selectArgument"))
                 try:
                     fields = tuple((operation.get("body") or {}).get("properties", {}))
-                    calls = instances(schema, plain, fields).calls
+                    calls = instances(schema, plain, fields, swagger).calls
                 except Exception as exc:  # the schema itself is broken: that is a finding
                     broken = Call(tool["name"], label, "-", {})
                     dangling = ", ".join(sorted(_dangling(tool["inputSchema"])))

@@ -137,7 +137,10 @@ class _Rich:
                 0 if self._kind(b) in ("object", "array") else 2 if self._kind(b) == "null" else 1
             )
         )
-        check = validator({**self._root, **schema}) if "$defs" in self._root else validator(schema)
+        # the branch's own schema, with the root's $defs to resolve in (not the root's own
+        # properties and required, which a nested value does not have)
+        defs = self._root.get("$defs")
+        check = validator({"$defs": defs, **schema} if defs else schema)
         for branch in branches:
             try:
                 value = self.build(
@@ -271,6 +274,7 @@ def instances(
     input_schema: Mapping[str, Any],
     plain: frozenset[str] = frozenset(),
     body_fields: tuple[str, ...] = (),
+    swagger: bool = False,
 ) -> Instances:
     """Argument sets for a tool; ``plain`` names the arguments that are headers or cookies,
     ``body_fields`` the arguments that are properties of a flattened body (in schema order)."""
@@ -292,7 +296,10 @@ def instances(
         if check.is_valid(partial) and partial not in calls.values():
             calls["partial"] = partial
     properties = input_schema.get("properties") or {}
-    nullable = [name for name, sub in properties.items() if _admits_null(sub)]
+    # a Swagger 2.0 body field that takes null takes it by the server's leniency (2.0 cannot say
+    # nullable), beyond what the document validates: not asked here
+    lenient = set(body_fields) if swagger else set()
+    nullable = [n for n, sub in properties.items() if _admits_null(sub) and n not in lenient]
     if nullable:
         nulls = {**minimal, **dict.fromkeys(nullable)}
         if check.is_valid(nulls):

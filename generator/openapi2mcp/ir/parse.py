@@ -22,10 +22,11 @@ from urllib.parse import urlsplit
 from ..diagnostics import Report
 from ..load.reading import LoadedDocument, is_swagger2
 from ..load.refs import ROOT, Location, Resolver, inline_references
-from ..load.swagger2 import convert_document, convert_fragment
+from ..load.swagger2 import convert_document, convert_fragment, says_nullable
 from ..load.swagger2_auth import authorization_parameters, declares_authorization
 from ..load.swagger2_habits import read_swagger2_parameters, writes_swagger2_parameters
 from ..load.validate import check_document
+from .authorization_prefix import authorization_prefix
 from .bodies import declared_content_type, request_body
 from .credential_parameters import Security, credential_parameters
 from .model import (
@@ -77,6 +78,8 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     """
     doc = inline_references(doc, report)
     transform = None
+    # Swagger 2.0 cannot say a value may be null, unless with x-nullable: see input_properties.py
+    optional_nullable = is_swagger2(doc.data) and not says_nullable(doc)
     if is_swagger2(doc.data):
         doc, transform = convert_document(doc, report), convert_fragment
     elif writes_swagger2_parameters(doc.data) or declares_authorization(doc.data):
@@ -91,7 +94,8 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     data = doc.data
     check_document(data, report)
     resolver = Resolver(doc, report, transform=transform)
-    ctx = Context(resolver, SchemaNormaliser(resolver), "x-strapi-config" not in data)
+    schemas = SchemaNormaliser(resolver, optional_nullable=optional_nullable)
+    ctx = Context(resolver, schemas, "x-strapi-config" not in data)
     info: dict[str, Any] = data["info"] if isinstance(data.get("info"), dict) else {}
     title, version = _title(resolver, info), _version(resolver, info)
     servers, server = _servers(resolver, data.get("servers"))
@@ -305,37 +309,6 @@ def _security_schemes(resolver: Resolver) -> _Schemes:
         else:
             supported[name] = scheme
     return _Schemes(supported, frozenset(unsupported))
-
-
-# how a scheme's description says the word before the key: drf-spectacular's 'required prefix
-# "Token"', or an example header, "Authorization: Token [your-token]", "Authorization: SSWS ${key}"
-_REQUIRED_PREFIX = re.compile(r'required prefix\s+["\'`]?([A-Za-z][A-Za-z-]{0,19})\b')
-# the word said to go before the key and a space: Phoenix's "Enter `Bearer` followed by a space and
-# then the token", Swashbuckle's "Enter 'Bearer' [space] and then your token", "the word Bearer
-# followed by a space" (quoted, or after "the word": "the authorization method and a space" is none)
-_SPACED_PREFIX = re.compile(
-    r"(?:([\"'`])([A-Za-z][A-Za-z-]{0,19})\1|\bword\s+([A-Za-z][A-Za-z-]{0,19}))"
-    r",?\s+(?:(?:followed|following)\s+by\s+(?:a\s+)?space\b|\[space\]|<space>)",
-    re.IGNORECASE,
-)
-_EXAMPLE_HEADER = re.compile(
-    r"Authorization:\s*([A-Za-z][A-Za-z-]{0,19})\s+(?:[\[<{$\"'`]|[A-Za-z0-9._~+/-]{16,})"
-)
-
-
-def authorization_prefix(scheme: dict[str, Any]) -> str:
-    """The word an ``apiKey`` scheme in the Authorization header wants before the key, when the
-    scheme says one: Fern's ``x-fern-header.prefix`` or its description (a required prefix, an
-    example header, a word said to go before a space); ``""`` otherwise."""
-    fern = scheme.get("x-fern-header")
-    if isinstance(fern, dict) and isinstance(fern.get("prefix"), str) and fern["prefix"].strip():
-        return str(fern["prefix"]).strip()
-    description = text(scheme.get("description"))
-    found = _REQUIRED_PREFIX.search(description) or _EXAMPLE_HEADER.search(description)
-    if found:
-        return found[1]
-    spaced = _SPACED_PREFIX.search(description)
-    return (spaced[2] or spaced[3]) if spaced else ""
 
 
 def _security_scheme(

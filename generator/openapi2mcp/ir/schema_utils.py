@@ -1,4 +1,5 @@
-"""Small helpers over normalised JSON Schemas: ``$defs`` closures, ref lookup, scalar checks.
+"""Small helpers over normalised JSON Schemas: ``$defs`` closures, ref lookup, scalar checks,
+letting a schema take null, reading a value written in another type than its schema's.
 
 Schemas in the IR refer to component schemas as ``#/$defs/<Name>``. A tool's ``inputSchema`` or
 ``outputSchema`` must be self-contained, so it carries exactly the ``$defs`` its properties reach.
@@ -6,8 +7,9 @@ Schemas in the IR refer to component schemas as ``#/$defs/<Name>``. A tool's ``i
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final
 from urllib.parse import unquote
 
 from .model import JsonSchema
@@ -35,6 +37,10 @@ SCHEMA_VALUES = frozenset(
     }
 )
 SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+# a nullable schema using one of these cannot just gain "null" in its type: it is wrapped in anyOf
+_APPLICATORS: Final = ("$ref", "allOf", "anyOf", "oneOf", "not", "if")
+# moved out of an anyOf wrapper so that clients still see them at the top
+_ANNOTATIONS: Final = ("title", "description", "default", "examples")
 
 
 def def_name(ref: str) -> str | None:
@@ -225,3 +231,57 @@ def merged_all_of(
     if required:
         out["required"] = required
     return out
+
+
+def nullable(out: dict[str, Any]) -> dict[str, Any]:
+    """Let ``out`` also accept null, without making it accept less (in place where it can)."""
+    if any(key in out for key in _APPLICATORS):
+        wrapper: dict[str, Any] = {key: out.pop(key) for key in _ANNOTATIONS if key in out}
+        wrapper["anyOf"] = [out, {"type": "null"}]
+        return wrapper
+    if "const" in out:
+        out["enum"] = [out.pop("const"), None]
+    if isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
+    types = out.get("type")
+    if isinstance(types, str) and types != "null":
+        out["type"] = [types, "null"]
+    elif isinstance(types, list) and "null" not in types:
+        out["type"] = [*types, "null"]
+    return out
+
+
+def _as_string(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def _as_integer(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}", value.strip()):
+        return int(value)
+    return None
+
+
+def _as_number(value: Any) -> int | float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}(\.\d{1,18})?", value.strip()):
+        number = float(value)
+        return int(number) if number.is_integer() and "." not in value else number
+    return None
+
+
+# how a value (an enum member, a default) is read in its schema's type (None: it cannot be
+# without losing something)
+VALUE_READERS: dict[str, Callable[[Any], Any]] = {
+    "string": _as_string,
+    "integer": _as_integer,
+    "number": _as_number,
+}

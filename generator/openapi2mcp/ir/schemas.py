@@ -1,7 +1,8 @@
 """Schema normalisation: OpenAPI 3.0/3.1 Schema Objects → JSON Schema 2020-12, per direction.
 
 This module owns :class:`SchemaNormaliser`. It rewrites one schema for the ``input`` direction (what
-a client sends: ``readOnly`` properties removed) or the ``output`` direction (what the API returns:
+a client sends: ``readOnly`` properties removed, and what its objects' properties may leave out or
+clear relaxed by ``input_properties.py``) or the ``output`` direction (what the API returns:
 ``writeOnly`` properties removed), turns 3.0 idioms into 2020-12 (``nullable``, boolean exclusive
 bounds, ``example``), reads ``oneOf`` as ``anyOf`` (outside ``not``, and where its branches do more
 than require fields: a value that fits two branches is the API's to judge), keeps only JSON Schema
@@ -32,12 +33,14 @@ reference to that component.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import Any, Final, Literal
 from urllib.parse import unquote, urlsplit
 
 from ..load.refs import ROOT, ROOT_DOC, Location, Resolver, defs_ref, is_url
+from .input_properties import InputProperties
+from .schema_utils import VALUE_READERS, nullable
 
 Direction = Literal["input", "output"]
 JsonObject = dict[str, Any]
@@ -101,10 +104,6 @@ _VALUE_KEYWORDS: Final = frozenset(
         "$comment",
     }
 )
-# a nullable schema using one of these cannot just gain "null" in its type: it is wrapped in anyOf
-_APPLICATORS: Final = ("$ref", "allOf", "anyOf", "oneOf", "not", "if")
-# moved out of an anyOf wrapper so that clients still see them at the top
-_ANNOTATIONS: Final = ("title", "description", "default", "examples")
 _HIDDEN_BY: Final[dict[Direction, str]] = {"input": "readOnly", "output": "writeOnly"}
 _MAX_REF_HOPS: Final = 32
 # JSON Schema 2020-12 §8.2.2: an anchor is an XML NCName-like plain name
@@ -132,8 +131,10 @@ _TYPE_ALIASES: Final = {
 class SchemaNormaliser:
     """Normalises schemas of one document and collects the ``$defs`` they refer to."""
 
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, *, optional_nullable: bool = False) -> None:
         self._resolver = resolver
+        # what input objects' properties may leave out or clear (``input_properties.py``)
+        self._inputs = InputProperties(optional_nullable=optional_nullable)
         self._names: dict[Location, str] = {}
         self._by_ref: dict[str, str] = {}
         self._taken: set[str] = set()
@@ -183,6 +184,7 @@ class SchemaNormaliser:
         locations = {name: loc for loc, name in self._names.items()}
         for defs in (inputs, outputs):
             self._break_cycles(defs, locations)
+        self._inputs.summarise(self._resolver.info)
         return inputs, outputs
 
     # -- definitions -------------------------------------------------------------------------
@@ -265,6 +267,7 @@ class SchemaNormaliser:
             self._drop_reference_examples(out, at)
         self._settle_required(out, value, at, hidden)
         if direction == "input":
+            self._inputs.relax(out, value, at)
             _discriminator_required(out, value)
         if "oneOf" in out and not _under_not(at) and not _fields_one_of(out["oneOf"]):
             _one_of_as_any_of(out)
@@ -280,19 +283,19 @@ class SchemaNormaliser:
         if "$ref" in value:
             out = self._with_ref(out, value["$ref"], at, direction, stack)
         if value.get("nullable") is True:
-            out = _nullable(out)
+            out = nullable(out)
         return out
 
     def _enum_of_type(self, out: JsonObject, at: Location) -> None:
         """Enum values written in another type than the schema's (``type: string, enum: [1, 2]``,
         which no value satisfies) are read in its type when that loses nothing, with a warning."""
         kind, values = out.get("type"), out.get("enum")
-        if not isinstance(kind, str) or kind not in _ENUM_READERS or not isinstance(values, list):
+        if not isinstance(kind, str) or kind not in VALUE_READERS or not isinstance(values, list):
             return
         read: list[Any] = []
         changed: list[Any] = []
         for member in values:
-            fixed = _ENUM_READERS[kind](member)
+            fixed = VALUE_READERS[kind](member)
             if fixed is None:  # null, or a value no reading keeps whole ("abc" as an integer)
                 read.append(member)
                 continue
@@ -637,41 +640,6 @@ def _one_of_as_any_of(out: JsonObject) -> None:
         out["anyOf"] = members
 
 
-def _as_string(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return None
-    return value if isinstance(value, str) else str(value)
-
-
-def _as_integer(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}", value.strip()):
-        return int(value)
-    return None
-
-
-def _as_number(value: Any) -> int | float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}(\.\d{1,18})?", value.strip()):
-        number = float(value)
-        return int(number) if number.is_integer() and "." not in value else number
-    return None
-
-
-# how an enum value is read in its schema's type (None: it cannot be without losing something)
-_ENUM_READERS: dict[str, Callable[[Any], Any]] = {
-    "string": _as_string,
-    "integer": _as_integer,
-    "number": _as_number,
-}
-
-
 def _object_form(value: bool) -> JsonObject:
     """The object schema equal to a boolean schema: ``true`` is ``{}``, ``false`` ``{"not": {}}``."""
     return {} if value else {"not": {}}
@@ -708,24 +676,6 @@ def _exclusive_bounds(out: JsonObject, value: JsonObject) -> None:
                 out[exclusive] = out.pop(bound)
         elif isinstance(flag, int | float):
             out[exclusive] = flag
-
-
-def _nullable(out: JsonObject) -> JsonObject:
-    """Let ``out`` also accept null, without making it accept less."""
-    if any(key in out for key in _APPLICATORS):
-        wrapper: JsonObject = {key: out.pop(key) for key in _ANNOTATIONS if key in out}
-        wrapper["anyOf"] = [out, {"type": "null"}]
-        return wrapper
-    if "const" in out:
-        out["enum"] = [out.pop("const"), None]
-    if isinstance(out.get("enum"), list) and None not in out["enum"]:
-        out["enum"] = [*out["enum"], None]
-    types = out.get("type")
-    if isinstance(types, str) and types != "null":
-        out["type"] = [types, "null"]
-    elif isinstance(types, list) and "null" not in types:
-        out["type"] = [*types, "null"]
-    return out
 
 
 def _in_place_refs(schema: Any) -> Iterator[tuple[JsonObject, str]]:

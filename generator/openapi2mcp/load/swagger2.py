@@ -1,16 +1,18 @@
 """Swagger 2.0 → OpenAPI 3.0.3, in memory, so that the rest of the pipeline only ever reads OpenAPI 3.
 
 This module owns :func:`convert_document` (a whole Swagger document; ``parse.py`` calls it before
-anything else reads the spec) and :func:`convert_fragment` (a file or URL reached through ``$ref`` from a
-converted document). Whatever is lossy or guessed becomes a diagnostic whose pointer is into the
-original Swagger document (``#/paths/~1pets/get/parameters/0``), or into the referenced file. The
-diagnostics of the later stages point into the converted document instead: it keeps the Swagger
-``paths`` layout (operation pointers are the same), but ``definitions`` move to ``components/schemas``,
-``parameters`` to ``components/parameters`` (body ones to ``components/requestBodies``; formData ones
-are merged into each operation's form body) and ``responses`` to ``components/responses``. Path items,
-parameters and responses that live in other files are converted in their operation's context and
-inlined (their own ``$ref``s rebased onto the root); schema references stay references, with
-``#/definitions/X`` rewritten to ``#/components/schemas/X`` in every file.
+anything else reads the spec), :func:`convert_fragment` (a file or URL reached through ``$ref`` from
+a converted document) and :func:`says_nullable` (whether the document says which values may be null,
+which 2.0 can only with ``x-nullable``). Whatever is lossy or guessed becomes a diagnostic whose
+pointer is into the original Swagger document (``#/paths/~1pets/get/parameters/0``), or into the
+referenced file. The diagnostics of the later stages point into the converted document instead: it
+keeps the Swagger ``paths`` layout (operation pointers are the same), but ``definitions`` move to
+``components/schemas``, ``parameters`` to ``components/parameters`` (body ones to
+``components/requestBodies``; formData ones are merged into each operation's form body) and
+``responses`` to ``components/responses``. Path items, parameters and responses that live in other
+files are converted in their operation's context and inlined (their own ``$ref``s rebased onto the
+root); schema references stay references, with ``#/definitions/X`` rewritten to
+``#/components/schemas/X`` in every file.
 """
 
 from __future__ import annotations
@@ -133,6 +135,29 @@ def convert_document(doc: LoadedDocument, report: Report) -> LoadedDocument:
         for source, tokens, dest, dest_tokens in doc.mounts
     )
     return replace(doc, data=converted, mounts=mounts)
+
+
+def says_nullable(doc: LoadedDocument) -> bool:
+    """Whether a Swagger document says anywhere which values may be null (``x-nullable``, in it or
+    in a file it refers to): one that does is taken at its word everywhere else."""
+    resolver = Resolver(doc, Report())  # unreadable files are reported when the document is read
+    pending: list[tuple[str, Any]] = [(ROOT_DOC, doc.data)]
+    scanned = {ROOT_DOC}
+    while pending:
+        where, node = pending.pop()
+        if isinstance(node, list):
+            pending.extend((where, item) for item in node)
+        elif isinstance(node, dict):
+            if "x-nullable" in node:
+                return True
+            pending.extend((where, item) for item in node.values())
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                target = resolver.target(ref, Location(where))
+                if target is not None and target.doc not in scanned:
+                    scanned.add(target.doc)
+                    pending.append((target.doc, resolver.lookup(Location(target.doc))[1]))
+    return False
 
 
 def _moved(tokens: tuple[str, ...]) -> tuple[str, ...]:

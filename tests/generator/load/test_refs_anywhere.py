@@ -92,13 +92,25 @@ def test_a_swagger_document_split_into_info_paths_and_definitions_files_has_its_
         "Pet": {
             "type": "object",
             "required": ["name"],
-            "properties": {"name": {"type": "string"}, "tag": {"$ref": "#/$defs/Tag"}},
+            # an optional property of a Swagger 2.0 document takes null (2.0 cannot say it)
+            "properties": {
+                "name": {"type": "string"},
+                "tag": {"anyOf": [{"$ref": "#/$defs/Tag"}, {"type": "null"}]},
+            },
         },
         "Tag": {"type": "string"},
     }
     assert api.operations[1].body is not None
     assert api.operations[1].body.schema == {"$ref": "#/$defs/Pet"}
-    assert _messages(report) == []
+    assert _messages(report) == [
+        (
+            "info",
+            "swagger2-optional-nullable",
+            "#/components/schemas/Pet/properties/tag",
+            "Swagger 2.0 cannot say that a value may be null: 1 optional property takes null too "
+            "in what tools take, so that a model can clear it ('tag' here)",
+        )
+    ]
 
 
 def test_the_split_swagger_document_generates_two_tools_from_the_command_line(
