@@ -269,6 +269,10 @@ class SchemaNormaliser:
         if direction == "input":
             self._inputs.relax(out, value, at)
             _discriminator_required(out, value)
+            if value.get("deprecated") is True and at.tokens[-2:-1] == ("properties",):
+                # a deprecated field, said, as the keyword is not kept: a model uses what it is
+                # shown (Letta's 167 deprecated body fields)
+                _deprecated(out)
         if "oneOf" in out and not _under_not(at) and not _fields_one_of(out["oneOf"]):
             _one_of_as_any_of(out)
         _infer_type(out, value, fragment=fragment)
@@ -703,3 +707,12 @@ def _document_stem(doc: str) -> str:
 
 def _show(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else type(value).__name__
+
+
+def _deprecated(out: JsonObject) -> None:
+    """A deprecated input value's description says so (see ``_schema``)."""
+    said = str(out.get("description", "")).rstrip()
+    if "deprecated" in said.lower():
+        return
+    stop = "" if not said or said.endswith((".", "!", "?", ":")) else "."
+    out["description"] = f"{said}{stop} Deprecated: leave it out unless the task needs it.".lstrip()

@@ -25,6 +25,19 @@ paths:
           description: Use the legacy format
           schema: {type: boolean}
       responses: {"200": {description: ok}}
+  /v1/agents:
+    post:
+      operationId: create_agent
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                name: {type: string}
+                memory_blocks: {type: array, items: {type: string}, deprecated: true}
+      responses: {"200": {description: ok}}
   /v1/sources:
     get:
       operationId: list_sources
@@ -45,3 +58,8 @@ def test_deprecated_parameters_and_operations_say_so(tmp_path: Path) -> None:
     )
     assert tools["list_sources"].description == "Deprecated. List Sources"
     assert tools["export_agent"].description == "Export Agent"
+    fields = tools["create_agent"].input_schema["properties"]
+    assert fields["memory_blocks"]["description"] == (
+        "Deprecated: leave it out unless the task needs it."
+    )
+    assert "description" not in fields["name"]
