@@ -146,6 +146,10 @@ def read_only_post(op: Operation) -> ReadingPost | None:
         vetoes -= _CREATION_WORDS
     if vetoes:
         return None
+    if identifier[:1] == ["download"] and _DOWNLOADED & set(identifier[1:]):
+        # files the caller gets (Langflow's download_files_batch, a zip of them); a model a
+        # server downloads for itself (Ollama's download_model) is no read
+        return ReadingPost("download", "operationId")
     found: list[tuple[str, Literal["operationId", "summary", "path"]]] = [
         *((word, "operationId") for word in identifier),
         *((word, "summary") for word in summary[:1]),
@@ -153,6 +157,12 @@ def read_only_post(op: Operation) -> ReadingPost | None:
     ]
     return next((ReadingPost(w, where) for w, where in found if w in READ_WORDS), None)
 
+
+# what a POST that downloads hands to its caller (see read_only_post)
+_DOWNLOADED = frozenset(
+    {"file", "files", "archive", "zip", "attachment", "attachments", "document", "documents",
+     "report", "reports", "export", "exports", "backup", "log", "logs"}
+)  # fmt: skip
 
 # verbs that say a GET acts when one leads its operationId (or its summary, without one):
 # LNbits's GET /admin/api/v1/restart (api_restart_server), Etherpad's deletePadUsingGET, ZAP's

@@ -258,6 +258,14 @@ def test_inspect_shows_the_deciding_rule(spec: Path) -> None:
         ),
         ("get_token_for_session", "/auth/token", "", None),
         ("warm_internal_search_cache", "/v1/_internal_search/warm", "Warm Search Cache", None),
+        # a download of files is the caller's; of a model, the server's own (Open WebUI's Ollama)
+        (
+            "download_files_batch_api_v2_files_batch__post",
+            "/api/v2/files/batch/",
+            "Download Files Batch",
+            ReadingPost("download", "operationId"),
+        ),
+        ("download_model_ollama_models_download_post", "/ollama/models/download", "", None),
     ],
 )
 def test_the_rule_on_real_apis_operations(
