@@ -153,7 +153,8 @@ def read_only_post(op: Operation) -> ReadingPost | None:
     found: list[tuple[str, Literal["operationId", "summary", "path"]]] = [
         *((word, "operationId") for word in identifier),
         *((word, "summary") for word in summary[:1]),
-        *((word, "path") for word in (last if len(last) == 1 else [])),
+        # a last segment that is one read word, or leads with one (Aim's /metric/get-batch)
+        *((word, "path") for word in last[:1]),
     ]
     return next((ReadingPost(w, where) for w, where in found if w in READ_WORDS), None)
 

@@ -266,6 +266,14 @@ def test_inspect_shows_the_deciding_rule(spec: Path) -> None:
             ReadingPost("download", "operationId"),
         ),
         ("download_model_ollama_models_download_post", "/ollama/models/download", "", None),
+        # Aim's reads by POST, said by the path's last segment
+        (
+            "sequence_batch_api_texts",
+            "/runs/{run_id}/texts/get-batch",
+            "Sequence Batch Api",
+            ReadingPost("get", "path"),
+        ),
+        ("archive_runs_batch_api", "/runs/archive-batch", "Archive Runs Batch Api", None),
     ],
 )
 def test_the_rule_on_real_apis_operations(
