@@ -311,11 +311,32 @@ class _Success:
         if kind in ("text", "json", "ndjson"):
             return _text(budget.take(_decode(response)))
         if kind in ("image", "audio"):
+            too_large = self._too_large()
+            if too_large is not None:
+                return too_large
             data = base64.b64encode(response.body).decode("ascii")
             return {"type": kind, "data": data, "mimeType": self.media}
         return self._blob()
 
+    def _too_large(self) -> dict[str, Any] | None:
+        """What is said in place of bytes whose base64 is over the result budget (Open WebUI's
+        whole SQLite database, 972,120 characters where 1,500 were allowed), else ``None``."""
+        size = len(self.response.body)
+        chars = 4 * ((size + 2) // 3)
+        limit = self.limits.max_text_chars
+        if chars <= limit:
+            return None
+        what = self.media or "unlabelled bytes"
+        return _text(
+            f"[not shown: the answer is {size} bytes of {what}, {chars} characters as base64, more "
+            f"than the {limit} characters per result this server hands over (its operator can "
+            f"raise that with {self.limits.setting})]"
+        )
+
     def _blob(self) -> dict[str, Any]:
+        too_large = self._too_large()
+        if too_large is not None:
+            return too_large
         response = self.response
         resource = {
             "uri": response.url,
@@ -506,7 +527,10 @@ def resource_contents(
     if kind in ("json", "ndjson", "text"):
         mime = media or mime_type or ("application/json" if kind == "json" else "text/plain")
         return [{"uri": uri, "mimeType": mime, "text": TextBudget(limits).take(_decode(response))}]
-    mime = media or mime_type or "application/octet-stream"
+    # bytes that are no JSON are not labelled as the JSON the resource was listed with (Aim's
+    # searches answer their own encoding, unlabelled)
+    declared = mime_type if mime_type and not is_json(_media(mime_type)) else None
+    mime = media or declared or "application/octet-stream"
     blob = base64.b64encode(response.body).decode("ascii")
     return [{"uri": uri, "mimeType": mime, "blob": blob}]
 

@@ -684,6 +684,21 @@ def test_resource_binary_is_a_blob() -> None:
     ]
 
 
+def test_resource_bytes_listed_as_json_are_no_json() -> None:
+    # Aim's run search: its own binary encoding, unlabelled, where the document says JSON
+    raw = b"$\x00\x00\x00b1\xff"
+    contents = resource_contents(
+        response(body=raw, content_type=""), "api://runs", "application/json"
+    )
+    assert contents == [
+        {
+            "uri": "api://runs",
+            "mimeType": "application/octet-stream",
+            "blob": base64.b64encode(raw).decode(),
+        }
+    ]
+
+
 def test_resource_empty_body() -> None:
     assert resource_contents(response(204, content_type=""), "x://1", None) == [
         {"uri": "x://1", "mimeType": "text/plain", "text": ""}

@@ -42,6 +42,26 @@ def test_explicit_limits_cut_text_and_name_the_setting() -> None:
     assert len(block["text"]) == 200
 
 
+@pytest.mark.parametrize("content_type", ["application/x-sqlite3", "image/png", ""])
+def test_bytes_over_the_budget_are_said_not_shown(content_type: str) -> None:
+    # Open WebUI's database download: 972,120 characters of base64 where 1,500 were allowed
+    limits = ResultLimits(max_text_chars=1500, setting="OPEN_WEBUI_MAX_RESULT_CHARS")
+    body = b"\x89PNG\r\n\x1a\n" + bytes(2000)
+    big = UpstreamResponse(200, "OK", content_type, body, URL)
+    [block] = tool_result(big, None, limits)["content"]
+    what = content_type or "unlabelled bytes"
+    assert block == {
+        "type": "text",
+        "text": f"[not shown: the answer is 2008 bytes of {what}, 2680 characters as base64, "
+        "more than the 1500 characters per result this server hands over (its operator can "
+        "raise that with OPEN_WEBUI_MAX_RESULT_CHARS)]",
+    }
+    # within the budget, the bytes themselves
+    small = UpstreamResponse(200, "OK", content_type, body[:600], URL)
+    [shown] = tool_result(small, None, limits)["content"]
+    assert shown["type"] in ("image", "resource")
+
+
 def test_text_at_the_limit_is_not_cut() -> None:
     limits = ResultLimits(max_text_chars=120)
     assert tool_result(text_response("y" * 120), None, limits)["content"] == [
