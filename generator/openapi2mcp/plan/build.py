@@ -45,6 +45,7 @@ from .model import (
 )
 from .settings import TOOL_MODES, Settings
 from .tag_prompts import delimited, tag_prompts
+from .titles import distinct_titles
 from .user_prompts import configured_prompts, spec_prompts
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
     package = naming.package_name(distribution)
     prefix = naming.env_prefix(settings.env_prefix or distribution.removesuffix("-mcp"))
     scheme = settings.uri_scheme or naming.uri_scheme(distribution.removesuffix("-mcp"))
-    surface = classify_operations(api, settings, scheme, report)
+    surface = distinct_titles(classify_operations(api, settings, scheme, report))
     security, security_vars = _security(api, prefix)
     base_url_env, timeout_env = f"{prefix}_BASE_URL", f"{prefix}_TIMEOUT"
     base_url = api.servers[0] if api.servers else ""
