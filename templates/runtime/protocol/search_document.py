@@ -230,6 +230,16 @@ def _name_heads(entry: Entry, prefix: int, verb: str) -> frozenset[str]:
     return frozenset({stem(name[prefix - 1])}) if prefix else frozenset()
 
 
+# words that lead a name to say how an operation is done, not what it is done to
+_MODIFIERS = frozenset({"bulk", "batch", "async", "multi", "mass", "legacy", "internal"})
+
+
+def _path_stems(entry: Entry) -> set[str]:
+    """The stems of the literal words of ``entry``'s path."""
+    literal = (part for part in entry.path.split("/") if part and not part.startswith("{"))
+    return {stem(word) for part in literal for word in _words(part)}
+
+
 def _lists(entry: Entry, words: list[str]) -> bool:
     """Whether a GET a reading verb names reads a collection: its path ends in no item, and its
     name in a plural (``read_flows``; not ``get_status``, ``read_config``)."""
@@ -300,6 +310,15 @@ def _intent_of(entry: Entry, name: list[str], lead: str, tag: list[str]) -> tupl
     if words and (words[0] not in HTTP_METHODS or words[0] != method.lower()):
         verb = stem(words[0])
         intent = vocab.operation_verbs.get(verb)
+        # the second word a verb as written ("settings" is no "set"), the first no modifier
+        # ("bulk get users": a bulk read)
+        second = words[1] if len(words) > 1 and not words[1].endswith("s") else ""
+        then = vocab.operation_verbs.get(stem(second)) if second else None
+        leads = verb not in _MODIFIERS and verb in _path_stems(entry)
+        if intent is None and then is not None and leads:
+            # a name that leads with the thing its path names, then the verb (Aim's
+            # run_search_api at /runs/search/run: a search of runs, not a run)
+            return then, ""
         if method == "DELETE":
             return DELETE, "" if intent is not None else verb
         if intent == READ and method == "GET" and _lists(entry, words):

@@ -276,6 +276,26 @@ def test_a_reading_verb_named_with_a_plural_on_a_collection_lists_it() -> None:
     assert first(index, "list my flows") == "read_flows"
 
 
+def test_a_name_that_leads_with_the_thing_its_path_names_says_its_verb_next() -> None:
+    # Aim's run_search_api at /runs/search/run searches runs; it runs nothing
+    entries = [
+        Entry("run_search_api", "Run Search Api", "GET", "/runs/search/run", params=("q",)),
+        Entry("search_api_images", "Search Api", "GET", "/runs/search/images", params=("q",)),
+        Entry("search_api_texts", "Search Api", "GET", "/runs/search/texts", params=("q",)),
+        Entry("delete_run_api", "Delete Run Api", "DELETE", "/runs/{run_id}"),
+        Entry("run_job", "Run Job", "POST", "/jobs/{id}/run"),
+    ]
+    assert [document(e).intent for e in entries[:1]] == ["list"]
+    assert document(entries[-1]).verb == "run"  # running a job: no verb follows "run"
+    # DigitalOcean's ids lead with their resource; Jira's "bulk" says how, not what
+    assert (
+        document(Entry("domains_create_record", "", "POST", "/v2/domains/{d}/records")).intent
+        == "create"
+    )
+    assert document(Entry("bulk_get_users", "", "GET", "/rest/api/3/user/bulk")).intent == ""
+    assert first(SearchIndex(entries), "search runs with a query") == "run_search_api"
+
+
 def test_what_an_api_keeps_for_its_own_use_comes_after_its_public_twin() -> None:
     # Letta's template agents, at /v1/_internal_templates/, say "Create a new agent" word for word
     index = SearchIndex(
