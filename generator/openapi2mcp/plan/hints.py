@@ -387,6 +387,8 @@ def _created_last(op: Operation, words: list[str]) -> bool:
     collection's plural, and nothing before it acts (``submissions_accept_create``, an action on
     one submission, does)."""
     last = op.path.rstrip("/").rsplit("/", 1)[-1]
+    # the collection's own words act in no sense (NetBox's custom-links, saved-filters, tokens)
+    collection = set(_terms(last))
     return (
         len(words) >= 2
         and words[-1] == "create"
@@ -394,7 +396,9 @@ def _created_last(op: Operation, words: list[str]) -> bool:
         # what is created, a collection's plural (an action says no plural: webhooks_active)
         and words[-2].endswith("s")
         and not words[-2].endswith("ss")
-        and not any(_forms(word) & SIDE_EFFECT_WORDS for word in words[:-1])
+        and not any(
+            _forms(word) & SIDE_EFFECT_WORDS for word in words[:-1] if word not in collection
+        )
     )
 
 

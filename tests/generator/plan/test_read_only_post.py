@@ -411,6 +411,11 @@ def test_a_get_that_acts_is_a_tool_that_asks_and_no_resource(tmp_path: Path) -> 
         ("submissions_accept_create", "/api/events/{e}/submissions/{code}/accept/", "", None),
         ("webhooks_active_create", "/webhooks/{id}/active/", "", None),
         ("tags_create", "/api/tags/{id}/", "", None),
+        # NetBox's: the collection's own words (link, set, saved, token) act in no sense
+        ("extras_custom_links_create", "/api/extras/custom-links/", "", "create"),
+        ("extras_custom_field_choice_sets_create", "/api/extras/custom-field-choice-sets/", "", "create"),
+        ("users_tokens_create", "/api/users/tokens/", "", "create"),
+        ("core_data_sources_sync_create", "/api/core/data-sources/sync/", "", None),
         ("create_tag_api_v1_tags_post", "/api/v1/tags", "Create Tag", "create"),
         ("addPet", "/pets", "Add a pet", "add"),
         ("", "/records", "Create a record", "create"),
