@@ -1262,6 +1262,19 @@ async def test_a_parameter_given_as_another_type_of_the_same_text_is_sent_as_tha
     assert len(probe.api.requests) == 1
 
 
+async def test_one_value_where_a_list_is_asked_is_sent_as_the_list_of_it(probe: Probe) -> None:
+    """NetBox's filters are exploded lists; a model writes ``"status": "active"``, which goes as
+    the very same ``status=active`` as ``["active"]``, and had been refused "not of type array"."""
+    arguments = {"uuid": "w1", "from_timestamp": 1, "to_timestamp": 2}
+    for given in (3, "3", [3]):
+        result = await probe.call("diff", {**arguments, "lines": given})
+        assert result.get("isError") is not True, result["content"]
+    assert {request.target for request in probe.api.requests} == {
+        "/watch/w1/difference/1/2?lines=3"
+    }
+    assert len(probe.api.requests) == 3
+
+
 async def test_a_form_field_given_as_another_type_of_the_same_text_is_sent_as_that_text(
     probe: Probe,
 ) -> None:

@@ -83,11 +83,20 @@ def _as_text(value: Any) -> Any:
 
 def _same_text(value: Any) -> Iterator[Any]:
     """The values of other JSON types that a parameter sends as the same text as ``value`` ("17"
-    and 17, "true" and true; a list's items all read one way or all written the other)."""
+    and 17, "true" and true; a list's items all read one way or all written the other; a list
+    of the one value)."""
     for convert in (_as_value, _as_text):
         other = [convert(item) for item in value] if isinstance(value, list) else convert(value)
         if other != value or type(other) is not type(value):
             yield other
+    if value is not None and not isinstance(value, list | dict):
+        # one value where a list is asked: a list of one goes as the very same text, in any
+        # style (NetBox's status=active, refused as "not of type array")
+        yield [value]
+        for convert in (_as_value, _as_text):
+            other = convert(value)
+            if other != value or type(other) is not type(value):
+                yield [other]
 
 
 def texts_as_sent(
