@@ -91,6 +91,10 @@ _JSON_LINES = frozenset(
 )
 # a part's Content-Location longer than this is not used as its URI
 _MAX_PART_URI = 2048
+# documents of a type of their own that are text
+_DOCUMENT_TYPES = frozenset(
+    {"application/vnd.oai.openapi", "application/toml", "application/x-sh", "application/csv"}
+)
 _TEXTUAL_APPLICATION = frozenset(
     {
         "application/xml",
@@ -602,6 +606,10 @@ def _kind(media: str, body: bytes) -> str:
     if media == "application/json" or media.endswith("+json"):
         return "json"
     if media.startswith("text/") or media in _TEXTUAL_APPLICATION or media.endswith("+xml"):
+        return "text"
+    if media.endswith(("+yaml", "yaml", "openapi")) or media in _DOCUMENT_TYPES:
+        # a document in a type of its own (NetBox's schema as application/vnd.oai.openapi, 6.8
+        # MB of YAML, came as base64 past the result budget)
         return "text"
     if media.startswith("image/"):
         return "image"

@@ -684,6 +684,13 @@ def test_resource_binary_is_a_blob() -> None:
     ]
 
 
+def test_a_document_in_a_type_of_its_own_is_text() -> None:
+    # NetBox's schema as YAML, application/vnd.oai.openapi
+    body = b"openapi: 3.0.3\ninfo:\n  title: NetBox REST API\n"
+    yaml = response(body=body, content_type="application/vnd.oai.openapi; charset=utf-8")
+    assert tool_result(yaml, None)["content"][0] == {"type": "text", "text": body.decode()}
+
+
 def test_resource_bytes_listed_as_json_are_no_json() -> None:
     # Aim's run search: its own binary encoding, unlabelled, where the document says JSON
     raw = b"$\x00\x00\x00b1\xff"
