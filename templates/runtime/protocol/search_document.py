@@ -123,7 +123,10 @@ def document(entry: Entry) -> Document:
     prefix = _tag_prefix(entry, name)
     said = (w for w in name[prefix:] if w not in HTTP_METHODS and w not in _IDENTIFIERS)
     label = {stem(w) for w in said if w not in vocab.stop}
-    found.label = frozenset(t for t in label if t not in vocab.operation_verbs)
+    # a PATCH's "partial" says how it updates, which its method says (Django REST framework's
+    # partial_update): unsaid by a query, it had put the PUT beside it first ("rename a device")
+    plain = _PARTIAL if entry.method.upper() == "PATCH" else frozenset()
+    found.label = frozenset(t for t in label if t not in vocab.operation_verbs and t not in plain)
     found.intent, found.verb = _intent_of(entry, name[prefix:], lead, name[:prefix])
     found.heads = _name_heads(entry, prefix, found.verb)
     found.path_heads = _path_heads(entry)
@@ -223,13 +226,15 @@ def _name_heads(entry: Entry, prefix: int, verb: str) -> frozenset[str]:
         if word in _NAME_PREPOSITIONS:
             words = words[:position]
             break
-    while len(words) > 1 and words[-1] in _IDENTIFIERS:
-        words = words[:-1]  # delete_subscriptions_subscription_exposed_id: a subscription
+    while len(words) > 1 and (words[-1] in _IDENTIFIERS or words[-1] in _PARTIAL):
+        # delete_subscriptions_subscription_exposed_id: a subscription; devices_partial: devices
+        words = words[:-1]
     if words:
         return frozenset({stem(words[-1])})
     return frozenset({stem(name[prefix - 1])}) if prefix else frozenset()
 
 
+_PARTIAL = frozenset({"partial", "partially"})
 # words that lead a name to say how an operation is done, not what it is done to
 _MODIFIERS = frozenset({"bulk", "batch", "async", "multi", "mass", "legacy", "internal"})
 

@@ -296,6 +296,28 @@ def test_a_name_that_leads_with_the_thing_its_path_names_says_its_verb_next() ->
     assert first(SearchIndex(entries), "search runs with a query") == "run_search_api"
 
 
+def test_a_partial_update_is_the_change_and_a_put_the_replacement() -> None:
+    # NetBox's (Django REST framework's) update and partial_update of one device
+    entries = [
+        Entry(
+            "dcim_devices_update", "", "PUT", "/api/dcim/devices/{id}/", text="Put a device object."
+        ),
+        Entry(
+            "dcim_devices_partial_update",
+            "",
+            "PATCH",
+            "/api/dcim/devices/{id}/",
+            text="Patch a device object.",
+        ),
+        Entry("dcim_devices_list", "", "GET", "/api/dcim/devices/"),
+        Entry("dcim_sites_partial_update", "", "PATCH", "/api/dcim/sites/{id}/"),
+    ]
+    assert document(entries[1]).heads == frozenset({"devic"})
+    index = SearchIndex(entries)
+    assert first(index, "rename a device") == "dcim_devices_partial_update"
+    assert first(index, "replace the device record") == "dcim_devices_update"
+
+
 def test_what_an_api_keeps_for_its_own_use_comes_after_its_public_twin() -> None:
     # Letta's template agents, at /v1/_internal_templates/, say "Create a new agent" word for word
     index = SearchIndex(
