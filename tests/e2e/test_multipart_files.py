@@ -448,3 +448,69 @@ async def test_an_optional_file_is_a_file_and_strapi_takes_objects_as_fields(
     reply = await _call(catalog, upstream, "FLOWS", "upload_flows", {"file": None})
     assert reply["result"].get("isError", False) is False, texts(reply)
     assert upstream.requests[-1].body == _document(_boundary(upstream.requests[-1]))
+
+
+# drf-spectacular's bulk-capable create: one object or a list of them, as JSON or multipart
+ATTACHMENT = {
+    "type": "object",
+    "required": ["object_id", "image"],
+    "properties": {
+        "object_id": {"type": "integer"},
+        "name": {"type": "string"},
+        "image": {"type": "string", "format": "binary"},
+    },
+}
+UNION = {
+    "oneOf": [
+        {"$ref": "#/components/schemas/Attachment"},
+        {"type": "array", "items": {"$ref": "#/components/schemas/Attachment"}},
+    ]
+}
+BULK: dict[str, Any] = {
+    "openapi": "3.0.3",
+    "info": {"title": "Inventory", "version": "4.7.3"},
+    "servers": [{"url": "https://inventory.example.com/api"}],
+    "components": {"schemas": {"Attachment": ATTACHMENT}},
+    "paths": {
+        "/image-attachments/": {
+            "post": {
+                "operationId": "image_attachments_create",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": UNION},
+                        "multipart/form-data": {"schema": UNION},
+                    },
+                },
+                "responses": {"201": {"description": "made"}},
+            }
+        }
+    },
+}
+
+
+async def test_one_object_of_a_bulk_body_with_its_file_goes_as_multipart(
+    tmp_path: Path, upstream: fs.FaultServer
+) -> None:
+    # NetBox's image attachment: sent as JSON, its image was "not a file" (400)
+    catalog = read_catalog(generate_package(tmp_path, BULK, "inventory-mcp"))
+    body = {
+        "object_id": 1,
+        "name": "floor",
+        "image": "data:image/png;name=floor.png;base64," + _b64(PNG),
+    }
+    reply = await _call(catalog, upstream, "INVENTORY", "image_attachments_create", {"body": body})
+    assert reply["result"].get("isError", False) is False, texts(reply)
+    (seen,) = upstream.requests
+    assert seen.body == _document(
+        _boundary(seen),
+        ('; name="object_id"', b"1"),
+        ('; name="name"', b"floor"),
+        ('; name="image"; filename="floor.png"\r\nContent-Type: image/png', PNG),
+    )
+    # a list of them, which a form cannot carry, goes as the JSON beside it
+    listed = [{"object_id": 2, "image": "https://example.com/x.png"}]
+    reply = await _call(
+        catalog, upstream, "INVENTORY", "image_attachments_create", {"body": listed}
+    )
+    assert upstream.requests[-1].headers["content-type"] == "application/json"

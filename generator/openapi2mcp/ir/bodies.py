@@ -273,8 +273,8 @@ def _for_files(ctx: Context, content: dict[str, Any], chosen: str, at: Location)
     media = content[chosen]
     if multipart is None or not isinstance(media, dict):
         return chosen
-    properties = _raw_schema(ctx, media, at.child(chosen)).get("properties")
-    for name, prop in properties.items() if isinstance(properties, dict) else ():
+    properties = _form_properties(ctx, _raw_schema(ctx, media, at.child(chosen)), at)
+    for name, prop in properties.items():
         if isinstance(prop, dict) and _part_binary(_one_part(prop)) is not None:
             ctx.resolver.info(
                 "body-multipart-for-file",
@@ -311,6 +311,21 @@ def _report_dropped_files(ctx: Context, content: dict[str, Any], chosen: str, at
         return
 
 
+def _form_properties(ctx: Context, raw: Mapping[str, Any], at: Location) -> dict[str, Any]:
+    """The properties of a form body's schema as written, or of the object among its
+    ``oneOf``/``anyOf`` branches (drf-spectacular's "one object, or a list of them" for a bulk
+    create: NetBox's image attachment, whose ``image`` is a file)."""
+    properties = raw.get("properties")
+    if isinstance(properties, dict):
+        return properties
+    for keyword in ("oneOf", "anyOf"):
+        for branch in raw.get(keyword) or ():
+            found = _raw_schema(ctx, {"schema": branch}, at).get("properties")
+            if isinstance(found, dict):
+                return found
+    return {}
+
+
 def _one_part(prop: JsonSchema) -> JsonSchema:
     """A form property's schema, or its items' when it is a list of them (several files); an
     optional one's that is not null (FastAPI's ``UploadFile | None``: ``anyOf: [{type: string,
@@ -340,7 +355,7 @@ def _multipart(
     declared = media.get("encoding")
     encoding: dict[str, Any] = declared if isinstance(declared, dict) else {}
     if not isinstance(properties, dict):
-        return schema, ()
+        return schema, _union_files(ctx, media, at, encoding)
     parts: list[BodyPart] = []
     rewritten = dict(properties)
     raw = _raw_schema(ctx, media, at).get("properties")
@@ -374,6 +389,26 @@ def _multipart(
     if any(part.file for part in parts):
         schema = {**schema, "properties": rewritten}
     return schema, tuple(parts)
+
+
+def _union_files(
+    ctx: Context, media: dict[str, Any], at: Location, encoding: Mapping[str, Any]
+) -> tuple[BodyPart, ...]:
+    """The file parts of a body that is one object or a list of them (NetBox's bulk creates): a
+    call that gives the object its file goes as multipart (a list, as the JSON beside it)."""
+    parts: list[BodyPart] = []
+    for name, prop in _form_properties(ctx, _raw_schema(ctx, media, at), at).items():
+        one = non_null(prop) if isinstance(prop, dict) else {}
+        items = one.get("items") if one.get("type") == "array" else None
+        binary = _part_binary(items if isinstance(items, dict) else one)
+        if binary is None:
+            continue
+        entry = encoding.get(name)
+        said = entry.get("contentType") if isinstance(entry, dict) else None
+        content_type = _first_concrete(said) or _first_concrete(binary) or _OCTETS
+        base64 = not _TEXT_PART.fullmatch(content_type)
+        parts.append(BodyPart(name, content_type, file=True, base64=base64))
+    return tuple(parts)
 
 
 def _nullable_file(prop: JsonSchema, branch: JsonSchema, file: JsonSchema) -> JsonSchema:
