@@ -70,8 +70,10 @@ def test_the_report_fits_a_pull_request_body_and_names_every_breaking_change(
     summary = markdown.splitlines()[2]
     breaking = document["summary"]["breaking"]
     assert summary == (
+        # 23.0.2 adds Dependabot's variables, titled as Actions' are: both are told apart now,
+        # a title change of 22 tools (titles.distinct_titles)
         f"**{breaking} breaking**, {document['summary']['compatible']} compatible (230 added, "
-        "42 removed, 0 renamed, 336 changed)"
+        "42 removed, 0 renamed, 358 changed)"
     )
     assert breaking == 172 == sum(c["severity"] == "breaking" for c in document["changes"])
     # nothing left out: every breaking change is in a row, each row once
