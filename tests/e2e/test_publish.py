@@ -78,6 +78,9 @@ paths:
         ("latest", "0.0.0"),
         ("1.0.0-SNAPSHOT", "0.0.0"),
         ("2.x", "0.0.0"),
+        # a version that leads a longer text: NetBox's live document says "4.7.3 (4.7)"
+        ("4.7.3 (4.7)", "4.7.3"),
+        ("2.1.0 build 5", "2.1.0"),
     ],
 )
 def test_version_normalisation(declared: str, expected: str) -> None:

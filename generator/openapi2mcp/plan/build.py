@@ -374,12 +374,18 @@ def _version(raw: str, report: Report) -> str:
     """The package version from ``info.version``: PEP 440 as is, a date as ``Y.M.D``, else 0.0.0."""
     date = _DATE.fullmatch(raw.strip())
     version = ".".join(str(int(part)) for part in date.groups()) if date else pep440_version(raw)
+    if version is None and (lead := _LEADING_VERSION.match(raw)) is not None:
+        version = pep440_version(lead.group(1))  # NetBox's "4.7.3 (4.7)": its leading version
     if version is None:
         report.warn("version-normalised", "#/info/version", f"{raw!r} is not PEP 440; using 0.0.0")
         return "0.0.0"
     if version != raw:
         report.info("version-normalised", "#/info/version", f"{raw!r} is used as {version!r}")
     return version
+
+
+# a version that leads a longer text ("4.7.3 (4.7)", "2.1.0 build 5")
+_LEADING_VERSION = re.compile(r"\s*(v?\d+(?:\.\d+)+)(?=[\s(\[,;])")
 
 
 def pep440_version(raw: str) -> str | None:
