@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +25,6 @@ from urllib.parse import quote
 from ..config import AnnotationOverride
 from ..diagnostics import Report
 from ..ir.model import Api, JsonSchema, Operation, Parameter
-from ..ir.operation_parts import path_variables
 from ..ir.schema_utils import (
     defs_closure,
     enum_values,
@@ -59,13 +57,13 @@ from .model import (
     Tool,
 )
 from .settings import OperationSettings, Placement, Settings
+from .stems import function_names, without_path_prefix
 
 _LOCATION_ORDER = ("path", "query", "header", "cookie")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # RFC 9110 token characters; `x-mcp-header` values must be tokens (mcp-wire §3.2)
 _TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
 # a path segment that is an API version ("v3", "v1beta1"), which tells no operation apart
-_VERSION_SEGMENT = re.compile(r"v\d+(?:(?:alpha|beta)\d*)?", re.I)
 _MIRRORED_TYPES = {"string", "integer", "boolean"}
 # completion values stored per argument: every enum value, then examples while there is room
 MAX_COMPLETIONS = 100
@@ -93,7 +91,7 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
     decisions: list[Decision] = []
     completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
     all_tools: list[Tool] = []
-    stems = {**_without_path_prefix(api), **_function_names(api)}
+    stems = {**without_path_prefix(api), **function_names(api)}
     for op in api.operations:
         chosen = settings.for_operation(op)
         placement = chosen.placement
@@ -153,129 +151,6 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
         tuple(completions),
         tuple(all_tools),
     )
-
-
-def _function_names(api: Api) -> dict[str, str]:
-    """Each operation whose operationId FastAPI made, by key: its function's name. Functions of
-    two routers with one name are told apart by the path's words the name does not say and the
-    other paths do not share (``create_work_queue`` at ``/work_queues/`` and
-    ``create_work_queue_work_pools`` at ``/work_pools/{name}/queues``), then by their path
-    variables (``list_model_versions_by_model_name_or_id``), then by their versions
-    (``model_list``, ``model_list_v1``), then by their methods (one function serving several:
-    ``service_proxy_get``, ``service_proxy_post``); those that leaves alike keep their
-    operationIds."""
-    groups: dict[str, list[tuple[Operation, str]]] = {}
-    for op in api.operations:
-        stem = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
-        if stem and all(_MOUNT_SEGMENT.fullmatch(w) for w in naming.words(stem)):
-            # a function named only "api" (Glances' _api at /api/4/{plugin}) names nothing: its
-            # method and the path's words do (get_plugin)
-            said = [
-                w
-                for w in naming.words(op.path)
-                if not _MOUNT_SEGMENT.fullmatch(w) and not w.isdigit()
-            ]
-            stem = "_".join([op.method.lower(), *said]) if said else stem
-        if stem:
-            groups.setdefault(naming.tool_name(stem), []).append((op, stem))
-    found: dict[str, str] = {}
-    for members in groups.values():
-        if len(members) == 1:
-            ((op, stem),) = members
-            found[op.key] = stem
-            continue
-        extra = [_unsaid_segments(op.path, stem) for op, stem in members]
-        shared = set.intersection(*(set(words) for words in extra))
-        named = [
-            "_".join([stem, *(w for w in words if w not in shared)])
-            for (_, stem), words in zip(members, extra, strict=True)
-        ]
-        ops = [op for op, _ in members]
-        # a list nested under its owner and the list of all (ZenML's list_model_versions at
-        # /model_versions and /models/{model_name_or_id}/model_versions): the owner's id; one
-        # route with and without a version (LiteLLM's model_list at /models and /v1/models):
-        # the version; one function for several methods (FastAPI's api_route: dstack's
-        # service proxy, GET, POST, PUT... of one path): the method
-        by_owner = [
-            _by_owners(name, path_variables(op.path)) for op, name in zip(ops, named, strict=True)
-        ]
-        versioned = [_versioned(op, name) for op, name in zip(ops, named, strict=True)]
-        # both (Open WebUI's get_models at /openai/models/{url_idx} and /openai/models, and at
-        # /api/v1/models and /api/models)
-        owned_versioned = [_versioned(op, name) for op, name in zip(ops, by_owner, strict=True)]
-        by_method = [f"{name}_{op.method.lower()}" for op, name in zip(ops, versioned, strict=True)]
-        for candidate in (named, by_owner, versioned, owned_versioned, by_method):
-            counts = Counter(map(naming.tool_name, candidate))
-            if len(counts) == len(candidate):
-                break
-        # those still alike keep their operationIds, the others their names
-        found.update(
-            (op.key, name)
-            for op, name in zip(ops, candidate, strict=True)
-            if counts[naming.tool_name(name)] == 1
-        )
-    return found
-
-
-def _versioned(op: Operation, name: str) -> str:
-    """``name`` with the version segments of ``op``'s path (``model_list_v1`` at ``/v1/models``)."""
-    return "_".join([name, *(s for s in op.path.split("/") if _VERSION_SEGMENT.fullmatch(s))])
-
-
-def _by_owners(name: str, owners: list[str]) -> str:
-    """``name`` told apart by its path variables, those it does not say already after its "by"
-    (Open WebUI's ``get_file_content_by_id`` at ``/files/{id}/content/{file_name}``:
-    ``get_file_content_by_id_and_file_name``, not ``…_by_id_by_id_and_file_name``)."""
-    said = naming.words(name)
-    if "by" not in said:
-        return f"{name}_by_{'_and_'.join(owners)}" if owners else name
-    after = set(said[said.index("by") + 1 :])
-    unsaid = [owner for owner in owners if not set(naming.words(owner)) <= after]
-    return f"{name}_and_{'_and_'.join(unsaid)}" if unsaid else name
-
-
-def _without_path_prefix(api: Api) -> dict[str, str]:
-    """The operationIds without the words of the first path segment that (nearly) every path and
-    its operationId begin with: drf-spectacular names ``/api/projects/`` ``api_projects_list``, and
-    "api" then says nothing about any operation (``projects_list``). Nine in ten operations must
-    share it; ``{}`` when they do not."""
-    firsts = Counter(_first_segment(op.path) for op in api.operations)
-    first, count = firsts.most_common(1)[0] if firsts else ("", 0)
-    # only a segment that names no resource: /todos/ with todos_list and todos_create must keep it
-    prefix = naming.words(first) if _MOUNT_SEGMENT.fullmatch(first) else []
-    if not prefix or count < max(2, 0.9 * len(api.operations)):
-        return {}
-    stripped: dict[str, str] = {}
-    for op in api.operations:
-        said = naming.words(op.operation_id or "")
-        if (
-            _first_segment(op.path) == first
-            and said[: len(prefix)] == prefix
-            and said[len(prefix) :]
-        ):
-            stripped[op.key] = "_".join(said[len(prefix) :])
-    return stripped if len(stripped) >= 0.9 * len(api.operations) else {}
-
-
-_MOUNT_SEGMENT = re.compile(r"(?:api|apis|rest|webapi|ws|public|services?|v\d+)", re.IGNORECASE)
-
-
-def _first_segment(path: str) -> str:
-    return path.strip("/").split("/", 1)[0]
-
-
-def _unsaid_segments(path: str, stem: str) -> list[str]:
-    """The literal segments of ``path`` with a word ``stem`` does not say (a version says none):
-    ``/v3/projects/{id}/nodes/{node}/files`` for ``get_file``: projects, nodes."""
-    said = {word.rstrip("s") for word in naming.words(stem)}
-    return [
-        segment
-        for segment in path.split("/")
-        if segment
-        and not segment.startswith("{")
-        and not _VERSION_SEGMENT.fullmatch(segment)
-        and any(word.rstrip("s") not in said for word in naming.words(segment))
-    ]
 
 
 def _skipped(op: Operation, placement: Placement, settings: Settings, report: Report) -> str:
