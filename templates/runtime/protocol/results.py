@@ -164,9 +164,8 @@ def tool_result(
         return tool_error(_redirect_message(response))
     if not 200 <= status < 300:
         return tool_error(_status_message(response))
-    success = _Success(response, output, limits, paging, select, reads)
-    success.documented_json = is_json(media_type(documented))
-    result = success.result()
+    documented_json = is_json(media_type(documented))
+    result = _Success(response, output, limits, paging, select, reads, documented_json).result()
     # what the body does not say: how to page on (a Link, a total), a file's name (text says
     # what it is itself)
     textual = _kind(_media(response.content_type), response.body) in _TEXTUAL
@@ -194,6 +193,7 @@ class _Success:
         paging: tuple[str, ...],
         select: Selection | None = None,
         reads: bool = False,
+        documented_json: bool = False,
     ) -> None:
         self.response = response
         self.reads = reads
@@ -203,7 +203,7 @@ class _Success:
         self.select = select
         self.media = _media(response.content_type)
         # the operation documents a JSON answer (its output schema may still be none)
-        self.documented_json = False
+        self.documented_json = documented_json
 
     def result(self) -> dict[str, Any]:
         response = self.response
