@@ -54,6 +54,7 @@ from .operation_parts import (
     switches_protocols,
     text,
 )
+from .patch_bodies import partial_patches
 from .schemas import SchemaNormaliser
 from .twins import without_slash_twins
 from .x_mcp import XMcpLevel, merge, read_level
@@ -117,6 +118,8 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     operations = _unrequired_schemes(resolver, _assign_keys(resolver, found), schemes, unsaid)
     operations = _token_endpoints(resolver, operations, schemes)
     inputs, outputs = ctx.schemas.definitions()
+    places = {op.pointer: at for op, at in found}
+    operations = partial_patches(resolver, operations, inputs, places)
     return Api(
         title=title,
         version=version,
