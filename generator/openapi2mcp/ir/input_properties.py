@@ -2,7 +2,7 @@
 
 This module owns :class:`InputProperties`, which :class:`~openapi2mcp.ir.schemas.SchemaNormaliser`
 applies to every object schema it normalises for the ``input`` direction (output schemas keep what
-the document says). Three readings, each counted for one summary diagnostic per document:
+the document says). Four readings, each counted for one summary diagnostic per document:
 
 - a property that is required and has a (non-null) default is optional: the default is what the API
   uses when the value is left out (PostgREST lists every NOT NULL column as required, also
@@ -16,7 +16,9 @@ the document says). Three readings, each counted for one summary diagnostic per 
   optional property also takes null, spelled as a 3.0 ``nullable: true`` is: 2.0 cannot say a value
   may be null, and an API's nullable fields (PostgREST's nullable columns) are cleared with one.
   Required properties are left alone (PostgREST's NOT NULL columns), also those a default makes
-  optional, and so are form fields (a form cannot carry null).
+  optional, and so are form fields (a form cannot carry null);
+- PostgREST's one-column integer primary key without a default is optional: its document leaves
+  out the sequence (``serial``, identity) that fills it (``_sequence_key``).
 """
 
 from __future__ import annotations
@@ -71,23 +73,16 @@ class InputProperties:
         self._dropped: dict[str, tuple[Location, Any]] = {}
         self._read: dict[str, tuple[Location, Any]] = {}
         self._nullable: dict[str, tuple[Location, str]] = {}
+        self._serial: dict[str, tuple[Location, str]] = {}
 
     def relax(self, out: JsonObject, value: JsonObject, at: Location) -> None:
-        """Apply the three readings to ``out``, the input form of the object schema ``value``."""
+        """Apply the readings to ``out``, the input form of the object schema ``value``."""
         properties = out.get("properties")
         if not isinstance(properties, dict):
             return
         required = out.get("required")
         listed: list[str] = required if isinstance(required, list) else []
-        kept = _discriminator(value)
-        # decided before defaults are checked: one that is dropped is still the API's to apply
-        optional = [
-            name
-            for name in listed
-            if name != kept
-            and isinstance(properties.get(name), dict)
-            and properties[name].get("default") is not None
-        ]
+        optional = self._optional_names(properties, listed, value, at)
         for name, prop in properties.items():
             if isinstance(prop, dict) and prop.get("default") is not None:
                 self._check_default(prop, at.child("properties", name))
@@ -100,15 +95,36 @@ class InputProperties:
                     properties[name] = relaxed
                     place = at.child("properties", name)
                     self._nullable.setdefault(place.pointer, (place, name))
-        for name in optional:
-            place = at.child("properties", name)
-            self._optional.setdefault(place.pointer, (place, name))
         if optional:
             rest = [name for name in listed if name not in optional]
             if rest:
                 out["required"] = rest
             else:
                 del out["required"]
+
+    def _optional_names(
+        self, properties: JsonObject, listed: list[str], value: JsonObject, at: Location
+    ) -> list[str]:
+        """The required properties that a client may leave out: those with a default (decided
+        before defaults are checked: one that is dropped is still the API's to apply) and
+        PostgREST's sequence key; each remembered for its diagnostic."""
+        kept = _discriminator(value)
+        optional = [
+            name
+            for name in listed
+            if name != kept
+            and isinstance(properties.get(name), dict)
+            and properties[name].get("default") is not None
+        ]
+        for name in optional:
+            place = at.child("properties", name)
+            self._optional.setdefault(place.pointer, (place, name))
+        serial = _sequence_key(value)
+        if serial in listed and serial not in optional and serial != kept:
+            optional.append(serial)
+            place = at.child("properties", serial)
+            self._serial.setdefault(place.pointer, (place, serial))
+        return optional
 
     def summarise(self, say: Say) -> None:
         """One info diagnostic per reading that changed something, at its first place."""
@@ -151,6 +167,18 @@ class InputProperties:
                 f"Swagger 2.0 cannot say that a value may be null: {count} optional"
                 f" {'property takes' if one else 'properties take'} null too in what tools take,"
                 f" so that a model can clear {'it' if one else 'them'} {_first(count, repr(name))}",
+            )
+
+        if self._serial:
+            count, (place, name) = len(self._serial), next(iter(self._serial.values()))
+            one = count == 1
+            say(
+                "postgrest-sequence-key",
+                place,
+                f"{count} integer primary {'key' if one else 'keys'} without a default in"
+                f" PostgREST's document, which leaves out the"
+                f" {'sequence that fills it' if one else 'sequences that fill them'}: optional"
+                f" in what tools take {_first(count, repr(name))}",
             )
 
     def _check_default(self, prop: JsonObject, at: Location) -> None:
@@ -229,6 +257,27 @@ def _read(value: Any, kind: str) -> Any:
         return _BOOLEAN_TEXT.get(value.strip().lower())
     reader = VALUE_READERS.get(kind)
     return None if reader is None else reader(value)
+
+
+def _sequence_key(value: JsonObject) -> str | None:
+    """The primary key a sequence fills, in PostgREST's description of a table: its one column
+    marked ``<pk/>``, an integer with no default. PostgREST leaves a ``serial`` or identity
+    column's default (``nextval(...)``) out of its document, so such a key looks required and
+    ``POST /authors {"name": ...}``, which the API answers 201, was refused for want of an id. A
+    key of several columns (``book_tags``) is the caller's to give; a key that really has no
+    default is refused by the API, which says which column."""
+    properties = value.get("properties")
+    if not isinstance(properties, dict):
+        return None
+    keys = [
+        name
+        for name, prop in properties.items()
+        if isinstance(prop, dict) and "<pk/>" in str(prop.get("description", ""))
+    ]
+    if len(keys) != 1:
+        return None
+    prop = properties[keys[0]]
+    return keys[0] if prop.get("type") == "integer" and "default" not in prop else None
 
 
 def _discriminator(value: JsonObject) -> str | None:

@@ -107,12 +107,47 @@ def test_postgrest_columns_with_a_default_may_be_left_out(tmp_path: Path) -> Non
     assert _valid(orders, {"book_id": 100})
     assert not _valid(orders, {"quantity": 2})
     authors = tools["post_authors"]["inputSchema"]
-    # a primary key without a default (PostgREST publishes none for serial columns) stays needed
-    assert authors["dependentRequired"] == {
-        "id": ["name"],
-        "name": ["id"],
-        "created_at": ["id", "name"],
-    }
+    # an integer primary key without a default is a serial one: PostgREST leaves its sequence
+    # out of the document, and answers 201 to an author given by name alone
+    assert authors["dependentRequired"] == {"id": ["name"], "created_at": ["name"]}
+    assert _valid(authors, {"name": "Octavia E. Butler"})
+    assert not _valid(authors, {"created_at": "2026-12-05T00:00:00Z"})
+
+
+def test_a_key_of_several_columns_or_not_an_integer_stays_required() -> None:
+    def required(properties: dict[str, Any]) -> Any:
+        given, _ = normalise(_object(properties, list(properties)))
+        return given.get("required")
+
+    key = "Note:\nThis is a Primary Key.<pk/>"
+    assert required(
+        {
+            "book_id": {"type": "integer", "description": key},
+            "tag_id": {"type": "integer", "description": key},
+        }
+    ) == ["book_id", "tag_id"]
+    assert required({"code": {"type": "string", "description": key}}) == ["code"]
+    assert required({"id": {"type": "integer", "description": key}, "n": {"type": "string"}}) == [
+        "n"
+    ]
+    # an integer column that is not the key is not filled by a sequence
+    assert required({"id": {"type": "integer"}}) == ["id"]
+
+
+def test_the_sequence_keys_made_optional_are_said_once(tmp_path: Path) -> None:
+    said = [
+        (d.level, d.pointer, d.message)
+        for d in _generated(tmp_path, POSTGREST).report.diagnostics
+        if d.code == "postgrest-sequence-key"
+    ]
+    assert said == [
+        (
+            "info",
+            "#/components/schemas/authors/properties/id",
+            "1 integer primary key without a default in PostgREST's document, which leaves out"
+            " the sequence that fills it: optional in what tools take ('id' here)",
+        )
+    ]
 
 
 def test_sql_expressions_are_not_advertised_as_defaults(tmp_path: Path) -> None:
