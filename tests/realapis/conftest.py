@@ -44,7 +44,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.kit.redis_server import running_redis
-from tests.realapis import lnbits, nautobot, postgres, pygeoapi, slurm
+from tests.realapis import lnbits, nautobot, postgres, postgrest, pygeoapi, slurm
 from tests.realapis.dstack import run_dstack
 from tests.realapis.servers import (
     INSTALL_HINT,
@@ -1246,6 +1246,15 @@ def run_lnbits(realapi_dir: Path) -> Iterator[LiveApi]:
         )
 
 
+def run_postgrest(realapi_dir: Path) -> Iterator[LiveApi]:
+    """PostgREST 12 (a Haskell server, npm's static binary) over the bookshop schema
+    ``postgrest.py`` loads; its Swagger 2.0 document, written from the database's catalogue, is
+    fetched from ``/``. Anonymous: the database role it runs as owns the schema."""
+    with postgrest.running(realapi_dir) as server:
+        package, spec = _generate_live(server, "/", {}, realapi_dir, "postgrest")
+        yield LiveApi(server, package, "postgrest_mcp", "POSTGREST", server.root_url, spec)
+
+
 RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "httpbin": run_httpbin,
     "kinto": run_kinto,
@@ -1275,7 +1284,13 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
     "lnbits": run_lnbits,
     "zenml": run_zenml,
     "dstack": run_dstack,
+    "postgrest": run_postgrest,
 }
+
+
+@pytest.fixture(scope="session")
+def postgrest_api(realapi_dir: Path) -> Iterator[LiveApi]:
+    yield from run_postgrest(realapi_dir)
 
 
 @pytest.fixture(scope="session")
