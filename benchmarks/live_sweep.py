@@ -4,7 +4,7 @@ The servers the ``realapi`` tests launch (``tests/realapis/conftest.py``: ``RUNN
 by ``scripts/install_realapis.sh``: httpbin, Kinto, Jupyter Server, PowerDNS, Alertmanager,
 LoopBack's two examples, Prefect, GNS3, Label Studio, Chroma, Unleash, Superset, Platformatic DB,
 Airflow, Directus, etcd, WireMock, Homebridge's UI, Pulp, Zou, Slurm, changedetection.io, ZenML,
-dstack) are started on 127.0.0.1 with their data in a temporary directory, in a network namespace
+dstack, PostgREST) are started on 127.0.0.1 with their data in a temporary directory, in a network namespace
 whose only interface is loopback (a URL a server is told to fetch goes nowhere); each one's live
 OpenAPI document is generated into a package, and the package's server (stdio, full mode, signed in
 where the API needs it) calls every tool with its smoke arguments and (``--all``) with a value for
@@ -149,6 +149,7 @@ SETUP: dict[str, dict[str, Any]] = {
     # signed in as the administrator (the runner's token); the example arguments name no user of
     # its, so no call replaces that token or demotes it
     "dstack": {"env": {}, "skip": r"^$"},
+    "postgrest": {"env": {}, "skip": r"^$"},
 }
 
 
