@@ -161,6 +161,13 @@ async def test_a_list_resource_takes_its_operations_query_parameters(
         (sent,) = fake_petstore.requests
         assert sent.query_params == [("status", "available"), ("status", "sold")]
         fake_petstore.clear()
+        # a comma written %2C is the value's own: one status, which the API does not have
+        refused = await _read_error(client, "petstore://pets?status=available%2Csold")
+        assert refused.error.data == {
+            "uri": "petstore://pets?status=available%2Csold",
+            "detail": 'status[0]: "available,sold" is not one of "available", "pending" or "sold"',
+        }
+        assert fake_petstore.requests == []
         # a key repeated where its parameter takes one value names nothing
         refused = await _read_error(client, "petstore://pets?limit=1&limit=2")
         assert refused.error.data == {

@@ -17,6 +17,7 @@ from ..catalog.model import OperationSpec
 from ..jsonschema import Validator, unwrap_nullable
 from ..upstream.encoding import scalar
 from .jsonrpc import JsonObject
+from .uritemplate import Listed, Matched
 
 # methods whose query may say what they act on (PostgREST's DELETE /measurements?reading_ts=…):
 # a filter left out there widens the change
@@ -34,17 +35,23 @@ def _primary_type(schema: Any) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def convert_variable(value: str | list[str], schema: Any) -> Any:
+def convert_variable(value: Matched, schema: Any) -> Any:
     """A matched URI-template variable as the type its argument schema declares: an array's
-    items are its values given one by one (a query key repeated) or its text split at commas.
+    items are its values given one by one (a query key repeated) or written with bare commas
+    (:class:`Listed`); a comma written ``%2C`` is a character of its item.
 
     Raises ``ValueError`` when the text cannot be that type (the URI then names no resource).
     """
+    schema = unwrap_nullable(schema)
     kind = _primary_type(schema)
+    items = schema.get("items") if isinstance(schema, dict) else None
+    if isinstance(value, Listed):
+        if kind == "array":
+            return [convert_variable(part, items) for part in value]
+        value = ",".join(value)  # one value with commas of its own
     if isinstance(value, list):
         if kind != "array":
             raise ValueError(f"given {len(value)} times; it takes one value")
-        items = schema.get("items") if isinstance(schema, dict) else None
         return [convert_variable(part, items) for part in value]
     if kind == "integer":
         if not _INTEGER.fullmatch(value):
@@ -59,8 +66,7 @@ def convert_variable(value: str | list[str], schema: Any) -> Any:
             raise ValueError(f"{value!r} is not true or false")
         return value == "true"
     if kind == "array":
-        items = schema.get("items") if isinstance(schema, dict) else None
-        return [convert_variable(part, items) for part in value.split(",")] if value else []
+        return [convert_variable(value, items)] if value else []
     return value
 
 

@@ -64,7 +64,7 @@ from .results import (
     tool_result,
 )
 from .shaping import is_object_schema, shape_tool_result
-from .uritemplate import UriTemplate, slash_hint
+from .uritemplate import Matched, UriTemplate, slash_hint
 
 if TYPE_CHECKING:
     from ..auth.bearer import InboundToken
@@ -762,9 +762,7 @@ class Calls:
             self._templates = compiled
         return self._templates
 
-    def _arguments(
-        self, binding: TemplateBinding, variables: Mapping[str, str | list[str]]
-    ) -> JsonObject:
+    def _arguments(self, binding: TemplateBinding, variables: Mapping[str, Matched]) -> JsonObject:
         named = self._tables.tool_by_operation.get(binding["operation"])
         tool = self._tables.tools[named] if named is not None else None
         schema = tool.get("inputSchema") if tool is not None else None

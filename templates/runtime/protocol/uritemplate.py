@@ -7,7 +7,10 @@ with a ``ValueError`` that names the position, as are malformed templates. Match
 URI back into percent-decoded variables: ``{var}`` and ``{/var}`` values are non-empty and never
 contain ``/``; query variables are optional, may come in any order, and an unknown query key means
 no match. A query key given more than once (``?tag=a&tag=b``, the form style an API's arrays take)
-matches as the list of its values, in order. Query expressions must therefore end the template. Stdlib only.
+matches as the list of its values, in order. A value written with bare commas (``?p=5,95``) is the
+list RFC 6570 expands a list to, kept as :class:`Listed` (its decoded items); an encoded comma
+(``%2C``) is a character of the value (TiTiler's ``rescale=-1000%2C1000`` is one item). Query
+expressions must therefore end the template. Stdlib only.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
 
-__all__ = ["UriTemplate", "slash_hint"]
+__all__ = ["Listed", "Matched", "UriTemplate", "slash_hint"]
 
 _VARNAME = re.compile(
     r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*\Z"
@@ -28,6 +31,15 @@ _UNRESERVED = "-._~"
 _RESERVED = _UNRESERVED + ":/?#[]@!$&'()*+,;="
 _OPERATORS = {"": "", "+": "+", "/": "/", "?": "?", "&": "&"}
 _UNSUPPORTED = set("#.;=,!@|")
+
+
+class Listed(list[str]):
+    """A matched value written with bare commas, as its decoded items: a list where the
+    variable's schema takes one, else one value with its commas (see the module)."""
+
+
+# what a variable matched: its text, the items written with bare commas, or a query key's values
+Matched = str | list[str] | list[str | Listed]
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,18 +192,18 @@ class UriTemplate:
 
     # -- matching ------------------------------------------------------------------------------
 
-    def match(self, uri: str) -> dict[str, str | list[str]] | None:
+    def match(self, uri: str) -> dict[str, Matched] | None:
         """The variables that expand to ``uri`` (percent-decoded), or None when it does not fit;
         a query key given more than once, as the list of its values."""
         path, sep, query = uri.partition("?") if self._query else (uri, "", "")
         found = self._regex.fullmatch(path)
         if found is None:
             return None
-        result: dict[str, str | list[str]] = {}
+        result: dict[str, Matched] = {}
         for index, name in enumerate(self._groups):
             # an encoded slash is the value's own (an id "m/x" expands to "m%2Fx"): the upstream
             # request keeps it inside its path segment, and refuses dot segments
-            decoded = _decode(found.group(f"g{index}"))
+            decoded = _decode_value(found.group(f"g{index}"))
             if decoded is None:
                 return None
             if result.setdefault(name, decoded) != decoded:
@@ -212,18 +224,18 @@ class UriTemplate:
             return None
         return next((n for i, n in enumerate(groups) if "/" in found.group(f"g{i}")), None)
 
-    def _match_query(self, query: str, result: dict[str, str | list[str]]) -> bool:
+    def _match_query(self, query: str, result: dict[str, Matched]) -> bool:
         fixed = dict(self._fixed_query)
-        given: dict[str, list[str]] = {}
+        given: dict[str, list[str | Listed]] = {}
         for pair in query.split("&") if query else []:
             raw_key, _, raw_value = pair.partition("=")
-            key, value = _decode(raw_key), _decode(raw_value)
+            key, value = _decode(raw_key), _decode_value(raw_value)
             if key is None or value is None:
                 return False
             if key in fixed:
-                if key in given or fixed[key] != value:
+                if key in given or fixed[key] != _joined(value):
                     return False
-                given[key] = [value]
+                given[key] = [_joined(value)]
             elif key in self._query and key not in result:
                 given.setdefault(key, []).append(value)
             else:
@@ -262,6 +274,18 @@ def _decode(raw: str) -> str | None:
         return unquote(raw, errors="strict")
     except UnicodeDecodeError:
         return None
+
+
+def _joined(value: str | Listed) -> str:
+    return ",".join(value) if isinstance(value, Listed) else value
+
+
+def _decode_value(raw: str) -> str | Listed | None:
+    """A value as decoded text, or as :class:`Listed` items where bare commas separate them."""
+    if "," not in raw:
+        return _decode(raw)
+    items = [_decode(part) for part in raw.split(",")]
+    return None if None in items else Listed(item for item in items if item is not None)
 
 
 def slash_hint(templates: Iterable[UriTemplate], uri: str) -> str:

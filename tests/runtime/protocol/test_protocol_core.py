@@ -16,6 +16,7 @@ from templates.runtime.protocol.dispatch import Dispatcher, LegacySession
 from templates.runtime.protocol.jsonrpc import PreparedResult, encode
 from templates.runtime.protocol.results import UpstreamStatusError
 from templates.runtime.protocol.shaping import wrap_output_schema
+from templates.runtime.protocol.uritemplate import Listed, Matched
 from templates.runtime.upstream.client import UpstreamError, UpstreamResponse
 from tests.runtime.conftest import CATALOG, META
 
@@ -261,15 +262,27 @@ def test_wrap_output_schema_keeps_definitions_at_the_root() -> None:
         ("2.5", {"type": "number"}, 2.5),
         ("2", {"type": "number"}, 2),
         ("true", {"type": "boolean"}, True),
-        ("a,b", {"type": "array", "items": {"type": "string"}}, ["a", "b"]),
-        ("1,2", {"type": "array", "items": {"type": "integer"}}, [1, 2]),
+        # bare commas separate items; a comma of the value's own came encoded (TiTiler's
+        # rescale=-1000%2C1000 is one item) and reaches here decoded, in a plain string
+        (Listed(["a", "b"]), {"type": "array", "items": {"type": "string"}}, ["a", "b"]),
+        (Listed(["1", "2"]), {"type": "array", "items": {"type": "integer"}}, [1, 2]),
+        ("-1000,1000", {"type": "array", "items": {"type": "string"}}, ["-1000,1000"]),
+        (Listed(["a", "b"]), {"type": "string"}, "a,b"),
         (["1", "2"], {"type": "array", "items": {"type": "integer"}}, [1, 2]),
         (["a,b", "c"], {"type": "array", "items": {"type": "string"}}, ["a,b", "c"]),
+        ([Listed(["0", "1"]), "c"], {"type": "array", "items": {"type": "string"}}, ["0,1", "c"]),
+        # an optional array (FastAPI's `list[int] | None`): its items are still typed
+        (
+            Listed(["5", "95"]),
+            {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]},
+            [5, 95],
+        ),
+        ("1", {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]}, [1]),
         ("007", {"type": "string"}, "007"),
         ("x", None, "x"),
     ],
 )
-def test_convert_variable(text: str | list[str], schema: Any, value: Any) -> None:
+def test_convert_variable(text: Matched, schema: Any, value: Any) -> None:
     assert convert_variable(text, schema) == value
     assert type(convert_variable(text, schema)) is type(value)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from templates.runtime.protocol.uritemplate import UriTemplate, slash_hint
+from templates.runtime.protocol.uritemplate import Listed, UriTemplate, slash_hint
 
 
 def test_variables_in_order_without_duplicates() -> None:
@@ -114,6 +114,19 @@ def test_a_repeated_query_key_matches_as_the_list_of_its_values() -> None:
     # a fixed pair may not be given twice, and a path variable is not a query's
     assert UriTemplate("api://x?kind=pet{&q}").match("api://x?kind=pet&kind=pet&q=1") is None
     assert UriTemplate("api://x/{id}{?id}").match("api://x/1?id=2&id=3") is None
+
+
+def test_bare_commas_list_items_and_an_encoded_comma_is_the_values_own() -> None:
+    # TiTiler: ?p=5,95 is a list (RFC 6570 expands a list so); rescale=-1000%2C1000 one item
+    template = UriTemplate("titiler://cog/statistics{?url,p,rescale}")
+    found = template.match("titiler://cog/statistics?p=5,95&rescale=-1000%2C1000&url=a%2Cb.tif")
+    assert found == {"p": ["5", "95"], "rescale": "-1000,1000", "url": "a,b.tif"}
+    assert found is not None and isinstance(found["p"], Listed)
+    assert template.match("titiler://cog/statistics?rescale=0,1&rescale=2%2C3") == {
+        "rescale": [Listed(["0", "1"]), "2,3"]
+    }
+    # a fixed pair is compared as written
+    assert UriTemplate("api://x?f=a,b{&q}").match("api://x?f=a,b&q=1") == {"q": "1"}
 
 
 def test_query_after_path_variable() -> None:
