@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 from urllib.parse import quote
 
 from ..config import AnnotationOverride
@@ -563,17 +563,24 @@ def _unique(
     return exposed
 
 
+# RFC 6570 takes RFC 3986's sub-delimiters as literals (TiTiler's /cog/point/{lon},{lat}: a client
+# reads titiler://cog/point/10,45); not ':' or '@', which the first segment, a URI's authority,
+# would read as a port or a user, nor "'", which a template may not hold
+_LITERAL: Final = "/-._~!$&()*+,;="
+
+
 def _uri_path(path: str, variables: Mapping[str, str]) -> str:
-    """``/pets/{petId}`` → ``pets/{petId}`` with literal parts percent-encoded."""
+    """``/pets/{petId}`` → ``pets/{petId}`` with literal parts percent-encoded where a URI
+    template needs it."""
     out: list[str] = []
     rest = path.strip("/") or "root"
     while rest:
         start = rest.find("{")
         end = rest.find("}", start)
         if start < 0 or end < 0:
-            out.append(quote(rest, safe="/-._~"))
+            out.append(quote(rest, safe=_LITERAL))
             break
-        out.append(quote(rest[:start], safe="/-._~"))
+        out.append(quote(rest[:start], safe=_LITERAL))
         name = rest[start + 1 : end]
         out.append("{" + variables.get(name, naming.python_identifier(name)) + "}")
         rest = rest[end + 1 :]

@@ -259,6 +259,24 @@ def test_a_resource_says_its_media_type_only_when_the_document_does() -> None:
     ]
 
 
+def test_a_paths_sub_delimiters_stay_literal_in_its_uri_template() -> None:
+    # TiTiler's point query: a client reads titiler://cog/point/10,45, not .../10%2C45; a colon
+    # (which the first segment, the URI's authority, would read as a port) and a space are encoded
+    json = Response("200", "application/json", {})
+    lon, lat = path_param("lon", {"type": "number"}), path_param("lat", {"type": "number"})
+    surface = classify_operations(
+        api(
+            op("GET", "/cog/point/{lon},{lat}", "point", parameters=(lon, lat), response=json),
+            op("GET", "/a:b/c d/(x)+y;z=1", "odd", response=json),
+        ),
+        Settings(),
+        "titiler",
+        Report(),
+    )
+    assert [t.uri_template for t in surface.templates] == ["titiler://cog/point/{lon},{lat}"]
+    assert [r.uri for r in surface.resources] == ["titiler://a%3Ab/c%20d/(x)+y;z=1"]
+
+
 def test_required_query_parameter_makes_a_template_and_enums_give_completions() -> None:
     status = Parameter("status", "query", True, {"type": "string", "enum": ["available", "sold"]})
     surface = classify_operations(

@@ -129,6 +129,15 @@ def test_bare_commas_list_items_and_an_encoded_comma_is_the_values_own() -> None
     assert UriTemplate("api://x?f=a,b{&q}").match("api://x?f=a,b&q=1") == {"q": "1"}
 
 
+def test_variables_apart_by_a_literal_comma() -> None:
+    # TiTiler's /cog/point/{lon},{lat}, and sub-delimiters a path may hold as literals
+    assert UriTemplate("titiler://cog/point/{lon},{lat}").match(
+        "titiler://cog/point/-1.5,45.25"
+    ) == {"lon": "-1.5", "lat": "45.25"}
+    assert UriTemplate("api://a/(x)+y;z=1/{id}").match("api://a/(x)+y;z=1/7") == {"id": "7"}
+    assert UriTemplate("api://a/(x)+y;z=1/{id}").expand({"id": "a,b"}) == "api://a/(x)+y;z=1/a%2Cb"
+
+
 def test_query_after_path_variable() -> None:
     template = UriTemplate("petstore://pets/{id}{?fields}")
     assert template.match("petstore://pets/7?fields=name") == {"id": "7", "fields": "name"}
