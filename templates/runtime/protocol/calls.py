@@ -50,6 +50,7 @@ from ..jsonschema import SchemaError, Validator
 from ..upstream.bodies import FORM
 from ..upstream.client import UpstreamError, UpstreamResponse
 from ..upstream.encoding import media_type
+from ..upstream.negotiation import documented_types
 from .arguments_text import convert_variable as convert_variable  # noqa: PLC0414 - re-exported
 from .arguments_text import nulls_left_out, texts_as_sent, whole_numbers
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
@@ -466,6 +467,7 @@ class Calls:
             redirects=redirects,
             reads=_reads(tool),
             documented=spec.get("responseMediaType", "") if spec is not None else "",
+            offered=documented_types(spec) if spec is not None else frozenset(),
         )
         await progress.report(2, total=2, message="Done")
         returned = "an error result" if result.get("isError") else "a result"

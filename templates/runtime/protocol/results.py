@@ -10,8 +10,9 @@ saying the call succeeded, and, for a write, that the change was made and must n
 A body that is not what its content type says (an HTML page labelled JSON, NDJSON labelled JSON) is
 delivered as it is: JSON Lines (``application/x-ndjson``, ``application/jsonl``, or one JSON value per
 line under a JSON type) as an array, other text as text, anything else as a blob; a body in a content
-coding this server cannot undo comes as a blob naming the coding. Text, images, audio and other
-binary bodies map to their content block types, and a ``multipart/*`` body
+coding this server cannot undo comes as a blob naming the coding. Text, images (those models
+read: ``body_kinds``), audio and other binary bodies map to their content block types; a format the
+operation documents beside its JSON (an image asked for with ``f=png``) is no mismatch; a ``multipart/*`` body
 (``multipart.parse_multipart``) to one block per part: text parts as text, images and audio as such,
 JSON and other parts as embedded resources named by their ``Content-Location``, ``Content-ID`` or
 position. A redirect that was not followed is an error naming its ``Location``. A non-2xx status
@@ -48,6 +49,12 @@ from ..upstream.client import MAX_RESPONSE_BYTES, UpstreamResponse
 from ..upstream.encoding import is_json, media_type
 from ..upstream.multipart import MultipartError, Part, parse_multipart
 from ..upstream.redaction import scrub_credentials
+from .body_kinds import EVENTS as _EVENTS
+from .body_kinds import HTML as _HTML
+from .body_kinds import body_kind as _kind
+from .body_kinds import charset as _charset
+from .body_kinds import image_type
+from .body_kinds import media as _media
 from .html_text import page_text
 from .paging import paging_advice
 from .projection import Selection, SelectionError, as_structured, nothing_selected
@@ -75,39 +82,8 @@ _AUTH_STATUSES = frozenset({401, 403})
 _NOTICE_ROOM = 300
 # methods that change nothing: their results never warn against repeating them
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
-# JSON Lines / NDJSON / JSON text sequences: one JSON value per line
-_JSON_LINES = frozenset(
-    {
-        "application/x-ndjson",
-        "application/ndjson",
-        "application/jsonl",
-        "application/x-jsonlines",
-        "application/jsonlines",
-        "application/json-lines",
-        "application/json-seq",
-        "application/stream+json",
-        "application/x-json-stream",
-    }
-)
 # a part's Content-Location longer than this is not used as its URI
 _MAX_PART_URI = 2048
-# documents of a type of their own that are text
-_DOCUMENT_TYPES = frozenset(
-    {"application/vnd.oai.openapi", "application/toml", "application/x-sh", "application/csv"}
-)
-_TEXTUAL_APPLICATION = frozenset(
-    {
-        "application/xml",
-        "application/yaml",
-        "application/x-yaml",
-        "application/javascript",
-        "application/ecmascript",
-        "application/graphql",
-        "application/sql",
-        "application/x-www-form-urlencoded",
-        "application/csv",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +113,7 @@ def tool_result(
     redirects: Sequence[str] = (),
     reads: bool | None = None,
     documented: str = "",
+    offered: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     """Map one upstream response to a modern ``CallToolResult``.
 
@@ -146,7 +123,8 @@ def tool_result(
     operation documents as its answers (``"302"``, ``"3XX"``): one that was not followed is the
     result, not a failure; ``reads`` says the operation changes nothing (a search by POST), which
     its method says when it is not given; ``documented`` is the media type the operation
-    documents for its answer (a web page where it is JSON is said to be one).
+    documents for its answer (a web page where it is JSON is said to be one), ``offered`` every
+    media type its success answers document (one of them that is not JSON is no mismatch).
     """
     if reads is None:
         reads = response.method.upper() in _READS
@@ -165,7 +143,9 @@ def tool_result(
     if not 200 <= status < 300:
         return tool_error(_status_message(response))
     documented_json = is_json(media_type(documented))
-    result = _Success(response, output, limits, paging, select, reads, documented_json).result()
+    result = _Success(
+        response, output, limits, paging, select, reads, documented_json, offered
+    ).result()
     # what the body does not say: how to page on (a Link, a total), a file's name (text says
     # what it is itself)
     textual = _kind(_media(response.content_type), response.body) in _TEXTUAL
@@ -194,6 +174,7 @@ class _Success:
         select: Selection | None = None,
         reads: bool = False,
         documented_json: bool = False,
+        offered: frozenset[str] = frozenset(),
     ) -> None:
         self.response = response
         self.reads = reads
@@ -204,6 +185,8 @@ class _Success:
         self.media = _media(response.content_type)
         # the operation documents a JSON answer (its output schema may still be none)
         self.documented_json = documented_json
+        # the media types its success answers document: an image asked for is one of them
+        self.offered = offered
 
     def result(self) -> dict[str, Any]:
         response = self.response
@@ -251,6 +234,20 @@ class _Success:
         """What came where the output schema promises JSON: delivered, the call said to have
         gone through."""
         response, budget = self.response, TextBudget(self.limits)
+        if self.media in self.offered:
+            # a format the operation documents beside its JSON, asked for (TiTiler's colour map
+            # as a PNG with f=png, its tile matrix sets as a page with f=html): no mismatch
+            said = (
+                f"The API answered with {self.media}, a format this operation documents beside JSON"
+            )
+            if self.media in _HTML and kind == "text":
+                shown = _text(budget.take(f"(an HTML page) {page_text(_decode(response))}"))
+                said += "; the page's text follows."
+            else:
+                shown = self._as_is(kind, budget)
+                said += "; it follows."
+            content = [_text(f"{self._succeeded()} {said}"), shown, *self._unselected()]
+            return _without_data(response, self.output, content)
         if self.media in _HTML and kind == "text":
             # a web page in the API's place (Phoenix's web application answers an id with a
             # "/" in it, decoded into another path): its title and text, not its markup
@@ -319,7 +316,8 @@ class _Success:
             if too_large is not None:
                 return too_large
             data = base64.b64encode(response.body).decode("ascii")
-            return {"type": kind, "data": data, "mimeType": self.media}
+            mime = image_type(self.media) if kind == "image" else self.media
+            return {"type": kind, "data": data, "mimeType": mime}
         return self._blob()
 
     def _too_large(self) -> dict[str, Any] | None:
@@ -547,18 +545,6 @@ def _text(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
 
 
-def _media(content_type: str) -> str:
-    return content_type.split(";", 1)[0].strip().lower()
-
-
-def _charset(content_type: str) -> str:
-    for param in content_type.split(";")[1:]:
-        key, _, value = param.partition("=")
-        if key.strip().lower() == "charset":
-            return value.strip().strip('"') or "utf-8"
-    return "utf-8"
-
-
 def _decode(response: UpstreamResponse) -> str:
     return _decode_bytes(response.body, response.content_type)
 
@@ -597,37 +583,6 @@ def _undecoded(body: bytes, content_type: str) -> list[dict[str, Any]]:
                 "that no byte is lost.]"
             )
         ]
-
-
-def _kind(media: str, body: bytes) -> str:
-    """json, ndjson, text, image, audio, multipart or binary; a missing content type is sniffed."""
-    if media in _JSON_LINES:
-        return "ndjson"
-    if media == "application/json" or media.endswith("+json"):
-        return "json"
-    if media.startswith("text/") or media in _TEXTUAL_APPLICATION or media.endswith("+xml"):
-        return "text"
-    if media.endswith(("+yaml", "yaml", "openapi")) or media in _DOCUMENT_TYPES:
-        # a document in a type of its own (NetBox's schema as application/vnd.oai.openapi, 6.8
-        # MB of YAML, came as base64 past the result budget)
-        return "text"
-    if media.startswith("image/"):
-        return "image"
-    if media.startswith("audio/"):
-        return "audio"
-    if media.startswith("multipart/"):
-        return "multipart"
-    if media:
-        return "binary"
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        return "binary"
-    try:
-        json.loads(text)
-    except ValueError:
-        return "text"
-    return "json"
 
 
 class TextBudget:
@@ -702,7 +657,7 @@ def _part_block(part: Part, index: int, url: str, budget: TextBudget) -> dict[st
         return {
             "type": kind,
             "data": base64.b64encode(part.body).decode("ascii"),
-            "mimeType": media,
+            "mimeType": image_type(media) if kind == "image" else media,
         }
     resource: dict[str, Any] = {"uri": _part_uri(part, index, url), "mimeType": media}
     if kind == "json":
@@ -729,10 +684,6 @@ def _part_uri(part: Part, index: int, url: str) -> str:
 
 def _printable(text: str) -> bool:
     return all("!" <= char <= "~" for char in text)
-
-
-_HTML = frozenset({"text/html", "application/xhtml+xml"})
-_EVENTS = "text/event-stream"
 
 
 def _excerpt(text: str) -> str:

@@ -24,3 +24,12 @@ def accept_header(spec: OperationSpec, arguments: Mapping[str, Any]) -> str:
         for param in spec["parameters"]
     )
     return f"{accept}, */*;q=0.1" if asks_format and "*/*" not in accept else accept
+
+
+def documented_types(spec: OperationSpec) -> frozenset[str]:
+    """The media types the operation documents for its success answers (its ``Accept``), each
+    in lower case without parameters."""
+    listed = [spec["responseMediaType"], *spec.get("accept", "").split(",")]
+    return frozenset(
+        kind for kind in (item.split(";", 1)[0].strip().lower() for item in listed) if kind
+    )

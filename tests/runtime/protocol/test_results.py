@@ -549,6 +549,64 @@ def test_image_and_audio_blocks() -> None:
     ] == [{"type": "audio", "data": encoded, "mimeType": "audio/wav"}]
 
 
+def test_an_image_models_cannot_read_is_a_blob_and_jpg_is_jpeg() -> None:
+    # TiTiler answers tiles as image/jpg, and as TIFF or JPEG 2000 when asked: a model API takes
+    # PNG, JPEG, GIF and WebP images only, so the others go as bytes
+    jpeg = b"\xff\xd8\xff\xe0"
+    encoded = base64.b64encode(jpeg).decode()
+    assert tool_result(response(body=jpeg, content_type="image/jpg"), None)["content"] == [
+        {"type": "image", "data": encoded, "mimeType": "image/jpeg"}
+    ]
+    tiff = response(body=b"II*\x00", content_type="image/tiff; application=geotiff")
+    [block] = tool_result(tiff, None)["content"]
+    assert block == {
+        "type": "resource",
+        "resource": {
+            "uri": URL,
+            "mimeType": "image/tiff",
+            "blob": base64.b64encode(b"II*\x00").decode(),
+        },
+    }
+
+
+def test_a_format_the_operation_documents_beside_json_is_no_mismatch() -> None:
+    # TiTiler's colour map documents JSON, PNG, HTML and more; asked with f=png, it is a PNG
+    png = b"\x89PNG\r\n\x1a\n\x00"
+    offered = frozenset({"application/json", "image/png", "text/html"})
+    result = tool_result(
+        response(body=png, content_type="image/png"), Validator(LENIENT_PET), offered=offered
+    )
+    assert result == {
+        "resultType": "complete",
+        "content": [
+            {
+                "type": "text",
+                "text": "The call succeeded (HTTP 200 OK). The API answered with image/png, a"
+                " format this operation documents beside JSON; it follows.",
+            },
+            {"type": "image", "data": base64.b64encode(png).decode(), "mimeType": "image/png"},
+        ],
+        "structuredContent": {},
+    }
+    page = response(body=b"<html><title>Viridis</title></html>", content_type="text/html")
+    told = tool_result(page, Validator(LENIENT_PET), offered=offered)["content"]
+    assert told == [
+        {
+            "type": "text",
+            "text": "The call succeeded (HTTP 200 OK). The API answered with text/html, a format"
+            " this operation documents beside JSON; the page's text follows.",
+        },
+        {"type": "text", "text": "(an HTML page) Viridis"},
+    ]
+    # a type it does not document is still said to be one
+    csv = tool_result(
+        response(body=b"a,b", content_type="text/csv"), Validator(LENIENT_PET), offered=offered
+    )
+    assert csv["content"][0]["text"].endswith(
+        "not the JSON its output schema describes; the body follows as it came."
+    )
+
+
 def test_other_binary_is_an_embedded_resource() -> None:
     pdf = b"%PDF-1.7\x00\xff"
     result = tool_result(response(body=pdf, content_type="application/pdf"), None)
