@@ -30,6 +30,7 @@ from ..ir.schema_utils import (
     enum_values,
     is_scalar,
     json_type,
+    merged_all_of,
     non_null,
     not_null_branches,
     resolve,
@@ -190,7 +191,7 @@ def _tool(
     title = chosen.title or op.summary.strip() or _humanize(name)
     overrides = settings.annotations_for(chosen, name)
     # hints set by x-mcp or the config file win over the rules: they do not even run
-    ruled = None if _sets_hints(*overrides) else _hint_rule(op, report)
+    ruled = None if _sets_hints(*overrides) else _hint_rule(op, _fields(api, op), report)
     if ruled is not None:
         read_only, destructive, idempotent = ruled[0]
     annotations = _override(Annotations(title, read_only, destructive, idempotent), *overrides)
@@ -230,7 +231,18 @@ def _tool(
     return tool, ruled[1] if ruled is not None else ""
 
 
-def _hint_rule(op: Operation, report: Report) -> tuple[tuple[bool, bool, bool], str] | None:
+def _fields(api: Api, op: Operation) -> tuple[str, ...]:
+    """The names of what ``op`` takes: its parameters and its body's properties."""
+    names = [param.name for param in op.parameters]
+    if op.body is not None:
+        properties = merged_all_of(non_null(op.body.schema), api.input_schemas).get("properties")
+        names += list(properties) if isinstance(properties, dict) else []
+    return tuple(names)
+
+
+def _hint_rule(
+    op: Operation, fields: tuple[str, ...], report: Report
+) -> tuple[tuple[bool, bool, bool], str] | None:
     """The hints a rule gives ``op`` against its verb's, and the rule as ``inspect`` shows it: a
     POST that only reads (``read_only_post``), a GET that acts (``acting_get``), a POST that only
     adds (``additive_post``); each decision is reported."""
@@ -259,7 +271,7 @@ def _hint_rule(op: Operation, report: Report) -> tuple[tuple[bool, bool, bool], 
             f"{change}",
         )
         return (False, True, False), f"by the acting GET rule: {said}"
-    adding = additive_post(op)
+    adding = additive_post(op, fields)
     if adding is not None:
         report.info(
             "post-additive",

@@ -11,7 +11,8 @@ config sets hints itself, and reports each decision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -47,10 +48,10 @@ VERB_HINTS: Mapping[str, tuple[bool, bool, bool]] = {
 # /searches or /filters creates one) in the operationId, as the summary's first word (its verb; later
 # words are often nouns: "Rerequest a check suite"), and as a path's last literal segment when it is
 # one word (`/_search`, `/_validate/query`). Left out on purpose: verify (Stripe's
-# verify_microdeposits changes state), match (reconciliation, trading), convert (CRM leads) and
-# format (disks).
+# verify_microdeposits changes state), match (reconciliation, trading), convert (CRM leads),
+# format (disks) and compute (Feast's compute_metrics and auto_compute store what they compute).
 READ_WORDS = _word_set(
-    "analyse analyze autocomplete calculate check compare compute count decode describe diff dryrun "
+    "analyse analyze autocomplete calculate check compare count decode describe diff dryrun "
     "estimate evaluate explain fetch filter find get lint list lookup parse poll preview query "
     "render retrieve search simulate suggest translate validate"
 )
@@ -59,15 +60,18 @@ READ_WORDS = _word_set(
 # are also verbs (order, book, place, record) are left out because they rarely come with a read
 # word except as the thing searched.
 SIDE_EFFECT_WORDS = _word_set(
-    "abort accept acknowledge acquire activate add apply approve archive assign attach "
+    "abandon abort accept acknowledge acquire activate add apply approve archive assign attach "
     "authenticate authorize block buy cancel capture change charge checkin checkout claim "
     "clear clone close commit complete confirm consume copy create deactivate decline delete "
+    "deprecate "
     "deliver deny deploy dequeue destroy detach disable dismiss dispatch drop edit enable "
     "enqueue enroll erase execute export finalize finish flag follow fork grant hide import "
     "insert install invite join kill lease leave like link lock login logout mark merge "
-    "migrate mint modify move mute new notify patch pause pay pin pop provision publish "
-    "purchase purge push put rebase redeliver refresh refund register reject release remove "
-    "rename renew reopen replace replay rerequest rerun resend reserve reset restart restore "
+    "migrate mint modify move mute new notify patch pause pay persist pin pop provision publish "
+    "purchase purge push put rebase recreate redeliver refresh refund register reject release "
+    "remove "
+    "rename renew reopen replace replay rerequest rerun resend reserve reset resize restart "
+    "restore "
     "resume retry revert revoke rollback rotate run save scale schedule send session set "
     "share signin signout signup star start stop submit subscribe suspend sync terminate "
     "token transfer trigger truncate unarchive unassign unblock uninstall unlink unlock "
@@ -130,9 +134,13 @@ def read_only_post(op: Operation) -> ReadingPost | None:
     """
     if op.method != "POST":
         return None
-    # FastAPI's ids repeat the path after the function's name (get_archive_by_hash_api_files_…)
+    # FastAPI's ids repeat the path after the function's name (get_archive_by_hash_api_files_…);
+    # Google's name the service and the resource before the method (compute.networks.
+    # switchToCustomMode: "compute" is the API's name, no verb of the call)
     function = naming.function_name(op.operation_id, op.path) if op.operation_id else ""
-    identifier = _terms(function or op.operation_id or "")
+    dotted = (op.operation_id or "").split(".")
+    method = dotted[-1] if len(dotted) >= 3 and all(dotted) else ""
+    identifier = _terms(method or function or op.operation_id or "")
     summary = _read_phrase(_terms(op.summary))
     segments = [_terms(s) for s in op.path.split("/") if s and not s.startswith("{")]
     last = segments[-1] if segments else []
@@ -140,6 +148,14 @@ def read_only_post(op: Operation) -> ReadingPost | None:
         *_acting(_without_objects(identifier), named=True),
         *_acting(summary, named=False),
         *(word for segment in segments for word in _acting(segment, named=True)),
+        # what the description says first that keeps something (Feast's compute_metrics: "Submit
+        # a DQM job to compute and store metrics", which a read had run unasked); its other
+        # verbs tell of more than this call does ("send a POST request", "the token scopes")
+        *(
+            word
+            for word in _acting(_read_phrase(_terms(_first_sentence(op.description))), named=False)
+            if _forms(word) & _KEEPING
+        ),
     ]
     vetoes = {form for word in everything for form in _forms(word)} & SIDE_EFFECT_WORDS
     if last and last[-1] in _NO_EFFECT_ACTIONS:
@@ -150,13 +166,30 @@ def read_only_post(op: Operation) -> ReadingPost | None:
         # files the caller gets (Langflow's download_files_batch, a zip of them); a model a
         # server downloads for itself (Ollama's download_model) is no read
         return ReadingPost("download", "operationId")
+    # a name led by the method spells its path, where a read word is a noun unless it ends the
+    # path's last word (Stripe's PostRadarValueListItems and PostRadarValueListsValueList: a
+    # value list, of /value_list_items and /value_lists/{value_list}; PostInvoicesCreatePreview
+    # at /invoices/create_preview: a preview)
+    named = identifier
+    if identifier[:1] == ["post"]:
+        named = identifier[-1:] if last[-1:] == identifier[-1:] else []
     found: list[tuple[str, Literal["operationId", "summary", "path"]]] = [
-        *((word, "operationId") for word in identifier),
+        *((word, "operationId") for word in named),
         *((word, "summary") for word in summary[:1]),
         # a last segment that is one read word, or leads with one (Aim's /metric/get-batch)
         *((word, "path") for word in last[:1]),
     ]
     return next((ReadingPost(w, where) for w, where in found if w in READ_WORDS), None)
+
+
+# what a description says of a call that keeps what it makes
+_KEEPING = frozenset({"store", "persist", "save", "submit", "write", "insert", "enqueue"})
+
+
+def _first_sentence(text: str) -> str:
+    """A description's first sentence (up to its first full stop or blank line)."""
+    first = text.strip().split("\n\n", 1)[0]
+    return re.split(r"(?<=[a-z0-9)])[.!?](?:\s|$)", first, maxsplit=1)[0]
 
 
 # what a POST that downloads hands to its caller (see read_only_post)
@@ -361,12 +394,29 @@ def _sets_members(words: list[str]) -> bool:
     )
 
 
-def additive_post(op: Operation) -> str | None:
+# what a field says of a create that may replace what is there (Feast's register_saved_dataset
+# with allow_override: true replaced a dataset of that name, its description and tags lost)
+# (a field that is such a word, alone or with these; not force_ssl, IsForced, a2a_card_overrides)
+_REPLACING_FIELDS = frozenset({"override", "overwrite", "replace", "upsert", "force"})
+_REPLACING_WITH = frozenset({"allow", "existing", "exist", "exists", "if", "ok", "on", "conflict"})
+
+
+def _replaces(field: str) -> bool:
+    """Whether a field a create takes asks it to replace what is there (see above)."""
+    words = _terms(field)
+    said = {word for word in words if _forms(word) & _REPLACING_FIELDS}
+    return bool(said) and all(word in said or word in _REPLACING_WITH for word in words)
+
+
+def additive_post(op: Operation, fields: Iterable[str] = ()) -> str | None:
     """The verb that says this POST only adds (``create_tag``, ``addPet``, "Create a record"),
     when one leads its operationId (its function's, for FastAPI; its summary without one) and no
-    word says more: creating a tag is no destructive act, and a client that confirms each
+    word says more, nor a field it takes (``fields``: its parameters' and body's, which may ask
+    it to overwrite): creating a tag is no destructive act, and a client that confirms each
     destructive call had asked before every insert (Mayan's, NocoDB's)."""
     if op.method != "POST":
+        return None
+    if any(_replaces(field) for field in fields):
         return None
     words = _name_words(op)
     if _created_last(op, words):

@@ -274,6 +274,30 @@ def test_inspect_shows_the_deciding_rule(spec: Path) -> None:
             ReadingPost("get", "path"),
         ),
         ("archive_runs_batch_api", "/runs/archive-batch", "Archive Runs Batch Api", None),
+        # Google's ids name the service and the resource first: "compute" is the API's name
+        (
+            "compute.networks.switchToCustomMode",
+            "/projects/{project}/global/networks/{network}/switchToCustomMode",
+            "",
+            None,
+        ),
+        (
+            "compute.urlMaps.validate",
+            "/projects/{project}/global/urlMaps/{urlMap}/validate",
+            "",
+            ReadingPost("validate", "operationId"),
+        ),
+        # Stripe's names spell the method and the path: a value list is no listing
+        ("PostRadarValueListItems", "/v1/radar/value_list_items", "", None),
+        ("PostRadarValueListsValueList", "/v1/radar/value_lists/{value_list}", "", None),
+        (
+            "PostInvoicesCreatePreview",
+            "/v1/invoices/create_preview",
+            "",
+            ReadingPost("preview", "operationId"),
+        ),
+        # Feast stores the metrics it computes
+        ("compute_metrics_monitoring_compute_post", "/monitoring/compute", "Compute Metrics", None),
     ],
 )
 def test_the_rule_on_real_apis_operations(
@@ -398,6 +422,48 @@ def test_a_get_that_acts_is_a_tool_that_asks_and_no_resource(tmp_path: Path) -> 
         "not read-only, and no resource; set its hints in x-mcp annotations or "
         "[annotations.<operationId>] to change this"
     )
+
+
+def test_a_description_that_says_the_call_keeps_what_it_makes_is_no_read() -> None:
+    # Feast's: "Submit a DQM job to compute and store metrics" (found by a read word otherwise)
+    operation = Operation(
+        key="k",
+        operation_id="get_metrics_report",
+        method="POST",
+        path="/monitoring/report",
+        pointer="#",
+        description="Submit a job to compute and store metrics. Returns job_id.",
+    )
+    assert read_only_post(operation) is None
+    # what it says after its first sentence, or of what a read reads, does not count
+    said_later = "Get the metrics of a run.\n\nTheir store is kept for 30 days; save them."
+    described = dataclasses.replace(operation, description=said_later)
+    assert read_only_post(described) == ReadingPost("get", "operationId")
+    # nor does sending the request it describes (DigitalOcean's "send a POST request to")
+    asked = dataclasses.replace(operation, description="To get a report, send a POST request.")
+    assert read_only_post(asked) == ReadingPost("get", "operationId")
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        # Feast's register_saved_dataset replaced a dataset of that name with allow_override
+        (("name", "allow_override"), None),
+        (("name", "allowOverwrite"), None),
+        (("name", "overwrite"), None),
+        (("name", "replace_existing"), None),
+        # fields that only mention such a word say nothing of the create
+        (("name", "force_ssl", "IsForced", "a2a_card_overrides"), "create"),
+        (("name", "overrideSharePermissions"), "create"),
+    ],
+)
+def test_a_create_that_may_overwrite_is_not_only_adding(
+    fields: tuple[str, ...], expected: str | None
+) -> None:
+    operation = Operation(
+        key="k", operation_id="create_dataset", method="POST", path="/datasets", pointer="#"
+    )
+    assert additive_post(operation, fields) == expected
 
 
 @pytest.mark.parametrize(
