@@ -41,6 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
+from .search_addressing import addressing, given_value, gives_value
 from .search_document import Document, document, join_compounds, spelled
 from .search_document import Entry as Entry  # noqa: PLC0414 - re-exported
 from .search_document import terms as terms  # noqa: PLC0414 - re-exported
@@ -124,12 +125,6 @@ _SUBJECT_MATCH = 1.5
 _TAKES_VALUE = 1.5
 # of two operations that reach one thing by its id or by its name, the one a value given says
 _ADDRESSED = 1.4
-# what a value given looks like: an id (a UUID, hex with a digit, a number of 3 digits or more) or
-# a name (quoted, or words joined by "_", "-" or ".": slack_channel, nightly-etl)
-_ID_VALUE = re.compile(
-    r"\b(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|(?=[0-9a-f]*\d)[0-9a-f]{6,}|\d{3,})\b", re.I
-)
-_NAME_VALUE = re.compile(r"\"[^\"]+\"|'[^'\s][^']*'|\b[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+\b")
 # a whole replacement (PUT) where a partial update (PATCH) of the same path exists, unless asked
 _REPLACE = 0.85
 _REPLACE_WORDS = frozenset(stem(w) for w in ("replace", "overwrite", "swap"))
@@ -271,7 +266,7 @@ class SearchIndex:
             for d in self._documents
         ]
         # "id" or "name": one of two operations reaching one thing by its id or by its name
-        self._addressed = _addressing([d.entry for d in self._documents])
+        self._addressed = addressing([d.entry for d in self._documents])
         # what each operation's path takes ("/repos/{owner}/{repo}/hooks": owner, repo)
         self._takes = [
             frozenset(
@@ -308,7 +303,7 @@ class SearchIndex:
                 value[position] = value.get(position, 0.0) + importance * score
                 covered[position] = covered.get(position, 0.0) + importance * cover
                 said.setdefault(position, set()).update(parts)
-        given = _given_value(query)
+        given = given_value(query)
         verbs = self._lead_verbs(read)
         # what the query's verb makes: "refund" a refund, "deploy" a deployment
         made = {read.lead, *self._kin(read.lead)}
@@ -338,10 +333,34 @@ class SearchIndex:
                 scored.append((-score / self._unsaid(position, spoken), position))
             if scored:
                 break
+        if not scored and read.intents and gives_value(query):
+            scored = self._of_the_kind(read, verbs, made, permitted, limit)
         if len(self._examples):
             scored = self._as_examples_say(query, scored, permitted)
         scored.sort()
         return [self._documents[position].entry for _, position in scored[:limit]]
+
+    def _of_the_kind(
+        self,
+        read: Query,
+        verbs: set[str],
+        made: set[str],
+        permitted: set[str] | None,
+        limit: int,
+    ) -> list[tuple[float, int]]:
+        """When no word of a query that gives a value is the API's, the operations of the kind it
+        asks for if there are no more than it lists: Feast's features and entities are its
+        users' data ("get conv_rate for driver 1001" had found nothing among 12 operations);
+        among many, such a list would say nothing, and nothing is listed, as for a query that
+        names only what the API does not have ("tune the xylophone")."""
+        fits = [
+            (_intent_factor(each, read, verbs, made), position)
+            for position, each in enumerate(self._documents)
+            if permitted is None or each.entry.name in permitted
+        ]
+        best = max((fit for fit, _ in fits), default=0.0)
+        kind = [(-fit, position) for fit, position in fits if fit >= best]
+        return kind if best >= _INTENT_MATCH and len(kind) <= limit else []
 
     def _as_examples_say(
         self, query: str, scored: list[tuple[float, int]], permitted: set[str] | None
@@ -735,53 +754,3 @@ def _intent_factor(each: Document, read: Query, lead_verbs: set[str], made: set[
         return _CREATE_OR_UPDATE
     # asked to change something, offered another change (or a reading): unlikely
     return _INTENT_CONFLICT if asked & _CHANGES else _INTENT_OTHER
-
-
-def _addressing(entries: Sequence[Entry]) -> list[str]:
-    """Per operation, "id" or "name" when it is one of two with one method that reach the same
-    thing by its id or by its name (Prefect's ``GET /variables/{id}`` and ``GET
-    /variables/name/{name}``), else ""."""
-    groups: dict[tuple[str, str], dict[str, list[int]]] = {}
-    for position, entry in enumerate(entries):
-        kind, base = _addressed_by(entry.path)
-        if kind:
-            groups.setdefault((entry.method, base), {}).setdefault(kind, []).append(position)
-    found = [""] * len(entries)
-    for kinds in groups.values():
-        if len(kinds) == 2:
-            for kind, positions in kinds.items():
-                for position in positions:
-                    found[position] = kind
-    return found
-
-
-def _addressed_by(path: str) -> tuple[str, str]:
-    """How a path reaches its thing ("id", "name" or "") and the collection it is in:
-    ``/variables/name/{name}`` is ("name", "/variables"), ``/flows/{id}`` ("id", "/flows")."""
-    segments = [part for part in path.split("/") if part]
-    last = ""
-    while segments and segments[-1].startswith("{"):
-        last = last or segments[-1].strip("{}")
-        segments.pop()
-    said = words_of(last, shortest=2)
-    if not said:
-        return "", ""
-    if segments and segments[-1].lower() in ("name", "by-name", "by_name", "byname"):
-        return "name", "/".join(segments[:-1])
-    if said[-1] == "name":
-        return "name", "/".join(segments)
-    if said[-1] in ("id", "uuid"):
-        return "id", "/".join(segments)
-    return "", ""
-
-
-def _given_value(query: str) -> str:
-    """ "id" when the query gives only ids ("run 3f2a9c1e"), "name" when it gives only names
-    ("the variable slack_channel", '"prod"'), else ""."""
-    ids = _ID_VALUE.findall(query)
-    names = [n for n in _NAME_VALUE.findall(query) if not _ID_VALUE.fullmatch(n.strip("\"'"))]
-    if ids and not names:
-        return "id"
-    if names and not ids:
-        return "name"
-    return ""

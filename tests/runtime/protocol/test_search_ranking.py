@@ -418,6 +418,30 @@ def test_words_the_api_never_uses_find_nothing(index: SearchIndex) -> None:
     assert index.search("please, if you can") == []
 
 
+def test_a_value_of_things_the_api_does_not_name_finds_the_few_operations_of_its_kind() -> None:
+    # Feast's feature server: features (conv_rate) and entities (driver) are its users' data
+    feast = SearchIndex(
+        [
+            Entry("get_online_features", "Get Online Features", "POST", "/get-online-features"),
+            Entry("push", "Push", "POST", "/push"),
+            Entry("materialize", "Materialize", "POST", "/materialize"),
+            Entry(
+                "write_to_online_store", "Write To Online Store", "POST", "/write-to-online-store"
+            ),
+            Entry("health", "Health", "GET", "/health"),
+        ]
+    )
+    found = [entry.name for entry in feast.search("get conv_rate for driver 1001 right now")]
+    assert found[0] == "get_online_features"
+    # without a value, what it names the API does not have
+    assert feast.search("get the xylophone") == []
+    # among many operations of the kind, such a list would say nothing
+    many = SearchIndex(
+        [Entry(f"get_thing{n}", f"Get thing {n}", "GET", f"/things{n}/{{id}}") for n in range(12)]
+    )
+    assert many.search("get conv_rate for driver 1001", limit=10) == []
+
+
 def test_a_generic_verb_alone_still_finds_operations(index: SearchIndex) -> None:
     found = index.search("list", limit=3)
     assert len(found) == 3
