@@ -49,8 +49,11 @@ def distinct_titles(surface: Surface) -> Surface:
 def _told_apart(members: list[Tool]) -> dict[str, str]:
     """New titles for tools sharing one: by the words of their names, else by method and path."""
     found: dict[str, str] = {}
+    # words every name says tell none apart (TiTiler's cog_get_data_for_point and
+    # stac_get_data_for_point, both "Point": "cog" and "stac" do, not "get data for")
+    shared = set.intersection(*(set(naming.words(tool.name)) for tool in members))
     for tool in members:
-        said = set(naming.words(tool.title.lower()))
+        said = set(naming.words(tool.title.lower())) | shared
         extra = [word for word in naming.words(tool.name) if word not in said]
         found[tool.name] = f"{tool.title} ({' '.join(extra)})" if extra else tool.title
     if len({title.casefold() for title in found.values()}) < len(members):

@@ -22,6 +22,10 @@ paths:
     get: {operationId: list_mcp_servers, summary: List Mcp Servers, responses: {"200": {description: ok}}}
   /v1/mcp-servers/:
     get: {operationId: mcp_list_mcp_servers, summary: List Mcp Servers, responses: {"200": {description: ok}}}
+  /cog/point/{lon},{lat}:
+    get: {operationId: cog_get_data_for_point, summary: Point, responses: {"200": {description: ok}}}
+  /stac/point/{lon},{lat}:
+    get: {operationId: stac_get_data_for_point, summary: Point, responses: {"200": {description: ok}}}
 """
 
 
@@ -36,6 +40,9 @@ def test_a_shared_title_says_what_tells_each_tool_apart(tmp_path: Path) -> None:
         "run_search_api": "Run Search Api",
         "list_mcp_servers": "List Mcp Servers (GET /v1/tools/mcp/servers)",
         "mcp_list_mcp_servers": "List Mcp Servers (GET /v1/mcp-servers/)",
+        # TiTiler's: what every name says tells none apart
+        "cog_get_data_for_point": "Point (cog)",
+        "stac_get_data_for_point": "Point (stac)",
     }
     assert all(title == annotated for title, annotated in titles.values())
     # the resources that read them say it too
