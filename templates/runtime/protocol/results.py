@@ -234,7 +234,7 @@ class _Success:
         """What came where the output schema promises JSON: delivered, the call said to have
         gone through."""
         response, budget = self.response, TextBudget(self.limits)
-        if self.media in self.offered:
+        if self.media in self.offered and _kind(self.media, b"") not in ("json", "ndjson"):
             # a format the operation documents beside its JSON, asked for (TiTiler's colour map
             # as a PNG with f=png, its tile matrix sets as a page with f=html): no mismatch
             said = (

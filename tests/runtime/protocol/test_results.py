@@ -598,6 +598,12 @@ def test_a_format_the_operation_documents_beside_json_is_no_mismatch() -> None:
         },
         {"type": "text", "text": "(an HTML page) Viridis"},
     ]
+    # JSON that is not JSON is still said to be so, documented or not
+    broken = tool_result(response(body=b"nope"), Validator(LENIENT_PET), offered=offered)
+    assert broken["content"][0]["text"] == (
+        "The call succeeded (HTTP 200 OK). The API's answer is not the JSON its Content-Type"
+        " (application/json) says; the body follows as it came."
+    )
     # a type it does not document is still said to be one
     csv = tool_result(
         response(body=b"a,b", content_type="text/csv"), Validator(LENIENT_PET), offered=offered
