@@ -51,6 +51,11 @@ MATRIX: list[tuple[str, fs.Behaviour | None, str, bool, bool, int, str]] = [
     ("slow past the timeout", fs.slow(30), "GET", False, True, 3, "timed out after 0.5 s (3 attempts)"),
     # a write that timed out may have been made (NocoDB's had): the model must not repeat it blind
     ("slow past the timeout", fs.slow(30), "POST", False, True, 1, f"timed out after 0.5 s{MAYBE}"),
+    # a PUT is meant to be repeatable, an API's may not be (Signal K's next point of a route,
+    # sent three times, moved the boat three legs on): sent once, and said so
+    ("slow past the timeout", fs.slow(30), "PUT", False, True, 1, f"timed out after 0.5 s{MAYBE}"),
+    ("reset mid-body", fs.reset_mid_body, "DELETE", False, True, 1, f"{MAYBE}"),
+    ("connection refused", None, "PUT", False, True, 0, "connection refused (3 attempts)"),
     ("never answers", fs.hang, "GET", False, True, 3, "timed out after 0.5 s (3 attempts)"),
     ("connection refused", None, "GET", False, True, 0, "connection refused (3 attempts)"),
     ("connection refused", None, "POST", False, True, 0, "connection refused"),

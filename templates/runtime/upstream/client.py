@@ -70,6 +70,7 @@ from .request import REDIRECTS, TOLD_HEADERS, Prepared, follow_redirect, origin_
 from .resilience import (
     FAILURE_STATUSES,
     RETRY_STATUSES,
+    SAFE_METHODS,
     THROTTLED,
     CircuitBreaker,
     Guard,
@@ -132,13 +133,16 @@ class _RefuseCookies(CookiePolicy):
 
 
 class _Failed(Exception):
-    """One attempt failed in transport; ``retryable`` failures also count against the circuit."""
+    """One attempt failed in transport; ``retryable`` failures also count against the circuit.
+    One that failed after the request went out (``sent``: a timeout, a reset) is sent again only
+    for a method that changes nothing (``SAFE_METHODS``): the API may have acted on it."""
 
-    def __init__(self, message: str, reason: str, *, retryable: bool) -> None:
+    def __init__(self, message: str, reason: str, *, retryable: bool, sent: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.reason = reason
         self.retryable = retryable
+        self.sent = sent
 
 
 def _pool_limits(policy: Policy) -> httpx.Limits:
@@ -473,7 +477,10 @@ class Upstream:
                 else:
                     circuit.abandon()
                 delay = None
-                if failure.retryable and self._may_retry(guard, circuit, prepared, attempt):
+                again = failure.retryable and (
+                    not failure.sent or prepared.method.upper() in SAFE_METHODS
+                )
+                if again and self._may_retry(guard, circuit, prepared, attempt):
                     delay = guard.retry_delay(attempt)
                 if delay is None:
                     tries = f" ({attempt + 1} attempts)" if attempt else ""
@@ -530,10 +537,13 @@ class Upstream:
                     raw, coding = await read_raw(response, chunks, MAX_RESPONSE_BYTES)
                 finally:
                     await response.aclose()
-        except (TimeoutError, httpx.TimeoutException):
+        except (TimeoutError, httpx.TimeoutException) as exc:
             if response is None or not 200 <= response.status_code < 300:
-                message = f"upstream timed out after {self._timeout:g} s" + maybe_done(method)
-                raise _Failed(message, "timeout", retryable=True) from None
+                # a connection that never opened sent nothing; a timeout after it may have
+                sent = not isinstance(exc, httpx.ConnectTimeout)
+                message = f"upstream timed out after {self._timeout:g} s"
+                message += maybe_done(method) if sent else ""
+                raise _Failed(message, "timeout", retryable=True, sent=sent) from None
             raw, coding = b"".join(chunks), response.headers.get("content-encoding", "")
             cut_after = self._timeout
         except TooLarge:
@@ -549,9 +559,8 @@ class Upstream:
         except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
             failed = f"request to {origin} failed: {failure_reason(exc)}{maybe_done(method)}"
             message = self._scrub(failed, prepared)
-            raise _Failed(
-                message, self._scrub(failure_reason(exc), prepared), retryable=True
-            ) from None
+            reason = self._scrub(failure_reason(exc), prepared)
+            raise _Failed(message, reason, retryable=True, sent=True) from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             message = self._scrub(f"request to {origin} failed: {failure_reason(exc)}", prepared)
             raise _Failed(message, "", retryable=False) from None

@@ -36,6 +36,7 @@ from .redaction import scrub_credentials
 __all__ = [
     "IDEMPOTENT_METHODS",
     "RETRY_STATUSES",
+    "SAFE_METHODS",
     "CircuitBreaker",
     "Guard",
     "Policy",
@@ -52,11 +53,17 @@ __all__ = [
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 
 
+# methods that change nothing: a request of theirs that went out and got no answer is sent again
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 def maybe_done(method: str) -> str:
-    """What a failure after the request went out leaves unknown, for a method whose repetition
-    is not safe: NocoDB had made the record a POST timed out on, and a model that read "timed out"
-    made it again."""
-    if method.upper() in IDEMPOTENT_METHODS:
+    """What a failure after the request went out leaves unknown, for a method that changes
+    something: NocoDB had made the record a POST timed out on, and a model that read "timed out"
+    made it again; Signal K's PUT of the next point of a route, sent three times after it timed
+    out, moved the boat three legs on. A PUT or DELETE is meant to be repeatable, but an API's
+    may not be."""
+    if method.upper() in SAFE_METHODS:
         return ""
     return "; the request was sent, and the API may have made the change: check before repeating it"
 
