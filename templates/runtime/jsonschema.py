@@ -52,6 +52,8 @@ class ValidationIssue:
     message: str
     location: Path = ()
     inner: Path = ()
+    # the keyword the value breaks ("pattern", "type", ...), where it is known
+    keyword: str = ""
 
 
 def format_path(path: Path) -> str:
@@ -133,10 +135,15 @@ class Validator:
                 for issue in inner:
                     below = (*issue.location, *issue.inner)
                     where = format_path((*location, *below))
-                    found.append(ValidationIssue(where, issue.message, location, below))
+                    found.append(
+                        ValidationIssue(where, issue.message, location, below, issue.keyword)
+                    )
                 if not inner:
                     message = self._message(error)
-                    found.append(ValidationIssue(format_path(location), message, location))
+                    keyword = type(error.kind).__name__.lower()
+                    found.append(
+                        ValidationIssue(format_path(location), message, location, (), keyword)
+                    )
                 if len(found) >= max(1, limit):
                     break
         except (ValueError, TypeError, RecursionError) as exc:

@@ -51,6 +51,7 @@ from ..upstream.bodies import FORM
 from ..upstream.client import UpstreamError, UpstreamResponse
 from ..upstream.encoding import media_type
 from ..upstream.negotiation import documented_types
+from .argument_issues import format_issues, pattern_note, split_issues
 from .arguments_text import convert_variable as convert_variable  # noqa: PLC0414 - re-exported
 from .arguments_text import nulls_left_out, texts_as_sent, whole_numbers
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
@@ -202,12 +203,6 @@ class UpstreamCaller(Protocol):
         *,
         user: Mapping[str, str] | None = None,
     ) -> UpstreamResponse: ...
-
-
-def _format_issues(tool: str, issues: list[Any]) -> str:
-    said = (f"- {issue.path or '(arguments)'}: {issue.message}" for issue in issues)
-    # each once: a body's required fields are said by every branch of its union alike
-    return "\n".join([f"Invalid arguments for tool {tool!r}:", *dict.fromkeys(said)])
 
 
 class _Tables:
@@ -409,9 +404,11 @@ class Calls:
             validator, operation, _without_selection(arguments, select)
         )
 
+        spec = self._tables.operations.get(operation)
+
         def check(candidate: JsonObject) -> str | None:
-            issues = validator.issues(candidate)
-            return _format_issues(name, issues) if issues else None
+            refusing, _ = split_issues(validator.issues(candidate), spec)
+            return format_issues(name, refusing) if refusing else None
 
         outcome = await interaction.resolve(self._target(name, tool, operation), arguments, check)
         if isinstance(outcome, InputRequired):
@@ -431,7 +428,6 @@ class Calls:
                 # a declared schema we cannot check must not be answered with unchecked output
                 return tool_error(f"Tool {name!r} has an unusable output schema")
             output = compiled
-        spec = self._tables.operations.get(operation)
         user: dict[str, str] | None = None
         if self.per_user is not None and spec is not None:
             access = await self._user_credentials(name, spec, interaction, log)
@@ -455,24 +451,37 @@ class Calls:
         await log.log("info" if response.status < 400 else "warning", f"Tool {name}: {answered}")
         kind = response.content_type or "no content type"
         await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
+        result = self._result(tool, spec, response, output, select)
+        note = pattern_note(split_issues(validator.issues(arguments), spec)[1])
+        if note is not None:
+            result["content"].append(note)
+        await progress.report(2, total=2, message="Done")
+        returned = "an error result" if result.get("isError") else "a result"
+        await log.log("info", f"Tool {name}: returning {returned}")
+        return result
+
+    def _result(
+        self,
+        tool: JsonObject,
+        spec: OperationSpec | None,
+        response: UpstreamResponse,
+        output: Validator | None,
+        select: Selection | None,
+    ) -> JsonObject:
+        """The tool's result for the API's answer (``results.tool_result``)."""
         parameters = spec["parameters"] if spec is not None else []
         paging = pagination_arguments((p["name"], p["location"], p["argument"]) for p in parameters)
-        redirects = spec.get("redirects", []) if spec is not None else []
-        result = tool_result(
+        return tool_result(
             response,
             output,
             self._limits,
             paging=paging,
             select=select,
-            redirects=redirects,
+            redirects=spec.get("redirects", []) if spec is not None else [],
             reads=_reads(tool),
             documented=spec.get("responseMediaType", "") if spec is not None else "",
             offered=documented_types(spec) if spec is not None else frozenset(),
         )
-        await progress.report(2, total=2, message="Done")
-        returned = "an error result" if result.get("isError") else "a result"
-        await log.log("info", f"Tool {name}: returning {returned}")
-        return result
 
     def _selection(
         self, name: str, tool: JsonObject, arguments: JsonObject
@@ -683,9 +692,11 @@ class Calls:
         validator = self._input_validator(name, tool)
         if isinstance(validator, SchemaError):
             return  # the tool itself says it cannot be called; the read is the API's to judge
-        issues = validator.issues(arguments, limit=3)
+        issues, _ = split_issues(
+            validator.issues(arguments), self._tables.operations.get(operation)
+        )
         if issues:
-            said = (f"{i.path}: {i.message}" if i.path else i.message for i in issues)
+            said = (f"{i.path}: {i.message}" if i.path else i.message for i in issues[:3])
             raise ResourceNotFound(uri, "; ".join(said))
 
     def knows_resource(self, uri: str) -> bool:

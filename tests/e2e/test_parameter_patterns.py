@@ -1,0 +1,124 @@
+"""A path or query value that breaks only its document's pattern is the API's to judge.
+
+Regression (Signal K 2.32): its documents give a resource's id the pattern
+``^urn:mrn:signalk:uuid:…`` while the API issues, lists and takes plain UUIDs (and refuses a
+``urn:`` id in a PUT): every read, change and delete of a route by the id the API gave was refused
+before anything was sent. Such a value is now sent as given, and the result says that it breaks
+the pattern; a body's field, or a value of the wrong type, is still refused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openapi2mcp.generate import GenerateOptions, generate
+from templates.runtime.server import McpServer, Settings
+from tests.catalogs import catalog_from_files
+from tests.reliability.kit import META
+from tests.runtime.upstream_kit import FakeApi, fake_api
+
+URN = "^urn:mrn:signalk:uuid:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$"
+ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "pattern": URN}}
+NAME = {"type": "string", "pattern": "^[a-z]+$"}
+SPEC: dict[str, Any] = {
+    "openapi": "3.0.3",
+    "info": {"title": "Routes", "version": "1"},
+    "servers": [{"url": "https://routes.example"}],
+    "paths": {
+        "/resources/routes/{id}": {
+            "put": {
+                "operationId": "putRoute",
+                "parameters": [ID, {"name": "provider", "in": "query", "schema": NAME}],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"name": NAME, "points": {"type": "integer"}},
+                            }
+                        }
+                    },
+                },
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+    },
+}
+UUID = "eaa098b5-3b5c-4c9b-9f62-2d3f1a7c9e10"
+
+
+class Served:
+    def __init__(self, tmp: Path, api: FakeApi) -> None:
+        spec = tmp / "openapi.json"
+        spec.write_text(json.dumps(SPEC), "utf-8")
+        generation = generate(str(spec), GenerateOptions(tool_mode="full"))
+        [name] = [f for f in generation.files if f.endswith("/catalog.json")]
+        catalog: Any = catalog_from_files(generation.files, name)
+        prefix = catalog["upstream"]["baseUrlEnv"].removesuffix("_BASE_URL")
+        self.server = McpServer(
+            catalog, Settings.from_env(catalog, {f"{prefix}_BASE_URL": api.url})
+        )
+        self.api = api
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        async def notify(message: dict[str, Any]) -> None:
+            return None
+
+        params = {"_meta": META, "name": name, "arguments": arguments}
+        message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+        reply = await self.server.dispatcher.handle(message, None, notify)
+        assert reply is not None
+        result: dict[str, Any] = reply["result"]
+        return result
+
+
+@pytest.fixture
+def api() -> Iterator[FakeApi]:
+    with fake_api() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def served(tmp_path: Path, api: FakeApi) -> Any:
+    it = Served(tmp_path, api)
+    yield it
+    await it.server.aclose()
+
+
+def _texts(result: dict[str, Any]) -> list[str]:
+    return [block["text"] for block in result["content"] if block["type"] == "text"]
+
+
+async def test_an_id_the_api_gave_is_sent_though_it_breaks_the_documents_pattern(
+    served: Served,
+) -> None:
+    result = await served.call("put_route", {"id": UUID, "provider": "Default", "points": 3})
+    assert "isError" not in result, result
+    [sent] = served.api.requests
+    assert (sent.method, sent.target) == ("PUT", f"/resources/routes/{UUID}?provider=Default")
+    assert json.loads(sent.body) == {"points": 3}
+    assert _texts(result)[-1] == (
+        f'[Sent as given, though its document\'s pattern says otherwise (id: "{UUID}" does not'
+        f' match "{URN}"; provider: "Default" does not match "^[a-z]+$"); the API judges the'
+        " values it takes.]"
+    )
+
+
+async def test_a_body_field_or_a_wrong_type_is_still_refused(served: Served) -> None:
+    refused = await served.call("put_route", {"id": UUID, "name": "Harbour Run"})
+    assert refused["isError"] is True
+    assert _texts(refused) == [
+        'Invalid arguments for tool \'put_route\':\n- name: "Harbour Run" does not match "^[a-z]+$"'
+    ]
+    typed = await served.call("put_route", {"id": 7})
+    assert typed["isError"] is True
+    assert _texts(typed) == [
+        "Invalid arguments for tool 'put_route':\n- id: 7 is not of type \"string\""
+    ]
+    assert served.api.requests == []
