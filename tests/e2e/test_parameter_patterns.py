@@ -54,9 +54,9 @@ UUID = "eaa098b5-3b5c-4c9b-9f62-2d3f1a7c9e10"
 
 
 class Served:
-    def __init__(self, tmp: Path, api: FakeApi) -> None:
+    def __init__(self, tmp: Path, api: FakeApi, document: dict[str, Any] = SPEC) -> None:
         spec = tmp / "openapi.json"
-        spec.write_text(json.dumps(SPEC), "utf-8")
+        spec.write_text(json.dumps(document), "utf-8")
         generation = generate(str(spec), GenerateOptions(tool_mode="full"))
         [name] = [f for f in generation.files if f.endswith("/catalog.json")]
         catalog: Any = catalog_from_files(generation.files, name)
@@ -67,14 +67,17 @@ class Served:
         self.api = api
 
     async def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return await self.ask("tools/call", {"name": name, "arguments": arguments})
+
+    async def ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         async def notify(message: dict[str, Any]) -> None:
             return None
 
-        params = {"_meta": META, "name": name, "arguments": arguments}
-        message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+        message = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"_meta": META, **params}}
         reply = await self.server.dispatcher.handle(message, None, notify)
         assert reply is not None
-        result: dict[str, Any] = reply["result"]
+        # an error reply is returned whole, to be asserted on
+        result: dict[str, Any] = reply.get("result", reply)
         return result
 
 
@@ -122,3 +125,41 @@ async def test_a_body_field_or_a_wrong_type_is_still_refused(served: Served) -> 
         "Invalid arguments for tool 'put_route':\n- id: 7 is not of type \"string\""
     ]
     assert served.api.requests == []
+
+
+def _get(operation_id: str, *parameters: dict[str, Any]) -> dict[str, Any]:
+    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {}}}}}
+    return {"get": {"operationId": operation_id, "parameters": list(parameters), "responses": ok}}
+
+
+async def test_of_two_templates_a_uri_fits_the_more_literal_one_reads_it(
+    tmp_path: Path, api: FakeApi
+) -> None:
+    # Signal K: /resources/routes/_providers lists the providers of routes; it fits the route
+    # template /resources/routes/{id} too, listed first, and was read as the route "_providers"
+    kind = {"name": "resourceType", "in": "path", "required": True, "schema": {"type": "string"}}
+    plain = {**ID, "schema": {"type": "string"}}
+    # what tells the two apart here: a route is read in a format the read must name
+    fmt = {"name": "format", "in": "query", "required": True, "schema": {"type": "string"}}
+    document = {
+        **SPEC,
+        "paths": {
+            "/resources/routes/{id}": _get("getRoute", plain, fmt),
+            "/resources/{resourceType}/_providers": _get("getProviders", kind),
+        },
+    }
+    served = Served(tmp_path, api, document)
+    try:
+        read = await served.ask("resources/read", {"uri": "routes://resources/routes/_providers"})
+        assert "error" not in read, read
+        other = await served.ask(
+            "resources/read", {"uri": "routes://resources/routes/r1?format=json"}
+        )
+        assert "error" not in other, other
+    finally:
+        await served.server.aclose()
+    assert [r.target for r in api.requests] == [
+        "/resources/routes/_providers",
+        "/resources/routes/r1?format=json",
+    ]
+    assert read["contents"][0]["uri"] == "routes://resources/routes/_providers"

@@ -772,6 +772,10 @@ class Calls:
                     compiled.append((UriTemplate(item["uriTemplate"]), item, binding))
                 except ValueError as exc:
                     logger.warning("resource template skipped: %s", exc)
+            # of two templates a URI fits, the one that says more of it literally, as a router
+            # prefers a literal segment to a variable (Signal K's …/routes/_providers is the
+            # providers of routes, not the route "_providers")
+            compiled.sort(key=lambda each: -each[0].literal_length)
             self._templates = compiled
         return self._templates
 

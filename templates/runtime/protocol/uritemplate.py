@@ -190,6 +190,12 @@ class UriTemplate:
             return expression.operator + "&".join(pieces)
         return ",".join(pieces)
 
+    @property
+    def literal_length(self) -> int:
+        """How much of the template's path is literal text: of two a URI fits, the one saying
+        more of it literally is the more specific."""
+        return sum(len(part) for part in self._path_parts if isinstance(part, str))
+
     # -- matching ------------------------------------------------------------------------------
 
     def match(self, uri: str) -> dict[str, Matched] | None:
