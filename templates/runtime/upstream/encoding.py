@@ -188,7 +188,12 @@ def encode_path(
         if text == "" and value == "" and param.get("allowEmpty"):
             return text  # the spec names the empty value (enum: [""]): an empty segment
         if not text:
-            raise EncodingRefused(f"missing required argument {param['argument']!r}")
+            if value is None:
+                raise EncodingRefused(f"missing required argument {param['argument']!r}")
+            # an empty segment would reach another operation (/entities/ lists them all)
+            raise EncodingRefused(
+                f"argument {param['argument']!r} is empty: a path segment needs a value"
+            )
         return text
 
     pieces = _PLACEHOLDER.split(template)
