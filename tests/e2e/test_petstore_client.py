@@ -177,6 +177,12 @@ async def test_a_list_resource_takes_its_operations_query_parameters(
         # a name the operation does not take is no resource of this server
         missing = await _read_error(client, "petstore://pets?colour=red")
         assert missing.error.code == -32602  # 2026-07-28
+        # and the data says which name, and what it takes
+        assert missing.error.data == {
+            "uri": "petstore://pets?colour=red",
+            "detail": "colour: not a parameter of petstore://pets{?limit,status} (it takes limit,"
+            " status)",
+        }
         # a value its parameter's type refuses: not found, and the data says why
         refused = await _read_error(client, "petstore://pets?limit=abc")
         assert refused.error.data == {

@@ -66,7 +66,7 @@ from .results import (
     tool_result,
 )
 from .shaping import is_object_schema, shape_tool_result
-from .uritemplate import Matched, UriTemplate, slash_hint
+from .uritemplate import Matched, UriTemplate, query_hint, slash_hint
 
 if TYPE_CHECKING:
     from ..auth.bearer import InboundToken
@@ -737,8 +737,8 @@ class Calls:
                 why = why or str(exc)
                 continue
             return binding["operation"], arguments, item.get("mimeType")
-        templates = (template for template, _, _ in self._compiled_templates())
-        raise ResourceNotFound(uri, why or slash_hint(templates, uri))
+        templates = [template for template, _, _ in self._compiled_templates()]
+        raise ResourceNotFound(uri, why or slash_hint(templates, uri) or query_hint(templates, uri))
 
     def _queried(self, base: str, operation: str, uri: str) -> JsonObject | None:
         """The arguments ``uri`` gives a static resource's operation in its query, by the names
@@ -758,6 +758,9 @@ class Calls:
             return None
         variables = template.match(uri)
         if variables is None:
+            hint = query_hint([template], uri)  # a key it does not take ("&bogus=1")
+            if hint:
+                raise ValueError(hint)
             return None
         return self._arguments({"operation": operation, "variables": named}, variables)
 

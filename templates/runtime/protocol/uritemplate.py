@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
 
-__all__ = ["Listed", "Matched", "UriTemplate", "slash_hint"]
+__all__ = ["Listed", "Matched", "UriTemplate", "query_hint", "slash_hint"]
 
 _VARNAME = re.compile(
     r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*\Z"
@@ -302,5 +302,25 @@ def slash_hint(templates: Iterable[UriTemplate], uri: str) -> str:
         if name is not None:
             return (
                 f"{name}: a value of {template.template} holds no '/'; write one of its own as %2F"
+            )
+    return ""
+
+
+def query_hint(templates: Iterable[UriTemplate], uri: str) -> str:
+    """Why ``uri`` fits none of ``templates`` when its path fits one whose query does not take a
+    key it gives (``""`` otherwise): Feast's ``…/entities?project=repo&bogus=1``."""
+    path, sep, query = uri.partition("?")
+    if not sep:
+        return ""
+    for template in templates:
+        if template._regex.fullmatch(path) is None:
+            continue
+        keys = [_decode(pair.partition("=")[0]) for pair in query.split("&") if pair]
+        taken = set(template._query) | set(template._fixed_query)
+        unknown = [key for key in dict.fromkeys(keys) if key is not None and key not in taken]
+        if unknown:
+            takes = ", ".join(template._query) or "no query"
+            return (
+                f"{', '.join(unknown)}: not a parameter of {template.template} (it takes {takes})"
             )
     return ""

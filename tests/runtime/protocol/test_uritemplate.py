@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from templates.runtime.protocol.uritemplate import Listed, UriTemplate, slash_hint
+from templates.runtime.protocol.uritemplate import Listed, UriTemplate, query_hint, slash_hint
 
 
 def test_variables_in_order_without_duplicates() -> None:
@@ -217,3 +217,12 @@ def test_a_value_with_a_slash_is_told_where_it_would_fit() -> None:
         "of its own as %2F"
     )
     assert slash_hint([template], "dstack://elsewhere/a/b") == ""
+
+
+def test_a_key_a_template_does_not_take_is_named() -> None:
+    templates = [UriTemplate("feast://entities/{name}{?project}"), UriTemplate("feast://x{?a}")]
+    assert query_hint(templates, "feast://entities/driver?project=repo&bogus=1&bogus=2") == (
+        "bogus: not a parameter of feast://entities/{name}{?project} (it takes project)"
+    )
+    assert query_hint(templates, "feast://entities/driver?project=repo") == ""
+    assert query_hint(templates, "feast://other?bogus=1") == ""
