@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from urllib.parse import urlsplit
 
 from ..ir.model import Api, Operation
 from ..ir.operation_parts import path_variables
 from . import naming
 
-__all__ = ["function_names", "without_path_prefix"]
+__all__ = ["function_names", "server_named", "without_path_prefix"]
 
 _VERSION_SEGMENT = re.compile(r"v\d+(?:(?:alpha|beta)\d*)?", re.I)
 
@@ -120,6 +121,23 @@ def without_path_prefix(api: Api) -> dict[str, str]:
         ):
             stripped[op.key] = "_".join(said[len(prefix) :])
     return stripped if len(stripped) >= 0.9 * len(api.operations) else {}
+
+
+def server_named(api: Api) -> dict[str, str]:
+    """Names for operations without an operationId whose path names nothing (``/``, ``/{id}``):
+    the thing the server's URL ends with says what they are about. Signal K's notifications API
+    is served at ``/signalk/v2/api/notifications`` with paths ``/`` and ``/{id}``, whose tools
+    were ``get``, ``post`` and ``get_id``; now ``get_notifications``, ``get_notifications_id``."""
+    path = urlsplit(api.servers[0]).path if api.servers else ""
+    words = [s for s in path.split("/") if s and not s.startswith("{")]
+    thing = next((s for s in reversed(words) if not _MOUNT_SEGMENT.fullmatch(s)), "")
+    if not thing:
+        return {}
+    return {
+        op.key: f"{op.method.lower()} {thing}{op.path.rstrip('/')}"
+        for op in api.operations
+        if not op.operation_id and all(s.startswith("{") for s in op.path.split("/") if s)
+    }
 
 
 _MOUNT_SEGMENT = re.compile(r"(?:api|apis|rest|webapi|ws|public|services?|v\d+)", re.IGNORECASE)
