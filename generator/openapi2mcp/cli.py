@@ -489,10 +489,18 @@ def inspect_command(
     click.echo(
         f"{plan.distribution}: {len(plan.tools)} tools, {len(plan.resources)} resources, "
         f"{len(plan.resource_templates)} resource templates, {len(plan.prompts)} prompts, "
-        f"{sum(1 for d in plan.decisions if 'skipped' in d.kinds)} skipped; "
+        f"{_skipped(plan, report)} skipped; "
         f"catalog {catalog_bytes:,} bytes"
     )
     _print_mode_sizes(plan)
+
+
+def _skipped(plan: ServerPlan, report: Report) -> int:
+    """Operations left out: those the plan skipped and those the document's reading did
+    (``op-skipped``, which the plan never sees)."""
+    read = {d.pointer for d in report.diagnostics if d.code == "op-skipped"}
+    planned = {d.operation.pointer for d in plan.decisions if "skipped" in d.kinds}
+    return len(read | planned)
 
 
 def _print_mode_sizes(plan: ServerPlan) -> None:

@@ -191,6 +191,16 @@ def test_inspect_prints_kinds_names_hints_and_summary_without_writing(
     assert not any(tmp_path.iterdir()) or list(tmp_path.iterdir()) == [spec]
 
 
+def test_inspect_counts_the_operations_the_documents_reading_left_out(tmp_path: Path) -> None:
+    # an operation that cannot be read never reaches the plan: it is skipped all the same
+    path = tmp_path / "skips.yaml"
+    path.write_text(SPEC.replace("paths:\n", "paths:\n  /broken: {get: 7}\n", 1))
+    code, output = invoke("inspect", str(path))
+    assert code == 0, output
+    assert "warning[op-skipped] at #/paths/~1broken/get" in output
+    assert "1 prompts, 1 skipped; catalog" in output
+
+
 def test_strict_fails_on_warnings(tmp_path: Path) -> None:
     path = tmp_path / "warn.yaml"
     path.write_text(SPEC.replace('servers: [{url: "https://tiny.example.com"}]\n', ""))
