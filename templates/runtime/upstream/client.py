@@ -632,7 +632,7 @@ class Upstream:
         parts = RequestParts()
         credentials = self._credentials if user is None else self._credentials.of(user)
         try:
-            credentials.apply(spec["security"], parts)
+            credentials.apply(spec["security"], parts, spec["path"])
             path = self._parameters(spec, arguments, parts)
             content = self._body(spec, arguments, parts)
         except (EncodingRefused, ValueError) as exc:

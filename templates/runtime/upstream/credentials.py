@@ -28,6 +28,9 @@ from .schemes import ApiKey, strategies
 
 __all__ = ["Credentials", "ExtraHeaders", "HeaderError", "RequestParts", "extra_headers"]
 
+# the last segment of a sign-in's path (login, signin, sign-in, authenticate, token)
+_SIGN_IN = re.compile(r"/(?:log-?in|sign-?in|authenticate|token)/?$", re.IGNORECASE)
+
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 # framing and content negotiation this server owns: a configured header may not replace them
 _RESERVED_HEADERS = frozenset(
@@ -204,11 +207,14 @@ class Credentials:
             values += scheme.secrets(self.get)
         return values
 
-    def apply(self, security: Sequence[Sequence[str]], parts: RequestParts) -> None:
+    def apply(self, security: Sequence[Sequence[str]], parts: RequestParts, path: str = "") -> None:
         """Place the credentials of the first satisfied alternative of ``security``.
 
         Without one, nothing is placed (the request goes out anonymously) and ``parts.auth_hint``
-        names what to set. Raises ``ValueError`` for a credential holding a line break.
+        names what to set, unless the operation at ``path`` is a sign-in that may go without:
+        its 401 is about what it was given (Signal K's login, "Invalid username/password", had
+        been told to set a bearer token). Raises ``ValueError`` for a credential holding a line
+        break.
         """
         options: list[str] = []
         # a session cookie last: Django's refuses writes without a CSRF token, and
@@ -235,11 +241,13 @@ class Credentials:
             parts.sent_credentials = self.extra.env
             if options:
                 parts.auth_hint = f"to send others, set {', or set '.join(options)}"
-        elif options:
+        elif options and not (_SIGN_IN.search(path) and [] in [list(a) for a in security]):
             parts.auth_hint = (
                 "it was sent without credentials; to send them, set the environment variable "
                 + ", or set ".join(options)
             )
+        elif options:
+            parts.auth_hint = ""
         elif self._schemes and [] in [list(alt) for alt in security]:
             # the operation says it needs none: a 401 is about what it carries (ZenML's sign-in,
             # whose own form was refused), no credential to set

@@ -537,6 +537,21 @@ async def test_unsatisfied_security_sends_the_call_without_credentials(
     )
 
 
+async def test_a_sign_in_that_may_go_without_credentials_is_told_nothing_of_them(
+    api: FakeApi, make: Make
+) -> None:
+    # Signal K's login says nothing of security: any scheme or none; its 401 is about the
+    # user name and password it was given, not about a token to set
+    api.reply(401, b'{"message":"Invalid username/password"}')
+    login = op("POST", "/signalk/v1/auth/login", security=[["bearer"], ["basic"], []])
+    assert (await call(make, login, {})).auth_hint == ""
+    api.reply(401, b"{}")
+    other = op("POST", "/signalk/v1/auth/logout", security=[["bearer"], ["basic"], []])
+    assert (await call(make, other, {})).auth_hint.startswith(
+        "it was sent without credentials; to send them, set the environment variable PET_TOKEN"
+    )
+
+
 async def test_unknown_scheme_alternative_is_skipped(api: FakeApi, make: Make) -> None:
     await call(make, op(security=[["mutualTLS"], ["bearer"]]), {}, environ={"PET_TOKEN": TOKEN})
     assert api.requests[0].header("Authorization") == f"Bearer {TOKEN}"
