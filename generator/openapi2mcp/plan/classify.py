@@ -58,7 +58,7 @@ from .model import (
     Tool,
 )
 from .settings import OperationSettings, Placement, Settings
-from .stems import function_names, server_named, without_path_prefix
+from .stems import bare_verbs, function_names, server_named, without_path_prefix
 
 _LOCATION_ORDER = ("path", "query", "header", "cookie")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -92,7 +92,12 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
     decisions: list[Decision] = []
     completions: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = []
     all_tools: list[Tool] = []
-    stems = {**without_path_prefix(api), **function_names(api), **server_named(api)}
+    stems = {
+        **bare_verbs(api),
+        **without_path_prefix(api),
+        **function_names(api),
+        **server_named(api),
+    }
     for op in api.operations:
         chosen = settings.for_operation(op)
         placement = chosen.placement

@@ -16,7 +16,7 @@ from ..ir.model import Api, Operation
 from ..ir.operation_parts import path_variables
 from . import naming
 
-__all__ = ["function_names", "server_named", "without_path_prefix"]
+__all__ = ["bare_verbs", "function_names", "server_named", "without_path_prefix"]
 
 _VERSION_SEGMENT = re.compile(r"v\d+(?:(?:alpha|beta)\d*)?", re.I)
 
@@ -121,6 +121,38 @@ def without_path_prefix(api: Api) -> dict[str, str]:
         ):
             stripped[op.key] = "_".join(said[len(prefix) :])
     return stripped if len(stripped) >= 0.9 * len(api.operations) else {}
+
+
+def bare_verbs(api: Api) -> dict[str, str]:
+    """Names for operationIds that are one word several operations share (Karrio's ``$list``,
+    ``&&&list`` and eleven more are all ``list``; the tools were ``list``, ``list_2`` …
+    ``list_13``): the word and the literal segments of the operation's path, without its mount
+    and version (``list_addresses``, ``retrieve_addresses``, ``list_batches_operations``). Where
+    the paths do not tell them apart either, the names stay as they were."""
+    groups: dict[str, list[Operation]] = {}
+    for op in api.operations:
+        word = naming.tool_name(op.operation_id) if op.operation_id else ""
+        if word and len(naming.words(word)) == 1:
+            groups.setdefault(word, []).append(op)
+    found: dict[str, str] = {}
+    for word, ops in groups.items():
+        if len(ops) < 2:
+            continue
+        named = {op.key: "_".join([word, *_path_words(op.path, {word})]) for op in ops}
+        if len(set(named.values())) == len(named):
+            found.update(named)
+    return found
+
+
+def _path_words(path: str, said: set[str]) -> list[str]:
+    """The words of ``path``'s literal segments, without its mount, its version and ``said``."""
+    words: list[str] = []
+    for segment in path.split("/"):
+        literal = re.sub(r"\{[^}]*\}", " ", segment)
+        if not literal.strip(" ._-") or _MOUNT_SEGMENT.fullmatch(literal):
+            continue
+        words += [w for w in naming.words(literal) if w not in said and w not in words]
+    return words
 
 
 def server_named(api: Api) -> dict[str, str]:
