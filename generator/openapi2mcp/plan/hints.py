@@ -421,6 +421,11 @@ def additive_post(op: Operation, fields: Iterable[str] = ()) -> str | None:
     words = _name_words(op)
     if _created_last(op, words):
         words = [words[-1], *words[:-1]]  # Django REST framework's tags_create
+    last = op.path.rstrip("/").rsplit("/", 1)[-1]
+    if words in (["create"], ["add"]) and _collection(last) is False and last.endswith("s"):
+        # a name of the verb alone on a collection (Karrio's $create at /v1/parcels): the
+        # collection says what is made
+        words = [words[0], *_terms(last)]
     if len(words) < 2 or words[0] not in _ADDING or _NOT_ONLY_ADDING & set(words):
         return None
     if words[0] in _ADDING_TO and _sets_members(words):

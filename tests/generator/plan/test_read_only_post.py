@@ -492,7 +492,11 @@ def test_a_create_that_may_overwrite_is_not_only_adding(
         ("addOrUpdateTag", "/tags", "", None),
         ("createAndSendInvoice", "/invoices", "", None),
         ("createImport", "/imports", "Create an import that replaces the data", None),
-        ("create", "/things", "", None),  # one word: nothing said of what
+        # one word: what its collection says is made (Karrio's $create at /v1/parcels), else
+        # nothing is said of what
+        ("create", "/v1/parcels", "", "create"),
+        ("create", "/things/{id}", "", None),
+        ("create", "/imports", "", None),
         # adding members or many may set what is there: dstack's gives a member already there the
         # role sent (a demotion); AWS's AddTags overwrites a key's value
         ("add_project_members_api_projects__project_name__add_members_post", "/api/projects/{project_name}/add_members", "Add members", None),
