@@ -25,8 +25,8 @@ limit and, when the operation has them, which pagination arguments fetch the res
 carried a selection (``projection.Selection``, the ``_select`` argument of read tools) gets only what
 the selection picked from the parsed JSON body, as text and as structured content (``projection``
 says how the output schema admits it), and the budget then bounds that; a selection that cannot be
-applied is an error naming it, and a body that is not JSON comes as it is with a note saying the
-selection was not applied.
+applied leaves the answer whole with a note naming why (the call went through: no error), and a
+body that is not JSON comes as it is with a note saying the selection was not applied.
 Upstream text is only ever data here: it fills content blocks and error excerpts, never the
 server's own instructions or prompts.
 """
@@ -362,10 +362,10 @@ class _Success:
             f"The call succeeded ({self._status_line()}): the change was made, so do not repeat it."
         )
 
-    def _json(self, value: Any) -> dict[str, Any]:
-        if self.select is not None:
+    def _json(self, value: Any, notes: list[str] | None = None) -> dict[str, Any]:
+        if self.select is not None and notes is None:
             return self._selected(value, self.select)
-        notes: list[str] = []
+        notes = notes or []
         structured = MISSING
         if self.output is not None:
             conformed = conform(value, self.output)
@@ -379,11 +379,12 @@ class _Success:
         try:
             picked = select.apply(value)
         except SelectionError as exc:
-            return tool_error(
-                f"{self._succeeded()} But {select.argument} could not be applied: {exc}. Call "
-                f"again with another expression, or without {select.argument} for the whole "
-                "response."
+            # the call went through: its answer, whole, and why the selection is not applied
+            said = (
+                f"[{select.argument} could not be applied: {exc}. The whole response is shown;"
+                " call again with another expression for less.]"
             )
+            return self._json(value, [said])
         empty = picked is None or (picked == [] and bool(value))
         notes = [nothing_selected(value, picked)] if empty else []
         structured = MISSING

@@ -110,27 +110,30 @@ def test_a_selection_that_picks_nothing_says_what_the_response_holds() -> None:
     ]
 
 
-def test_a_selection_that_cannot_be_applied_is_an_error_naming_it() -> None:
+def test_a_selection_that_cannot_be_applied_leaves_the_answer_whole_and_says_why() -> None:
+    # the call went through (ArchiveBox's crawl, asked length(snapshots) of a null): never an
+    # error, which a model would take for a failed call and repeat
     result = tool_result(response(PETS[0]), Validator(PET), select=select("length(id)"))
     assert result == {
         "resultType": "complete",
-        "isError": True,
         "content": [
+            text('{"id":1,"name":"Rex","tags":[{"name":"friendly"}],"status":"available"}'),
             text(
-                "The call succeeded (HTTP 200 OK). But _select could not be applied: In function "
-                "length(), invalid type for value: 1, expected one of: ['string', 'array', "
-                "'object'], received: \"number\". Call again with another expression, or without "
-                "_select for the whole response."
-            )
+                "[_select could not be applied: In function length(), invalid type for value: 1,"
+                " expected one of: ['string', 'array', 'object'], received: \"number\". The"
+                " whole response is shown; call again with another expression for less.]"
+            ),
         ],
+        "structuredContent": PETS[0],
     }
 
 
 def test_an_expression_that_multiplies_its_input_stops_after_its_steps() -> None:
     bomb = select("@" + "[].[@, @, @, @][]" * 20)
     result = tool_result(response([1, 2]), None, select=bomb)
-    assert result["isError"] is True
-    assert f"it takes more than {MAX_STEPS} steps on this response" in result["content"][0]["text"]
+    assert "isError" not in result
+    assert result["content"][0] == text("[1,2]")
+    assert f"it takes more than {MAX_STEPS} steps on this response" in result["content"][1]["text"]
 
 
 def test_a_response_that_is_not_json_comes_as_it_is_with_a_note() -> None:
