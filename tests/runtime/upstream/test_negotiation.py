@@ -28,3 +28,16 @@ def test_a_format_named_in_the_query_takes_any_type_last() -> None:
     spec = _spec(responseMediaType="application/json", accept="application/json", parameters=[fmt])
     assert accept_header(spec, {"f": "png"}) == "application/json, */*;q=0.1"
     assert accept_header(spec, {}) == "application/json"
+
+
+def test_a_format_named_in_the_paths_suffix_takes_any_type_last() -> None:
+    # Karrio's export (Django REST framework's format suffix): orders.csv is text/csv, not the
+    # octet-stream its document says, which DRF answered with 406
+    spec = _spec(
+        path="/v1/batches/data/export/{resource_type}.{export_format}",
+        responseMediaType="application/octet-stream",
+    )
+    assert accept_header(spec, {}) == "application/octet-stream, */*;q=0.1"
+    assert accept_header(_spec(path="/v1/files/{name}", responseMediaType="text/csv"), {}) == (
+        "text/csv"
+    )
