@@ -182,8 +182,12 @@ def read_only_post(op: Operation) -> ReadingPost | None:
     return next((ReadingPost(w, where) for w, where in found if w in READ_WORDS), None)
 
 
-# what a description says of a call that keeps what it makes
-_KEEPING = frozenset({"store", "persist", "save", "submit", "write", "insert", "enqueue"})
+# what a description says of a call that keeps what it makes, or replaces what there was
+# (Karrio's rates: "Fetch new shipment rates", "Refresh the list of the shipment rates": the
+# shipment's earlier rate ids stop working)
+_KEEPING = frozenset(
+    {"store", "persist", "save", "submit", "write", "insert", "enqueue", "refresh", "replace"}
+)
 
 
 def _first_sentence(text: str) -> str:

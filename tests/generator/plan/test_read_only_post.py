@@ -435,6 +435,20 @@ def test_a_description_that_says_the_call_keeps_what_it_makes_is_no_read() -> No
         description="Submit a job to compute and store metrics. Returns job_id.",
     )
     assert read_only_post(operation) is None
+    # Karrio's rates: what it fetches replaces the shipment's rates (earlier rate ids die)
+    rates = Operation(
+        key="r",
+        operation_id="$$$$$rates",
+        method="POST",
+        path="/v1/shipments/{id}/rates",
+        pointer="#",
+        summary="Fetch new shipment rates",
+        description="Refresh the list of the shipment rates",
+    )
+    assert read_only_post(rates) is None
+    assert read_only_post(dataclasses.replace(rates, description="")) == ReadingPost(
+        "fetch", "summary"
+    )
     # what it says after its first sentence, or of what a read reads, does not count
     said_later = "Get the metrics of a run.\n\nTheir store is kept for 30 days; save them."
     described = dataclasses.replace(operation, description=said_later)
