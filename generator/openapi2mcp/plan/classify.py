@@ -224,7 +224,14 @@ def _tool(
         name=name,
         operation=op,
         title=title,
-        description=_description(chosen.description, op, settings.description_limit),
+        description="\n\n".join(
+            part
+            for part in (
+                _description(chosen.description, op, settings.description_limit),
+                _unnarrowed(op, annotations, arguments),
+            )
+            if part
+        ),
         arguments=arguments,
         input_schema=input_schema,
         output_schema=output_schema,
@@ -693,6 +700,26 @@ def _description(text: str, op: Operation, limit: int) -> str:
     if limit and len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text
+
+
+# verbs of a change that a filter narrows: called with none, many APIs apply it to everything
+_REMOVING = frozenset({"delete", "remove", "purge", "clear", "wipe", "erase", "destroy", "prune"})
+
+
+def _unnarrowed(op: Operation, annotations: Annotations, arguments: tuple[Argument, ...]) -> str:
+    """The sentence a destructive removal whose arguments are all optional ends its description
+    with: ArchiveBox's cli_remove, called with none, removed every snapshot; PostgREST's DELETE
+    /books without a filter deletes every row."""
+    said = set(naming.words(op.operation_id or op.summary))
+    removes = op.method == "DELETE" or bool(said & _REMOVING)
+    if not (annotations.destructive and removes and arguments):
+        return ""
+    if any(argument.required for argument in arguments):
+        return ""
+    return (
+        "Its arguments say what it acts on: called with none of them, the API may act on"
+        " everything it holds."
+    )
 
 
 def _humanize(name: str) -> str:

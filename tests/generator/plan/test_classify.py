@@ -821,3 +821,36 @@ def test_body_constraints_that_cannot_move_keep_the_body_whole(constraint: Any) 
     (tool,) = surface.tools
     assert [a.name for a in tool.arguments] == ["body"]
     assert "$schema" not in tool.input_schema and "allOf" not in tool.input_schema
+
+
+def test_a_removal_whose_arguments_are_all_optional_says_none_may_mean_everything() -> None:
+    # PostgREST's DELETE /books takes row filters only; ArchiveBox's cli_remove, called with
+    # none of its arguments, removed every snapshot
+    title = Parameter("title", "query", False, {"type": "string"})
+    patterns = RequestBody(
+        "application/json",
+        False,
+        {
+            "type": "object",
+            "properties": {"filter_patterns": {"type": "array", "items": {"type": "string"}}},
+        },
+    )
+    surface = classify_operations(
+        api(
+            op("DELETE", "/books", "delete_books", parameters=(title,)),
+            op("POST", "/cli/remove", "cli_remove", body=patterns),
+            op("DELETE", "/books/{id}", "delete_book", parameters=(path_param("id"),)),
+            op("DELETE", "/cache", "clear_cache"),
+        ),
+        Settings(),
+        "books",
+        Report(),
+    )
+    said = "Its arguments say what it acts on: called with none of them, the API may act on"
+    told = {tool.name: said in tool.description for tool in surface.tools}
+    assert told == {
+        "delete_books": True,
+        "cli_remove": True,
+        "delete_book": False,  # its id says what it acts on
+        "clear_cache": False,  # it takes nothing that could narrow it
+    }
