@@ -58,7 +58,13 @@ from .model import (
     Tool,
 )
 from .settings import OperationSettings, Placement, Settings
-from .stems import bare_verbs, function_names, server_named, without_path_prefix
+from .stems import (
+    bare_verbs,
+    function_names,
+    server_named,
+    without_id_prefix,
+    without_path_prefix,
+)
 
 _LOCATION_ORDER = ("path", "query", "header", "cookie")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -94,6 +100,7 @@ def classify_operations(api: Api, settings: Settings, scheme: str, report: Repor
     all_tools: list[Tool] = []
     stems = {
         **bare_verbs(api),
+        **without_id_prefix(api),
         **without_path_prefix(api),
         **function_names(api),
         **server_named(api),

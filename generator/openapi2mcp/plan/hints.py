@@ -290,9 +290,19 @@ def _acting(words: list[str], *, named: bool) -> list[str]:
     return [
         word
         for position, word in enumerate(words)
-        if not (position == 1 and read and word not in _ALWAYS_ACTS)
+        if not (position == 1 and read and word not in _acts_after(words[0]))
         and not (named and _collection(word))
     ]
+
+
+# read words that look at what they are given: a token checked or decoded is none issued
+# (ArchiveBox's auth_check_api_token, "Validate an API token", was destructive)
+_CHECKING = frozenset({"check", "validate", "decode", "parse", "lint", "explain", "describe"})
+
+
+def _acts_after(read: str) -> frozenset[str]:
+    """What still acts when ``read`` reads it: a token or a session asked for is issued."""
+    return frozenset() if read in _CHECKING else _ALWAYS_ACTS
 
 
 # words that end the thing a leading read word reads ("Get file archive by hash"; "List and cancel")
@@ -308,7 +318,7 @@ def _read_phrase(words: list[str]) -> list[str]:
     if not words or words[0] not in READ_WORDS:
         return words
     end = next((i for i, w in enumerate(words) if i and w in _CONJUNCTIONS), len(words))
-    return [words[0], *(w for w in words[1:end] if w in _ALWAYS_ACTS), *words[end:]]
+    return [words[0], *(w for w in words[1:end] if w in _acts_after(words[0])), *words[end:]]
 
 
 def _without_objects(words: list[str]) -> list[str]:
@@ -321,7 +331,8 @@ def _without_objects(words: list[str]) -> list[str]:
     if start == len(words) or words[start] in _CONJUNCTIONS:
         return words
     end = next((i for i in range(start, len(words)) if words[i] in _CONJUNCTIONS), len(words))
-    return [*words[:start], *(w for w in words[start:end] if w in _ALWAYS_ACTS), *words[end:]]
+    acting = _acts_after(words[0])
+    return [*words[:start], *(w for w in words[start:end] if w in acting), *words[end:]]
 
 
 def _collection(word: str) -> bool:

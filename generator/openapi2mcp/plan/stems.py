@@ -16,7 +16,13 @@ from ..ir.model import Api, Operation
 from ..ir.operation_parts import path_variables
 from . import naming
 
-__all__ = ["bare_verbs", "function_names", "server_named", "without_path_prefix"]
+__all__ = [
+    "bare_verbs",
+    "function_names",
+    "server_named",
+    "without_id_prefix",
+    "without_path_prefix",
+]
 
 _VERSION_SEGMENT = re.compile(r"v\d+(?:(?:alpha|beta)\d*)?", re.I)
 
@@ -153,6 +159,31 @@ def _path_words(path: str, said: set[str]) -> list[str]:
             continue
         words += [w for w in naming.words(literal) if w not in said and w not in words]
     return words
+
+
+def without_id_prefix(api: Api) -> dict[str, str]:
+    """The operationIds without the words (nearly) every one begins with, up to a mount or a
+    version: django-ninja names ArchiveBox's operations ``archivebox_api_v1_core_get_snapshot``,
+    and ``archivebox_api_v1`` says nothing about any of them (``core_get_snapshot``). Nine in
+    ten operations must share it, and what is left of each must still be a name."""
+    said = [naming.words(op.operation_id or "") for op in api.operations]
+    if len(said) < 2:
+        return {}
+    prefix: tuple[str, ...] = ()
+    for size in range(1, 7):
+        found, count = Counter(tuple(words[:size]) for words in said).most_common(1)[0]
+        if len(found) < size or count < 0.9 * len(said):
+            break
+        if _MOUNT_SEGMENT.fullmatch(found[-1]):
+            prefix = found  # through the last mount or version (api, v1): the API's name before
+    if not prefix:
+        return {}
+    stripped = {
+        op.key: "_".join(words[len(prefix) :])
+        for op, words in zip(api.operations, said, strict=True)
+        if tuple(words[: len(prefix)]) == prefix and words[len(prefix) :]
+    }
+    return stripped if len(stripped) >= 0.9 * len(api.operations) else {}
 
 
 def server_named(api: Api) -> dict[str, str]:

@@ -412,9 +412,10 @@ def test_a_get_that_acts_is_a_tool_that_asks_and_no_resource(tmp_path: Path) -> 
     )
     plan, report = plan_source(str(spec), GenerateOptions())
     tools = {tool.name: tool for tool in plan.tools}
-    restart = tools["api_restart_server"].annotations
+    # every name leads with "api", which says nothing of any: left out
+    restart = tools["restart_server"].annotations
     assert (restart.read_only, restart.destructive, restart.idempotent) == (False, True, False)
-    assert tools["api_get_settings"].annotations.read_only
+    assert tools["get_settings"].annotations.read_only
     assert [resource.uri for resource in plan.resources] == ["wallets://admin/api/v1/settings"]
     (told,) = [d for d in report.diagnostics if d.code == "get-acts"]
     assert told.message == (
