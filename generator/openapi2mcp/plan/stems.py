@@ -162,20 +162,30 @@ def _path_words(path: str, said: set[str]) -> list[str]:
 
 
 def without_id_prefix(api: Api) -> dict[str, str]:
-    """The operationIds without the words (nearly) every one begins with, up to a mount or a
+    """The operationIds without the words (nearly) every one begins with, up to a mount and its
     version: django-ninja names ArchiveBox's operations ``archivebox_api_v1_core_get_snapshot``,
     and ``archivebox_api_v1`` says nothing about any of them (``core_get_snapshot``). Nine in
     ten operations must share it, and what is left of each must still be a name."""
     said = [naming.words(op.operation_id or "") for op in api.operations]
-    if len(said) < 2:
-        return {}
+    if len(said) < 2 or any(
+        op.operation_id and naming.function_name(op.operation_id, op.path) for op in api.operations
+    ):
+        return {}  # FastAPI's ids are its functions' names (LNbits' api_payment): as they are
     prefix: tuple[str, ...] = ()
-    for size in range(1, 7):
+    common: tuple[str, ...] = ()
+    for size in range(1, 8):
         found, count = Counter(tuple(words[:size]) for words in said).most_common(1)[0]
         if len(found) < size or count < 0.9 * len(said):
             break
-        if _MOUNT_SEGMENT.fullmatch(found[-1]):
-            prefix = found  # through the last mount or version (api, v1): the API's name before
+        common = found
+    # through the last word that mounts an API (api, rest), and the version after it (v1): a
+    # version alone (Slurm's slurm_v0_0_38_) may be the API's own name for its release
+    mounts = [i for i, word in enumerate(common) if _API_WORD.fullmatch(word)]
+    if mounts:
+        cut = mounts[-1] + 1
+        while cut < len(common) and _VERSION_WORD.fullmatch(common[cut]):
+            cut += 1
+        prefix = common[:cut]
     if not prefix:
         return {}
     stripped = {
@@ -203,6 +213,8 @@ def server_named(api: Api) -> dict[str, str]:
     }
 
 
+_API_WORD = re.compile(r"api|apis|rest|webapi", re.IGNORECASE)
+_VERSION_WORD = re.compile(r"v?\d+", re.IGNORECASE)
 _MOUNT_SEGMENT = re.compile(r"(?:api|apis|rest|webapi|ws|public|services?|v\d+)", re.IGNORECASE)
 
 
