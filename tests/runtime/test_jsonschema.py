@@ -223,7 +223,14 @@ def test_limit_and_reuse() -> None:
     assert len(Validator(schema).issues(list(range(100)))) == 10
     validator = Validator({"type": "object", "required": ["a"]})
     first = validator.issues({})
-    assert first == validator.issues({}) == [ValidationIssue("", '"a" is a required property')]
+    assert (
+        first
+        == validator.issues({})
+        == [ValidationIssue("", '"a" is a required property', keyword="required")]
+    )
+    # the keyword broken is said, also from inside a nullable value (argument_issues reads it)
+    nullable = Validator({"anyOf": [{"type": "string", "pattern": "^urn:"}, {"type": "null"}]})
+    assert [issue.keyword for issue in nullable.issues("abc")] == ["pattern"]
 
 
 def test_boolean_schemas_and_the_schema_property() -> None:

@@ -154,7 +154,9 @@ def read_only_post(op: Operation) -> ReadingPost | None:
         *(
             word
             for word in _acting(_read_phrase(_terms(_first_sentence(op.description))), named=False)
-            if _forms(word) & _KEEPING
+            if word in _KEEPING
+            or word.removesuffix("s") in _KEEPING
+            or word.removesuffix("es") in _KEEPING
         ),
     ]
     vetoes = {form for word in everything for form in _forms(word)} & SIDE_EFFECT_WORDS
@@ -191,8 +193,9 @@ _KEEPING = frozenset(
 
 
 def _first_sentence(text: str) -> str:
-    """A description's first sentence (up to its first full stop or blank line)."""
-    first = text.strip().split("\n\n", 1)[0]
+    """A description's first sentence (up to its first full stop or blank line), without what it
+    quotes as code (dstack's "sorted by `submitted_at`" submits nothing)."""
+    first = re.sub(r"`[^`]*`", " ", text.strip().split("\n\n", 1)[0])
     return re.split(r"(?<=[a-z0-9)])[.!?](?:\s|$)", first, maxsplit=1)[0]
 
 

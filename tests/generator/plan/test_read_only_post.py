@@ -450,6 +450,13 @@ def test_a_description_that_says_the_call_keeps_what_it_makes_is_no_read() -> No
     assert read_only_post(dataclasses.replace(rates, description="")) == ReadingPost(
         "fetch", "summary"
     )
+    # dstack's list_runs: a field it quotes, or a participle, keeps nothing
+    for said in (
+        "Returns all runs visible to user sorted by descending `submitted_at`.",
+        "Returns the runs submitted by the user.",
+    ):
+        listed = dataclasses.replace(operation, description=said)
+        assert read_only_post(listed) == ReadingPost("get", "operationId"), said
     # what it says after its first sentence, or of what a read reads, does not count
     said_later = "Get the metrics of a run.\n\nTheir store is kept for 30 days; save them."
     described = dataclasses.replace(operation, description=said_later)
