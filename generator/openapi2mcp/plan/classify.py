@@ -251,7 +251,10 @@ def _tool(
 
 
 def _fields(api: Api, op: Operation) -> tuple[str, ...]:
-    """The names of what ``op`` takes: its parameters and its body's properties."""
+    """The names of what a POST takes (what the additive rule reads): its parameters and its
+    body's properties; none for another method, which no rule asks about."""
+    if op.method != "POST":
+        return ()
     names = [param.name for param in op.parameters]
     if op.body is not None:
         properties = merged_all_of(non_null(op.body.schema), api.input_schemas).get("properties")

@@ -452,7 +452,8 @@ class Calls:
         kind = response.content_type or "no content type"
         await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
         result = self._result(tool, spec, response, output, select)
-        note = pattern_note(split_issues(validator.issues(arguments), spec)[1])
+        said = [] if validator.is_valid(arguments) else validator.issues(arguments)  # patterns
+        note = pattern_note(split_issues(said, spec)[1])
         if note is not None:
             result["content"].append(note)
         await progress.report(2, total=2, message="Done")
