@@ -57,7 +57,9 @@ async def test_the_tools_are_named_by_model_and_method(loopback: LiveApi) -> Non
 async def test_todos_are_made_filtered_counted_changed_and_removed(
     loopback: LiveApi, direct: httpx.Client, mode: str
 ) -> None:
-    tag = uuid.uuid4().hex[:8]
+    # a letter first: LoopBack coerces an untyped property's text that reads as a number (a tag
+    # "542e6010" is stored as 542e6010, Infinity, JSON null), and no filter finds it again
+    tag = "t" + uuid.uuid4().hex[:8]
     async with mcp_client(loopback.stdio(), mode) as client:
         milk = structured(
             await client.call_tool(
