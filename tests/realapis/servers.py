@@ -24,7 +24,8 @@ import httpx
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-VENVS = REPO / ".work" / "realapis"
+# REALAPIS_ROOT, as scripts/install_realapis.sh reads it: another place for the servers
+VENVS = REPO / os.environ.get("REALAPIS_ROOT", ".work/realapis")
 INSTALL_HINT = "run `bash scripts/install_realapis.sh` to install the real API servers"
 
 START_TIMEOUT = 60.0
