@@ -407,6 +407,12 @@ def pep440_version(raw: str) -> str | None:
     return text
 
 
+def _basic_password(name: str) -> str:
+    """The password's description: set to nothing, the user name goes alone (Stripe's and
+    Karrio's keys, ``curl -u key:``)."""
+    return f"Password for {name!r} (HTTP basic; set to nothing to send the user name alone)"
+
+
 def _security(api: Api, prefix: str) -> tuple[dict[str, rt.SecurityScheme], tuple[EnvVar, ...]]:
     entries: dict[str, rt.SecurityScheme] = {}
     env_vars: list[EnvVar] = []
@@ -462,9 +468,7 @@ def _security(api: Api, prefix: str) -> tuple[dict[str, rt.SecurityScheme], tupl
                 user, password = f"{stem}_USERNAME", f"{stem}_PASSWORD"
                 entries[name] = {"type": "basic", "usernameEnv": user, "passwordEnv": password}
                 env_vars.append(EnvVar(user, f"User name for {name!r} (HTTP basic)", secret=True))
-                env_vars.append(
-                    EnvVar(password, f"Password for {name!r} (HTTP basic)", secret=True)
-                )
+                env_vars.append(EnvVar(password, _basic_password(name), secret=True))
             case OAuth2ClientCredentialsScheme():
                 token = stem if stem.endswith("TOKEN") else f"{stem}_TOKEN"
                 client_id, secret = f"{stem}_CLIENT_ID", f"{stem}_CLIENT_SECRET"

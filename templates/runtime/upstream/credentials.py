@@ -204,7 +204,7 @@ class Credentials:
         tokens made of them and the values of ``<PREFIX>_HEADERS``: masked wherever shown."""
         values: list[str] = list(self.extra.secret)
         for scheme in self._schemes.values():
-            values += scheme.secrets(self.get)
+            values += scheme.secrets(self)
         return values
 
     def apply(self, security: Sequence[Sequence[str]], parts: RequestParts, path: str = "") -> None:
@@ -224,11 +224,11 @@ class Credentials:
             chosen = [self._schemes[name] for name in alternative if name in self._schemes]
             if not alternative or len(chosen) < len(alternative):
                 continue  # anonymous, or a scheme this server cannot use (the generator said so)
-            needed = [hint for scheme in chosen for hint in scheme.hints()]
-            if all(scheme.satisfied(self.get) for scheme in chosen):
+            needed = [hint for scheme in chosen for hint in scheme.hints(self)]
+            if all(scheme.satisfied(self) for scheme in chosen):
                 for scheme in chosen:
                     scheme.apply(self, parts)
-                parts.sent_credentials = ", ".join(h for s in chosen for h in s.hints(self.get))
+                parts.sent_credentials = ", ".join(h for s in chosen for h in s.hints(self))
                 return
             # what is still to set, when some of it is (Glances' user name without its password)
             unset = [hint for hint in needed if not self.get(hint)]
@@ -264,6 +264,9 @@ class Credentials:
 
     def get(self, env: str) -> str:
         return (self._environ.get(env) or "").strip()
+
+    def given(self, env: str) -> bool:
+        return env in self._environ
 
     def secret(self, env: str, parts: RequestParts) -> str:
         value = self.get(env)

@@ -11,7 +11,7 @@ when it is not satisfied) and how to ``apply`` itself to a request being assembl
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol, assert_never
 from urllib.parse import quote, quote_plus
@@ -29,15 +29,19 @@ from ..errors import CatalogError
 if TYPE_CHECKING:
     from .credentials import RequestParts
 
-# reads one environment variable, stripped ("" when unset)
-Read = Callable[[str], str]
 
-
-class Source(Protocol):
-    """Where ``apply`` takes credentials from (``credentials.Credentials``)."""
+class Reader(Protocol):
+    """The environment a scheme reads (``credentials.Credentials``)."""
 
     def get(self, env: str) -> str:
         """The variable's value, stripped ("" when unset)."""
+
+    def given(self, env: str) -> bool:
+        """Whether the variable is set, even to nothing (an empty password)."""
+
+
+class Source(Reader, Protocol):
+    """Where ``apply`` takes credentials from (``credentials.Credentials``)."""
 
     def secret(self, env: str, parts: RequestParts) -> str:
         """The variable's value, recorded in ``parts`` as a secret to mask; ``ValueError`` when it
@@ -68,17 +72,17 @@ class ApiKey:
             return (Setting(self.scheme["env"], "User name or id", secret=False),)
         return (Setting(self.scheme["env"], "API key"),)
 
-    def satisfied(self, read: Read) -> bool:
-        return bool(read(self.scheme["env"]))
+    def satisfied(self, reader: Reader) -> bool:
+        return bool(reader.get(self.scheme["env"]))
 
-    def secrets(self, read: Read) -> list[str]:
+    def secrets(self, reader: Reader) -> list[str]:
         """The key, masked wherever shown; a key that names someone is no secret: masking the
         user's own name would blank it in every job, file or record they own."""
         if self.scheme.get("identity"):
             return []
-        return [value for value in [read(self.scheme["env"])] if value]
+        return [value for value in [reader.get(self.scheme["env"])] if value]
 
-    def hints(self, read: Read | None = None) -> list[str]:
+    def hints(self, reader: Reader | None = None) -> list[str]:
         return [self.scheme["env"]]
 
     def apply(self, source: Source, parts: RequestParts) -> None:
@@ -131,13 +135,13 @@ class Bearer:
     def environment(self) -> tuple[Setting, ...]:
         return (Setting(self.scheme["env"], "Bearer token"),)
 
-    def satisfied(self, read: Read) -> bool:
-        return bool(read(self.scheme["env"]))
+    def satisfied(self, reader: Reader) -> bool:
+        return bool(reader.get(self.scheme["env"]))
 
-    def secrets(self, read: Read) -> list[str]:
-        return [value for value in [read(self.scheme["env"])] if value]
+    def secrets(self, reader: Reader) -> list[str]:
+        return [value for value in [reader.get(self.scheme["env"])] if value]
 
-    def hints(self, read: Read | None = None) -> list[str]:
+    def hints(self, reader: Reader | None = None) -> list[str]:
         return [self.scheme["env"]]
 
     def apply(self, source: Source, parts: RequestParts) -> None:
@@ -149,7 +153,9 @@ class Bearer:
 
 @dataclass(frozen=True, slots=True)
 class Basic:
-    """``http`` basic: a user name and a password."""
+    """``http`` basic: a user name and a password. A password variable set to nothing sends the
+    user name alone, as ``curl -u key:`` does: Stripe, Karrio and others take an API key so, and
+    then the user name is the secret."""
 
     name: str
     scheme: BasicScheme
@@ -160,17 +166,26 @@ class Basic:
             Setting(self.scheme["passwordEnv"], "Password"),
         )
 
-    def satisfied(self, read: Read) -> bool:
-        return bool(read(self.scheme["usernameEnv"]) and read(self.scheme["passwordEnv"]))
+    def satisfied(self, reader: Reader) -> bool:
+        user, password = self.scheme["usernameEnv"], self.scheme["passwordEnv"]
+        return bool(reader.get(user)) and (bool(reader.get(password)) or reader.given(password))
 
-    def secrets(self, read: Read) -> list[str]:
-        user, password = read(self.scheme["usernameEnv"]), read(self.scheme["passwordEnv"])
-        if not password:
+    def secrets(self, reader: Reader) -> list[str]:
+        if not self.satisfied(reader):
             return []
-        return [password, base64.b64encode(f"{user}:{password}".encode()).decode("ascii")]
+        user, password = (
+            reader.get(self.scheme["usernameEnv"]),
+            reader.get(self.scheme["passwordEnv"]),
+        )
+        token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+        return [password, token] if password else [user, token]
 
-    def hints(self, read: Read | None = None) -> list[str]:
-        return [self.scheme["usernameEnv"], self.scheme["passwordEnv"]]
+    def hints(self, reader: Reader | None = None) -> list[str]:
+        """What to set; a user name set without its password is told how to send it alone."""
+        user, password = self.scheme["usernameEnv"], self.scheme["passwordEnv"]
+        if reader is not None and reader.get(user) and not self.satisfied(reader):
+            return [user, f"{password} (set to nothing, if the API takes the user name alone)"]
+        return [user, password]
 
     def apply(self, source: Source, parts: RequestParts) -> None:
         user = source.secret(self.scheme["usernameEnv"], parts)
@@ -196,17 +211,19 @@ class OAuth2ClientCredentials:
             Setting(self.scheme["env"], "Access token"),
         )
 
-    def satisfied(self, read: Read) -> bool:
-        if read(self.scheme["env"]):
+    def satisfied(self, reader: Reader) -> bool:
+        if reader.get(self.scheme["env"]):
             return True
-        return bool(read(self.scheme["clientIdEnv"]) and read(self.scheme["clientSecretEnv"]))
+        return bool(
+            reader.get(self.scheme["clientIdEnv"]) and reader.get(self.scheme["clientSecretEnv"])
+        )
 
-    def secrets(self, read: Read) -> list[str]:
-        return _fetching_secrets(self.scheme, read)
+    def secrets(self, reader: Reader) -> list[str]:
+        return _fetching_secrets(self.scheme, reader)
 
-    def hints(self, read: Read | None = None) -> list[str]:
-        """What to set; with ``read``, what was sent: the ready token, when it is set."""
-        if read is not None and read(self.scheme["env"]):
+    def hints(self, reader: Reader | None = None) -> list[str]:
+        """What to set; with ``reader``, what was sent: the ready token, when it is set."""
+        if reader is not None and reader.get(self.scheme["env"]):
             return [self.scheme["env"]]
         token = f"(or an access token in {self.scheme['env']})"
         return [self.scheme["clientIdEnv"], f"{self.scheme['clientSecretEnv']} {token}"]
@@ -233,19 +250,21 @@ class OAuth2Password:
             Setting(self.scheme["env"], "Access token"),
         )
 
-    def satisfied(self, read: Read) -> bool:
-        if read(self.scheme["env"]):
+    def satisfied(self, reader: Reader) -> bool:
+        if reader.get(self.scheme["env"]):
             return True
-        return bool(read(self.scheme["usernameEnv"]) and read(self.scheme["passwordEnv"]))
+        return bool(
+            reader.get(self.scheme["usernameEnv"]) and reader.get(self.scheme["passwordEnv"])
+        )
 
-    def secrets(self, read: Read) -> list[str]:
-        password = read(self.scheme["passwordEnv"])
-        return _fetching_secrets(self.scheme, read) + ([password] if password else [])
+    def secrets(self, reader: Reader) -> list[str]:
+        password = reader.get(self.scheme["passwordEnv"])
+        return _fetching_secrets(self.scheme, reader) + ([password] if password else [])
 
-    def hints(self, read: Read | None = None) -> list[str]:
-        """What to set; with ``read``, what was sent: the ready token, when it is set (ZenML's
+    def hints(self, reader: Reader | None = None) -> list[str]:
+        """What to set; with ``reader``, what was sent: the ready token, when it is set (ZenML's
         401 to a bad token named the user name and password, which were not sent)."""
-        if read is not None and read(self.scheme["env"]):
+        if reader is not None and reader.get(self.scheme["env"]):
             return [self.scheme["env"]]
         token = f"(or an access token in {self.scheme['env']})"
         return [self.scheme["usernameEnv"], f"{self.scheme['passwordEnv']} {token}"]
@@ -255,11 +274,11 @@ class OAuth2Password:
 
 
 def _fetching_secrets(
-    scheme: OAuth2ClientCredentialsScheme | OAuth2PasswordScheme, read: Read
+    scheme: OAuth2ClientCredentialsScheme | OAuth2PasswordScheme, reader: Reader
 ) -> list[str]:
     """A scheme's ready token, client secret and the Basic pair made of its client id."""
-    found = [value for value in [read(scheme["env"])] if value]
-    client, secret = read(scheme["clientIdEnv"]), read(scheme["clientSecretEnv"])
+    found = [value for value in [reader.get(scheme["env"])] if value]
+    client, secret = reader.get(scheme["clientIdEnv"]), reader.get(scheme["clientSecretEnv"])
     if secret:
         pair = f"{quote_plus(client, safe='')}:{quote_plus(secret, safe='')}"
         found += [secret, base64.b64encode(pair.encode()).decode("ascii")]

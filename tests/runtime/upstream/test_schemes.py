@@ -87,6 +87,9 @@ class _Env:
     def get(self, env: str) -> str:
         return self.values.get(env, "")
 
+    def given(self, env: str) -> bool:
+        return env in self.values
+
     def secret(self, env: str, parts: RequestParts) -> str:
         parts.secrets.append(self.values[env])
         return self.values[env]
@@ -121,7 +124,7 @@ def test_a_satisfied_scheme_places_its_credential(
 ) -> None:
     scheme = strategies(SCHEMES)[name]
     env = _Env(environ)
-    assert scheme.satisfied(env.get)
+    assert scheme.satisfied(env)
     parts = RequestParts()
     scheme.apply(env, parts)
     assert {key: getattr(parts, key) for key in placed} == placed
@@ -129,8 +132,11 @@ def test_a_satisfied_scheme_places_its_credential(
 
 def test_a_half_configured_scheme_is_not_satisfied() -> None:
     schemes = strategies(SCHEMES)
-    assert not schemes["login"].satisfied(_Env({"P_USER": "u"}).get)
-    assert not schemes["machine"].satisfied(_Env({"P_CLIENT_ID": "i"}).get)
+    assert not schemes["login"].satisfied(_Env({"P_USER": "u"}))
+    assert not schemes["machine"].satisfied(_Env({"P_CLIENT_ID": "i"}))
+    # a password set to nothing is one: the user name goes alone (Stripe's and Karrio's keys)
+    assert schemes["login"].satisfied(_Env({"P_USER": "u", "P_PASSWORD": ""}))
+    assert not schemes["login"].satisfied(_Env({"P_USER": "", "P_PASSWORD": ""}))
 
 
 def test_an_unknown_kind_is_refused_when_the_client_is_made_not_at_a_call() -> None:

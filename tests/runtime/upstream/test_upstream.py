@@ -480,6 +480,19 @@ async def test_basic(api: FakeApi, make: Make) -> None:
     assert api.requests[0].header("Authorization") == f"Basic {expected}"
 
 
+async def test_basic_with_a_password_set_to_nothing_sends_the_user_name_alone_and_masks_it(
+    api: FakeApi, make: Make
+) -> None:
+    """Stripe and Karrio take an API key as the user name with no password (``curl -u key:``):
+    the password variable set to nothing says so, and the key is then the secret."""
+    api.reply(200, f'{{"echo":"{API_KEY}"}}'.encode())
+    environ = {"PET_USER": API_KEY, "PET_PASSWORD": ""}
+    response = await call(make, op(security=[["basic"]]), {}, environ=environ)
+    expected = base64.b64encode(f"{API_KEY}:".encode()).decode()
+    assert api.requests[0].header("Authorization") == f"Basic {expected}"
+    assert response.body == b'{"echo":"***"}'
+
+
 async def test_first_satisfiable_alternative_wins(api: FakeApi, make: Make) -> None:
     security = [["bearer"], ["headerKey", "cookieKey"], ["basic"]]
     env = {"PET_API_KEY": API_KEY, "PET_SID": "s1", "PET_USER": USER, "PET_PASSWORD": PASSWORD}
@@ -533,7 +546,8 @@ async def test_unsatisfied_security_sends_the_call_without_credentials(
     # what is still to set of an alternative set in part (Glances' user name without its password)
     assert response.auth_hint == (
         "it was sent without credentials; to send them, set the environment variable PET_TOKEN, "
-        "or set PET_PASSWORD, or set PET_QUERY_KEY"
+        "or set PET_PASSWORD (set to nothing, if the API takes the user name alone), or set "
+        "PET_QUERY_KEY"
     )
 
 
