@@ -16,10 +16,7 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.generate import GenerateOptions, generate
-from templates.runtime.server import McpServer, Settings
-from tests.catalogs import catalog_from_files
-from tests.reliability.kit import META
+from tests.e2e.helpers import Served
 from tests.runtime.upstream_kit import FakeApi, fake_api
 
 URN = "^urn:mrn:signalk:uuid:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$"
@@ -53,34 +50,6 @@ SPEC: dict[str, Any] = {
 UUID = "eaa098b5-3b5c-4c9b-9f62-2d3f1a7c9e10"
 
 
-class Served:
-    def __init__(self, tmp: Path, api: FakeApi, document: dict[str, Any] = SPEC) -> None:
-        spec = tmp / "openapi.json"
-        spec.write_text(json.dumps(document), "utf-8")
-        generation = generate(str(spec), GenerateOptions(tool_mode="full"))
-        [name] = [f for f in generation.files if f.endswith("/catalog.json")]
-        catalog: Any = catalog_from_files(generation.files, name)
-        prefix = catalog["upstream"]["baseUrlEnv"].removesuffix("_BASE_URL")
-        self.server = McpServer(
-            catalog, Settings.from_env(catalog, {f"{prefix}_BASE_URL": api.url})
-        )
-        self.api = api
-
-    async def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return await self.ask("tools/call", {"name": name, "arguments": arguments})
-
-    async def ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        async def notify(message: dict[str, Any]) -> None:
-            return None
-
-        message = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"_meta": META, **params}}
-        reply = await self.server.dispatcher.handle(message, None, notify)
-        assert reply is not None
-        # an error reply is returned whole, to be asserted on
-        result: dict[str, Any] = reply.get("result", reply)
-        return result
-
-
 @pytest.fixture
 def api() -> Iterator[FakeApi]:
     with fake_api() as fake:
@@ -89,7 +58,7 @@ def api() -> Iterator[FakeApi]:
 
 @pytest.fixture
 async def served(tmp_path: Path, api: FakeApi) -> Any:
-    it = Served(tmp_path, api)
+    it = Served(tmp_path, api, SPEC)
     yield it
     await it.server.aclose()
 

@@ -17,13 +17,10 @@ from typing import Any
 
 import pytest
 
-from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
-from templates.runtime.server import McpServer, Settings
-from tests.catalogs import catalog_from_files
+from tests.e2e.helpers import Served
 from tests.kit.offline import run_package_tests_offline
-from tests.reliability.kit import META
 from tests.runtime.upstream_kit import FakeApi, fake_api
 
 OK = {"200": {"description": "ok", "content": {"text/plain": {"schema": {"type": "string"}}}}}
@@ -109,32 +106,6 @@ SPEC: dict[str, Any] = {
 }
 
 
-class Served:
-    def __init__(self, tmp: Path, api: FakeApi) -> None:
-        spec = tmp / "openapi.json"
-        spec.write_text(json.dumps(SPEC), "utf-8")
-        self.generation = generate(str(spec), GenerateOptions(tool_mode="full"))
-        [name] = [f for f in self.generation.files if f.endswith("/catalog.json")]
-        catalog: Any = catalog_from_files(self.generation.files, name)
-        prefix = catalog["upstream"]["baseUrlEnv"].removesuffix("_BASE_URL")
-        self.catalog = catalog
-        self.server = McpServer(
-            catalog, Settings.from_env(catalog, {f"{prefix}_BASE_URL": api.url})
-        )
-        self.api = api
-
-    async def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        async def notify(message: dict[str, Any]) -> None:
-            return None
-
-        params = {"_meta": META, "name": name, "arguments": arguments}
-        message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
-        reply = await self.server.dispatcher.handle(message, None, notify)
-        assert reply is not None
-        result: dict[str, Any] = reply["result"]
-        return result
-
-
 @pytest.fixture
 def api() -> Iterator[FakeApi]:
     with fake_api() as fake:
@@ -143,7 +114,7 @@ def api() -> Iterator[FakeApi]:
 
 @pytest.fixture
 async def served(tmp_path: Path, api: FakeApi) -> Any:
-    it = Served(tmp_path, api)
+    it = Served(tmp_path, api, SPEC)
     yield it
     await it.server.aclose()
 

@@ -90,3 +90,24 @@ async def test_a_delete_whose_filter_is_null_is_refused_and_every_row_stays(
         "A Wizard of Earthsea",
         "Solaris",
     ]
+
+
+async def test_a_delete_without_a_filter_is_refused_until_it_says_all(
+    postgrest_api: LiveApi,
+) -> None:
+    # PostgREST deletes every row of a DELETE without a filter: such a call must say `_all`
+    async with mcp_client(postgrest_api.stdio()) as client:
+        for name in ("sci-fi", "classic"):
+            added = await client.call_tool("post_tags", {"name": name})
+            assert not added.is_error, added
+        for arguments in ({}, {"Prefer": "return=representation"}):
+            refused = await client.call_tool("delete_tags", arguments)
+            assert refused.is_error
+            assert only_text(refused).startswith(
+                "Tool 'delete_tags' was called with none of the arguments that say what it acts on"
+            )
+            assert [row["name"] for row in rows(postgrest_api, "tags")] == ["sci-fi", "classic"]
+
+        everything = await client.call_tool("delete_tags", {"_all": True})
+        assert not everything.is_error, everything
+    assert rows(postgrest_api, "tags") == []

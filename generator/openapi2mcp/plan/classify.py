@@ -227,6 +227,10 @@ def _tool(
             report,
             otherwise="the tool advertises no output schema",
         )
+    # a removal that acts on everything when no argument narrows it takes one more: the runtime
+    # refuses such a call unless it is true (protocol.everything)
+    everything = _unnarrowed(op, annotations, arguments)
+    guard = runtime_module("protocol.everything")
     tool = Tool(
         name=name,
         operation=op,
@@ -235,17 +239,18 @@ def _tool(
             part
             for part in (
                 _description(chosen.description, op, settings.description_limit),
-                _unnarrowed(op, annotations, arguments),
+                guard.description(everything) if everything else "",
             )
             if part
         ),
         arguments=arguments,
-        input_schema=input_schema,
+        input_schema=guard.with_argument(input_schema, everything) if everything else input_schema,
         output_schema=output_schema,
         annotations=annotations,
         python_name=python_name,
         body_requires=optional_body_requires(api, op, arguments),
         settings=chosen,
+        everything=everything,
     )
     return tool, ruled[1] if ruled is not None else ""
 
@@ -717,19 +722,17 @@ _REMOVING = frozenset({"delete", "remove", "purge", "clear", "wipe", "erase", "d
 
 
 def _unnarrowed(op: Operation, annotations: Annotations, arguments: tuple[Argument, ...]) -> str:
-    """The sentence a destructive removal whose arguments are all optional ends its description
-    with: ArchiveBox's cli_remove, called with none, removed every snapshot; PostgREST's DELETE
-    /books without a filter deletes every row."""
+    """The argument a destructive removal whose arguments are all optional takes to act on
+    everything ("": it is not one, or none is free): ArchiveBox's cli_remove, called with none,
+    removed every snapshot; PostgREST's DELETE /books without a filter deletes every row."""
     said = set(naming.words(op.operation_id or op.summary))
     removes = op.method == "DELETE" or bool(said & _REMOVING)
     if not (annotations.destructive and removes and arguments):
         return ""
     if any(argument.required for argument in arguments):
         return ""
-    return (
-        "Its arguments say what it acts on: called with none of them, the API may act on"
-        " everything it holds."
-    )
+    name: str = runtime_module("protocol.everything").argument_name(a.name for a in arguments)
+    return name
 
 
 def _humanize(name: str) -> str:

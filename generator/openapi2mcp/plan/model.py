@@ -58,6 +58,9 @@ class Tool:
     body_requires: tuple[str, ...] = ()
     # what x-mcp and the config file say about the operation, resolved (settings.py)
     settings: OperationSettings = NO_SETTINGS
+    # a removal that acts on everything when no argument narrows it: the boolean argument that
+    # lets a call do so (runtime protocol.everything); "" for any other tool
+    everything: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -196,6 +196,8 @@ def _tool_binding(plan: ServerPlan, tool: Tool) -> rt.ToolBinding:
     interaction = plan.interaction.for_tool(tool.name)
     if interaction:
         binding["interaction"] = interaction
+    if tool.everything:
+        binding["everything"] = tool.everything
     return binding
 
 

@@ -268,6 +268,9 @@ class ToolBinding(TypedDict):
     # the input schema's root allOf / anyOf / oneOf, which the tool does not advertise (Anthropic's
     # API refuses them at the root) and the runtime puts back before it validates arguments
     inputChecks: NotRequired[dict[str, Any]]
+    # a removal whose arguments are all optional: the boolean argument a call without any that
+    # narrows it must set to act on everything (protocol.everything)
+    everything: NotRequired[str]
 
 
 class ResourceBinding(TypedDict):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..ask.elicitation import secret_arguments
@@ -54,9 +54,11 @@ from ..upstream.negotiation import documented_types
 from .argument_issues import format_issues, pattern_note, split_issues
 from .arguments_text import convert_variable as convert_variable  # noqa: PLC0414 - re-exported
 from .arguments_text import nulls_left_out, texts_as_sent, whole_numbers
+from .everything import guard
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .paging import pagination_arguments
 from .projection import Selection, SelectionError, compile_selection, selected_output
+from .reporting import NO_LOG, NO_PROGRESS, Progress, RequestLog
 from .results import (
     DEFAULT_LIMITS,
     ResultLimits,
@@ -77,85 +79,6 @@ _INVALID_STATUSES = frozenset({400, 422})
 # a query parameter's name that is an RFC 6570 variable name as it is
 _VARIABLE = re.compile(r"[A-Za-z0-9_]+")
 _NOT_FOUND_STATUS = 404
-
-# sends one server notification on the channel of the request being answered
-Notify = Callable[[JsonObject], Awaitable[None]]
-
-
-class Progress:
-    """``notifications/progress`` for one request; silent when the client sent no progress token.
-
-    Values that do not increase are dropped, so a caller can never make progress go backwards.
-    """
-
-    __slots__ = ("_last", "_notify", "_token")
-
-    def __init__(self, token: str | int | None, notify: Notify | None) -> None:
-        self._token = token
-        self._notify = notify
-        self._last: float | None = None
-
-    @classmethod
-    def for_request(cls, params: Any, notify: Notify) -> Progress:
-        """The reporter for a request whose ``params._meta.progressToken`` may ask for progress."""
-        meta = params.get("_meta") if isinstance(params, dict) else None
-        token = meta.get("progressToken") if isinstance(meta, dict) else None
-        if isinstance(token, bool) or not isinstance(token, str | int):
-            return NO_PROGRESS
-        return cls(token, notify)
-
-    @property
-    def enabled(self) -> bool:
-        return self._token is not None and self._notify is not None
-
-    async def report(
-        self, progress: float, *, total: float | None = None, message: str | None = None
-    ) -> None:
-        if self._token is None or self._notify is None:
-            return
-        if self._last is not None and progress <= self._last:
-            return
-        self._last = progress
-        params: JsonObject = {"progressToken": self._token, "progress": progress}
-        if total is not None:
-            params["total"] = total
-        if message is not None:
-            params["message"] = message
-        await self._notify({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
-
-
-NO_PROGRESS = Progress(None, None)
-
-# notifications/message severities, least severe first (RFC 5424 names, as MCP uses them)
-LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-
-
-class RequestLog:
-    """``notifications/message`` for one request, at or above the level the client chose.
-
-    Silent when the client chose no level: log messages are opt-in on both eras (a modern request's
-    ``_meta`` log level, a legacy session's ``logging/setLevel``).
-    """
-
-    __slots__ = ("_logger", "_minimum", "_notify")
-
-    def __init__(self, level: str | None, notify: Notify | None, logger: str = "") -> None:
-        self._minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else None
-        self._notify = notify
-        self._logger = logger
-
-    async def log(self, level: str, data: str) -> None:
-        if self._minimum is None or self._notify is None:
-            return
-        if LOG_LEVELS.index(level) < self._minimum:
-            return
-        params: JsonObject = {"level": level, "data": data}
-        if self._logger:
-            params["logger"] = self._logger
-        await self._notify({"jsonrpc": "2.0", "method": "notifications/message", "params": params})
-
-
-NO_LOG = RequestLog(None, None)
 
 
 def _without_selection(arguments: JsonObject, select: Selection | None) -> JsonObject:
@@ -419,15 +342,18 @@ class Calls:
             why = "invalid arguments" if outcome.invalid else outcome.message.rstrip(".")
             await log.log("warning", f"Tool {name}: {why}, nothing was called")
             return tool_error(outcome.message)
-        arguments = outcome.arguments
-        output: Validator | None = None
-        schema = self.output_schema(name, tool)
-        if schema is not None:
-            compiled = self._validator(self._outputs, name, schema, "output")
-            if isinstance(compiled, SchemaError):
-                # a declared schema we cannot check must not be answered with unchecked output
-                return tool_error(f"Tool {name!r} has an unusable output schema")
-            output = compiled
+        arguments, unnarrowed = guard(
+            self._tables.tool_bindings.get(name), spec, tool, name, outcome.arguments
+        )
+        if unnarrowed:
+            await log.log(
+                "warning", f"Tool {name}: called without what it acts on, nothing was called"
+            )
+            return tool_error(unnarrowed)
+        output = self._output_validator(name, tool)
+        if isinstance(output, SchemaError):
+            # a declared schema we cannot check must not be answered with unchecked output
+            return tool_error(f"Tool {name!r} has an unusable output schema")
         user: dict[str, str] | None = None
         if self.per_user is not None and spec is not None:
             access = await self._user_credentials(name, spec, interaction, log)
@@ -613,6 +539,11 @@ class Calls:
         if checks and isinstance(schema, dict):
             schema = {**schema, **checks}
         return self._validator(self._inputs, name, schema, "input")
+
+    def _output_validator(self, name: str, tool: JsonObject) -> Validator | SchemaError | None:
+        """The validator of tool ``name``'s output (``None``: it declares no output schema)."""
+        schema = self.output_schema(name, tool)
+        return None if schema is None else self._validator(self._outputs, name, schema, "output")
 
     @staticmethod
     def _validator(

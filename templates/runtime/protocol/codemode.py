@@ -37,9 +37,10 @@ from typing import Any, Final
 from ..ask.interaction import Interaction
 from ..catalog.model import Catalog
 from ..errors import StateError
-from .calls import NO_PROGRESS, Calls, Progress, RequestLog
+from .calls import Calls
 from .code_journal import Entry, Journal, call_arguments, entry_of, python_names
 from .jsonrpc import INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY, JsonObject, JsonRpcError
+from .reporting import NO_PROGRESS, Progress, RequestLog
 from .request_state import Binding, State, arguments_digest
 from .results import tool_error
 from .sandbox import CodeLimits, Failed, Finished, Output, jsonable, run_program

@@ -28,16 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..ask.interaction import OFF, Asker, InputRequired, Interaction, Stop
 from ..catalog.model import Catalog, CatalogCounts, catalog_counts
-from .calls import (
-    LOG_LEVELS,
-    Calls,
-    Notify,
-    Progress,
-    RequestLog,
-    ResourceNotFound,
-    UpstreamCaller,
-    UserCredentials,
-)
+from .calls import Calls, ResourceNotFound, UpstreamCaller, UserCredentials
 from .completion import Completer
 from .dynamic import ToolSelection, ToolSurface, default_selection
 from .jsonrpc import (
@@ -58,6 +49,7 @@ from .jsonrpc import (
 )
 from .pagination import DEFAULT_PAGE_SIZE, LazyItems, Pager, PageSource, ShapeItem, tool_source
 from .prompts import Prompts, ToolView
+from .reporting import LOG_LEVELS, Notify, Progress, RequestLog
 from .request_state import StateSigner
 from .results import DEFAULT_LIMITS, ResultLimits
 from .shaping import (

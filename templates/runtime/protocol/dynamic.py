@@ -31,10 +31,11 @@ from ..catalog.model import Catalog, catalog_counts
 from ..environment import name as env_name
 from ..errors import ToolModeError as ToolModeError  # noqa: PLC0414 - re-exported
 from ..jsonschema import Validator
-from .calls import NO_LOG, NO_PROGRESS, Calls, Progress, RequestLog
+from .calls import Calls
 from .codemode import RUN, CodeMode
 from .jsonrpc import INVALID_PARAMS, JsonObject, JsonRpcError
 from .pagination import ListItems, PageSource, PickedTools, ToolSource
+from .reporting import NO_LOG, NO_PROGRESS, Progress, RequestLog
 from .results import tool_error
 from .sandbox import DEFAULT_CODE_LIMITS, CodeLimits, check_available
 from .search import Entry, SearchIndex

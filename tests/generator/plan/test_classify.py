@@ -846,11 +846,26 @@ def test_a_removal_whose_arguments_are_all_optional_says_none_may_mean_everythin
         "books",
         Report(),
     )
-    said = "Its arguments say what it acts on: called with none of them, the API may act on"
-    told = {tool.name: said in tool.description for tool in surface.tools}
+    said = (
+        "Its arguments say what it acts on: called with none of them, the API may act on"
+        " everything it holds, so such a call is refused unless `_all` is true."
+    )
+    told = {
+        tool.name: (
+            said in tool.description,
+            tool.everything,
+            "_all" in tool.input_schema["properties"],
+        )
+        for tool in surface.tools
+    }
     assert told == {
-        "delete_books": True,
-        "cli_remove": True,
-        "delete_book": False,  # its id says what it acts on
-        "clear_cache": False,  # it takes nothing that could narrow it
+        "delete_books": (True, "_all", True),
+        "cli_remove": (True, "_all", True),
+        "delete_book": (False, "", False),  # its id says what it acts on
+        "clear_cache": (False, "", False),  # it takes nothing that could narrow it
+    }
+    (books,) = [tool for tool in surface.tools if tool.name == "delete_books"]
+    assert books.input_schema["properties"]["_all"] == {
+        "type": "boolean",
+        "description": "true to let a call with none of the other arguments act on everything",
     }

@@ -29,8 +29,8 @@ from templates.runtime.peruser.exchange import (
     exchange_from_env,
 )
 from templates.runtime.peruser.service import credentials_mode, per_user_from_env
-from templates.runtime.protocol.calls import NO_LOG, NO_PROGRESS
 from templates.runtime.protocol.dispatch import Call, Dispatcher, LegacySession
+from templates.runtime.protocol.reporting import NO_LOG, NO_PROGRESS
 from templates.runtime.server import McpServer, Settings
 from templates.runtime.transports.http_serve import create_app
 from templates.runtime.upstream.client import UpstreamResponse
