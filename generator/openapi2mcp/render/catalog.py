@@ -22,6 +22,7 @@ from ..diagnostics import Report
 from ..ir.bodies import sent_as_text
 from ..ir.model import Api, BodyPart, Operation, Parameter, Server
 from ..ir.operation_parts import JSON_TYPE, base_media_type
+from ..ir.schema_utils import non_null
 from ..plan.build import server_variable_env
 from ..plan.metatools import code_tools, dynamic_tools
 from ..plan.model import (
@@ -512,7 +513,31 @@ def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> rt.P
         entry["allowEmpty"] = True
     if param.whole_path:
         entry["wholePath"] = True
+    if not param.content_type and _holds_json(param):
+        entry["jsonText"] = True
     return entry
+
+
+# a word that says a string parameter holds JSON text ("JSON encoded custom Colormap"; not JSONPath)
+_JSON_WORD = re.compile(r"\bjson\b", re.IGNORECASE)
+_WORDS = ("description", "title")
+
+
+def _holds_json(param: Parameter) -> bool:
+    """Whether a string parameter holds JSON text, by its schema (``contentMediaType``, ``format:
+    json``) or its words (TiTiler's ``colormap``, "JSON encoded custom Colormap"): the server
+    sends an object or array given for it as that text."""
+    schema = non_null(param.schema)
+    kind = schema.get("type")
+    kinds = set(kind) - {"null"} if isinstance(kind, list) else {kind}
+    if kinds != {"string"} or "enum" in schema or "const" in schema:
+        return False
+    media = schema.get("contentMediaType")
+    if schema.get("format") == "json" or (isinstance(media, str) and "json" in media.lower()):
+        return True
+    # a nullable one's words are the union's, not its string branch's (FastAPI's Query(None, ...))
+    words = [param.description] + [s.get(k) for s in (param.schema, schema) for k in _WORDS]
+    return any(isinstance(w, str) and _JSON_WORD.search(w) for w in words)
 
 
 def _names_empty(schema: Any) -> bool:

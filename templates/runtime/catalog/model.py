@@ -133,6 +133,9 @@ class ParameterSpec(TypedDict):
     # a path parameter that starts its path (Pulp's ``{task_href}``): its value is a path of the
     # API, such as an href a response gave, sent with its slashes
     wholePath: NotRequired[bool]
+    # a string parameter that holds JSON text (TiTiler's colormap): an object or array given for
+    # it is sent as that text (protocol.arguments_text.json_texts)
+    jsonText: NotRequired[bool]
 
 
 class BodyPart(TypedDict):

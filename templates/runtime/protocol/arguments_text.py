@@ -126,6 +126,21 @@ def texts_as_sent(
     return fixed
 
 
+def json_texts(arguments: JsonObject, spec: OperationSpec | None) -> JsonObject:
+    """``arguments`` with each object or array given for a string parameter that holds JSON text
+    (``jsonText``: TiTiler's ``colormap``, "JSON encoded custom Colormap") written as that text,
+    compact: a model passes the object the words describe, and the schema asks for its text."""
+    if spec is None:
+        return arguments
+    holding = [p["argument"] for p in spec["parameters"] if p.get("jsonText")]
+    found = {
+        name: json.dumps(arguments[name], separators=(",", ":"), ensure_ascii=False)
+        for name in holding
+        if isinstance(arguments.get(name), dict | list)
+    }
+    return {**arguments, **found} if found else arguments
+
+
 def whole_numbers(value: Any) -> Any:
     """``value`` with each float that is a whole number written as an integer: a model writes
     ``"page": 2.0``, JSON Schema counts it an integer, and it went as ``page=2.0``, which Mayan

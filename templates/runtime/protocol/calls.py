@@ -53,7 +53,7 @@ from ..upstream.encoding import media_type
 from ..upstream.negotiation import documented_types
 from .argument_issues import format_issues, pattern_note, split_issues
 from .arguments_text import convert_variable as convert_variable  # noqa: PLC0414 - re-exported
-from .arguments_text import nulls_left_out, texts_as_sent, whole_numbers
+from .arguments_text import json_texts, nulls_left_out, texts_as_sent, whole_numbers
 from .everything import guard
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .paging import pagination_arguments
@@ -467,12 +467,13 @@ class Calls:
     ) -> JsonObject:
         """What a model wrote, read without loss where its schema refuses it: a 64-bit number as
         its text, a parameter's value as another type of the same text, a whole number written
-        ``2.0`` as ``2``. Only arguments that fail pay for the rest: valid ones are checked once."""
+        ``2.0`` as ``2``, an object as the JSON text a parameter holds. Only arguments that fail
+        pay for the rest: valid ones are checked once."""
         arguments = whole_numbers(arguments)
         if validator.is_valid(arguments):
             return arguments
         spec = self._tables.operations.get(operation)
-        arguments = nulls_left_out(validator, arguments, spec)
+        arguments = nulls_left_out(validator, json_texts(arguments, spec), spec)
         arguments = validator.integers_as_text(arguments)
         return texts_as_sent(validator, arguments, self._textual(operation))
 
