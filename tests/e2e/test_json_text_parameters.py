@@ -9,14 +9,9 @@ for any other string parameter is still refused.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.e2e.helpers import Served
-from tests.runtime.upstream_kit import FakeApi, fake_api
 
 NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 SPEC: dict[str, Any] = {
@@ -48,19 +43,6 @@ SPEC: dict[str, Any] = {
         }
     },
 }
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def served(tmp_path: Path, api: FakeApi) -> Any:
-    it = Served(tmp_path, api, SPEC)
-    yield it
-    await it.server.aclose()
 
 
 async def test_an_object_goes_as_the_json_text_the_parameter_holds(served: Served) -> None:

@@ -10,14 +10,11 @@ the pattern; a body's field, or a value of the wrong type, is still refused.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.e2e.helpers import Served
-from tests.runtime.upstream_kit import FakeApi, fake_api
+from tests.runtime.upstream_kit import FakeApi
 
 URN = "^urn:mrn:signalk:uuid:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$"
 ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "pattern": URN}}
@@ -48,19 +45,6 @@ SPEC: dict[str, Any] = {
     },
 }
 UUID = "eaa098b5-3b5c-4c9b-9f62-2d3f1a7c9e10"
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def served(tmp_path: Path, api: FakeApi) -> Any:
-    it = Served(tmp_path, api, SPEC)
-    yield it
-    await it.server.aclose()
 
 
 def _texts(result: dict[str, Any]) -> list[str]:

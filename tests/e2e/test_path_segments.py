@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
 from tests.e2e.helpers import Served
 from tests.kit.offline import run_package_tests_offline
-from tests.runtime.upstream_kit import FakeApi, fake_api
 
 OK = {"200": {"description": "ok", "content": {"text/plain": {"schema": {"type": "string"}}}}}
 HREF = {"in": "path", "name": "task_href", "schema": {"type": "string"}, "required": True}
@@ -104,19 +102,6 @@ SPEC: dict[str, Any] = {
         },
     },
 }
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def served(tmp_path: Path, api: FakeApi) -> Any:
-    it = Served(tmp_path, api, SPEC)
-    yield it
-    await it.server.aclose()
 
 
 async def test_a_path_parameter_whose_enum_is_the_empty_string_sends_an_empty_segment(

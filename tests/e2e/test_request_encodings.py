@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from openapi2mcp.generate import GenerateOptions, generate
 from templates.runtime.server import McpServer, Settings
 from tests.catalogs import catalog_from_files
 from tests.reliability.kit import META
-from tests.runtime.upstream_kit import FakeApi, fake_api
+from tests.runtime.upstream_kit import FakeApi
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 FORM = "application/x-www-form-urlencoded"
@@ -874,12 +873,6 @@ class Probe:
         assert reply is not None
         result: dict[str, Any] = reply["result"]
         return result
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api() as fake:
-        yield fake
 
 
 @pytest.fixture

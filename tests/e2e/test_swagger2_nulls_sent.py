@@ -8,14 +8,14 @@ left out.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.test_request_encodings import Probe
-from tests.runtime.upstream_kit import FakeApi, fake_api
+from tests.runtime.upstream_kit import FakeApi
 
 BOOK: dict[str, Any] = {
     "required": ["id", "title"],
@@ -55,12 +55,6 @@ SWAGGER: dict[str, Any] = {
     },
     "definitions": {"books": BOOK},
 }
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api() as fake:
-        yield fake
 
 
 @pytest.fixture

@@ -9,14 +9,11 @@ never reaches the API.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.helpers import Served
-from tests.runtime.upstream_kit import FakeApi, fake_api
 
 STRING = {"type": "string"}
 SPEC: dict[str, Any] = {
@@ -57,19 +54,6 @@ SPEC: dict[str, Any] = {
         },
     },
 }
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def served(tmp_path: Path, api: FakeApi) -> Any:
-    it = Served(tmp_path, api, SPEC)
-    yield it
-    await it.server.aclose()
 
 
 def _refusal(tool: str, label: str, given: str = "") -> dict[str, Any]:

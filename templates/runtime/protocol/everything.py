@@ -7,8 +7,8 @@ The generator marks such a tool (the binding's ``everything`` names the argument
 the tool has one so named): its input schema takes that boolean too, and its description ends with
 ``description``. A call none of whose other arguments narrows it (each is missing, empty, a boolean
 or its default) is refused before anything is sent unless the argument is true (``unnarrowed``);
-the argument itself is never sent upstream. The generator takes the argument's
-name, schema and sentence from here, so the two sides cannot drift apart.
+the argument itself is never sent upstream. The generator takes the argument's name, schema and
+sentence from here, so the two sides cannot drift apart.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..catalog.model import OperationSpec, ToolBinding
+from .projection import taking
 
 __all__ = [
     "argument_name",
@@ -54,14 +55,8 @@ def description(argument: str) -> str:
 
 
 def with_argument(schema: Mapping[str, Any], argument: str) -> dict[str, Any]:
-    """An input schema that takes ``argument`` too; the other keys keep their places (a pooled
-    ``$defs`` stays last)."""
-    if not isinstance(schema.get("properties"), Mapping):
-        return {"properties": {argument: argument_schema()}, **schema}
-    return {
-        key: ({**value, argument: argument_schema()} if key == "properties" else value)
-        for key, value in schema.items()
-    }
+    """An input schema that takes ``argument`` too."""
+    return taking(schema, argument, argument_schema())
 
 
 def guard(

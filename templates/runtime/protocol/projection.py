@@ -44,6 +44,7 @@ __all__ = [
     "nothing_selected",
     "selectable",
     "selected_output",
+    "taking",
     "with_select",
 ]
 
@@ -122,7 +123,7 @@ def with_select(tool: Mapping[str, Any], argument: str, output: Any) -> dict[str
         if key == "description":
             value = text  # noqa: PLW2901 - the line added
         elif key == "inputSchema" and isinstance(value, Mapping):
-            value = _taking(value, argument)  # noqa: PLW2901 - the argument added
+            value = taking(value, argument, argument_schema())  # noqa: PLW2901 - added
         result[key] = value
         if key == anchor and "description" not in tool:
             result["description"] = text
@@ -130,13 +131,13 @@ def with_select(tool: Mapping[str, Any], argument: str, output: Any) -> dict[str
     return result
 
 
-def _taking(schema: Mapping[str, Any], argument: str) -> dict[str, Any]:
-    """An input schema that lists ``argument`` too; the other keys keep their places (a pooled
-    ``$defs`` must stay last)."""
+def taking(schema: Mapping[str, Any], name: str, property_schema: Any) -> dict[str, Any]:
+    """An input schema that lists property ``name`` too; the other keys keep their places (a
+    pooled ``$defs`` must stay last). ``everything``'s argument is added so as well."""
     if not isinstance(schema.get("properties"), Mapping):
-        return {"properties": {argument: argument_schema()}, **schema}
+        return {"properties": {name: property_schema}, **schema}
     return {
-        key: ({**value, argument: argument_schema()} if key == "properties" else value)
+        key: ({**value, name: property_schema} if key == "properties" else value)
         for key, value in schema.items()
     }
 
