@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from tests.kit.locks import installing
 from tests.kit.upstream import RecordingUpstream, Reply, Request
 
 NPM_PACKAGE = "@octokit/openapi"
@@ -46,15 +47,16 @@ def fetch_spec(cache: Path) -> Path:
     package = cache / "node_modules" / "@octokit" / "openapi"
     spec = package / SPEC_FILE
     manifest = package / "package.json"
-    if not (spec.is_file() and manifest.is_file() and _version(manifest) == NPM_VERSION):
-        cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix",
-             str(cache), f"{NPM_PACKAGE}@{NPM_VERSION}"],
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )  # fmt: skip
+    with installing(cache):
+        if not (spec.is_file() and manifest.is_file() and _version(manifest) == NPM_VERSION):
+            cache.mkdir(parents=True, exist_ok=True)
+            subprocess.run(
+                ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix",
+                 str(cache), f"{NPM_PACKAGE}@{NPM_VERSION}"],
+                check=True,
+                capture_output=True,
+                timeout=600,
+            )  # fmt: skip
     return spec
 
 

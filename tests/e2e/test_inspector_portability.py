@@ -33,6 +33,7 @@ from benchmarks import realworld
 from openapi2mcp.generate import GenerateOptions, generate
 from openapi2mcp.render.emit import write_tree
 from openapi2mcp.render.package import MARKER
+from tests.kit.locks import installing
 
 REPO = Path(__file__).resolve().parents[2]
 NODE_BIN = REPO / ".tools" / "node" / "node_modules" / ".bin"
@@ -64,6 +65,11 @@ def node() -> Path:
 @pytest.fixture(scope="module")
 def inspector() -> Path:
     """The Inspector's command line, installed from the pinned lockfile unless it already is."""
+    with installing(INSTALLED):
+        return _inspector()
+
+
+def _inspector() -> Path:
     entry = INSTALLED / "node_modules" / ".bin" / "mcp-inspector"
     lock = PINNED / "package-lock.json"
     if entry.exists() and STAMP.exists() and STAMP.read_bytes() == lock.read_bytes():
@@ -90,7 +96,8 @@ def inspector() -> Path:
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Each API generated in full mode, by label."""
-    realworld.install(realworld.CACHE)
+    with installing(realworld.CACHE):
+        realworld.install(realworld.CACHE)
     out: dict[str, Path] = {}
     for label, spec in APIS.items():
         generation = generate(str(spec), GenerateOptions(tool_mode="full"))

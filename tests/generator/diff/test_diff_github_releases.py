@@ -17,6 +17,7 @@ import pytest
 
 from openapi2mcp.diff.compare import SurfaceDiff, diff_surfaces, load_surface
 from openapi2mcp.diff.report import MARKDOWN_LIMIT, group_changes, render_json, render_markdown
+from tests.kit.locks import installing
 
 CACHE = Path(__file__).resolve().parents[3] / ".work" / "cache" / "github-releases"
 RELEASES = ("22.0.0", "23.0.2")
@@ -30,18 +31,19 @@ def fetch(version: str) -> Path:
     prefix = CACHE / version
     spec = prefix / SPEC_FILE
     manifest = spec.parents[1] / "package.json"
-    if spec.is_file() and json.loads(manifest.read_text())["version"] == version:
-        return spec
-    prefix.mkdir(parents=True, exist_ok=True)
-    (prefix / "package.json").write_text('{"name": "github-releases", "private": true}\n')
-    subprocess.run(
-        ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent",
-         f"@octokit/openapi@{version}"],
-        cwd=prefix,
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )  # fmt: skip
+    with installing(prefix):
+        if spec.is_file() and json.loads(manifest.read_text())["version"] == version:
+            return spec
+        prefix.mkdir(parents=True, exist_ok=True)
+        (prefix / "package.json").write_text('{"name": "github-releases", "private": true}\n')
+        subprocess.run(
+            ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent",
+             f"@octokit/openapi@{version}"],
+            cwd=prefix,
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )  # fmt: skip
     return spec
 
 

@@ -33,6 +33,7 @@ from openapi2mcp.render.compact import (
 from openapi2mcp.render.examples import NoExample, example_instance
 from openapi2mcp.render.runtime_schema import validator
 from tests.generator.render.test_portable import PROBES, findings, old_lenient
+from tests.kit.locks import installing
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLES = sorted(REPO.glob("samples/*/openapi.yaml"))
@@ -134,7 +135,8 @@ def test_the_samples_advertise_portable_schemas_that_mean_what_they_meant(
 def test_github_and_stripe_advertise_portable_schemas_that_mean_what_they_meant(
     api: str, mode: OutputSchemas
 ) -> None:
-    realworld.install(realworld.CACHE)
+    with installing(realworld.CACHE):
+        realworld.install(realworld.CACHE)
     plan, _ = plan_source(str(realworld.CACHE / REAL[api]), GenerateOptions(output_schemas=mode))
     problems: list[str] = []
     for where, after, before in advertised(plan, mode):
