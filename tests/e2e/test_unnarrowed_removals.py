@@ -57,7 +57,7 @@ SPEC: dict[str, Any] = {
 
 
 def _refusal(tool: str, label: str, given: str = "") -> dict[str, Any]:
-    named = f" (given only {given}, which narrow nothing)" if given else ""
+    named = f" (given only {given} nothing)" if given else ""
     text = (
         f"Tool {tool!r} was called with none of the arguments that say what it acts on{named}:"
         f" {label} would act on everything the API holds. Nothing was sent. Give them, or"
@@ -70,8 +70,8 @@ def _refusal(tool: str, label: str, given: str = "") -> dict[str, Any]:
     ("arguments", "given"),
     [
         ({}, ""),
-        ({"title": ""}, "title"),  # empty
-        ({"Prefer": "return=representation"}, "Prefer"),  # a header says how to answer
+        ({"title": ""}, "title, which narrows"),  # empty
+        ({"Prefer": "return=representation"}, "Prefer, which narrows"),  # how to answer
         ({"_all": False}, ""),
     ],
 )
@@ -102,7 +102,7 @@ async def test_a_body_of_defaults_and_switches_narrows_nothing(served: Served) -
     alike = {"filter_type": "exact", "delete": True}
     refused = await served.call("cli_remove", alike)
     assert {k: refused[k] for k in ("content", "isError")} == _refusal(
-        "cli_remove", "POST /cli/remove", "delete, filter_type"
+        "cli_remove", "POST /cli/remove", "delete, filter_type, which narrow"
     )
     assert served.api.requests == []
     narrowed = await served.call("cli_remove", {**alike, "filter_patterns": ["https://a.example"]})

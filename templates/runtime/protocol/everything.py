@@ -72,10 +72,10 @@ def guard(
     if not argument or spec is None:
         return dict(arguments), ""
     schema = tool.get("inputSchema")
-    outside = (p["argument"] for p in spec["parameters"] if p["location"] in ("header", "cookie"))
+    located = {p["argument"]: p["location"] for p in spec["parameters"]}
     label = f"{spec['method'].upper()} {spec['path']}"
     return unnarrowed(
-        arguments, argument, schema if isinstance(schema, Mapping) else {}, outside, name, label
+        arguments, argument, schema if isinstance(schema, Mapping) else {}, located, name, label
     )
 
 
@@ -83,7 +83,7 @@ def unnarrowed(
     arguments: Mapping[str, Any],
     argument: str,
     schema: Mapping[str, Any],
-    headers: Iterable[str],
+    located: Mapping[str, str],
     tool: str,
     label: str,
 ) -> tuple[dict[str, Any], str]:
@@ -91,14 +91,15 @@ def unnarrowed(
     of the others narrows it and ``argument`` is not true. A value narrows unless it is empty, a
     boolean (``force``, ``cascade``: how to remove, never what), its property's ``default`` in
     ``schema``, the tool's input schema (ArchiveBox's ``filter_type: "exact"`` alone removed every
-    snapshot all the same), or it goes in a header or a cookie (the arguments named ``headers``:
-    PostgREST's ``Prefer`` says what to answer, not what to delete)."""
+    snapshot all the same), or it goes in a header or a cookie (``located`` gives the parameters'
+    places: PostgREST's ``Prefer`` says what to answer, not what to delete). A parameter given
+    null is left to the request, which refuses a null filter of a removal in its own words."""
     rest = {key: value for key, value in arguments.items() if key != argument}
-    manner = frozenset(headers)
-    narrowing = (k for k, v in rest.items() if k not in manner and _narrows(k, v, schema))
+    narrowing = (k for k, v in rest.items() if _narrows(k, v, schema, located.get(k, "body")))
     if arguments.get(argument) is True or any(True for _ in narrowing):
         return rest, ""
-    given = f" (given only {', '.join(sorted(rest))}, which narrow nothing)" if rest else ""
+    which = "which narrows" if len(rest) == 1 else "which narrow"
+    given = f" (given only {', '.join(sorted(rest))}, {which} nothing)" if rest else ""
     return rest, (
         f"Tool {tool!r} was called with none of the arguments that say what it acts on{given}:"
         f" {label} would act on everything the API holds. Nothing was sent. Give them, or"
@@ -106,7 +107,11 @@ def unnarrowed(
     )
 
 
-def _narrows(name: str, value: Any, schema: Mapping[str, Any]) -> bool:
+def _narrows(name: str, value: Any, schema: Mapping[str, Any], location: str) -> bool:
+    if location in ("header", "cookie"):
+        return False
+    if value is None and location in ("query", "path"):
+        return True
     if value in _EMPTY or isinstance(value, bool):
         return False
     properties = schema.get("properties")
