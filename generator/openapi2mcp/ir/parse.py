@@ -54,7 +54,7 @@ from .operation_parts import (
     switches_protocols,
     text,
 )
-from .patch_bodies import partial_patches
+from .patch_bodies import checks_as_declared, partial_patches
 from .schemas import SchemaNormaliser
 from .twins import without_slash_twins
 from .x_mcp import XMcpLevel, merge, read_level
@@ -119,7 +119,8 @@ def parse_api(doc: LoadedDocument, report: Report) -> Api:
     operations = _token_endpoints(resolver, operations, schemes)
     inputs, outputs = ctx.schemas.definitions()
     places = {op.pointer: at for op, at in found}
-    operations = partial_patches(resolver, operations, inputs, places)
+    declared = checks_as_declared(data)
+    operations = partial_patches(resolver, operations, inputs, places, declared=declared)
     return Api(
         title=title,
         version=version,

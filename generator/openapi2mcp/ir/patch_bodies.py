@@ -10,6 +10,12 @@ object it changes. Such a body keeps its schema, with ``required`` left out at i
 from its ``$defs`` entry, which other operations keep as it is). A PATCH body of its own
 (drf-spectacular's ``PatchedAuthor``, GitHub's inline bodies) is left alone: what it requires is
 meant for the change. An API that does want a field is still asked, and its answer says so.
+
+Two kinds of document mean their ``required`` of a PATCH too, and are left alone: FastAPI's
+(``HTTPValidationError`` among its schemas), whose pydantic models check a body as declared, and
+a PATCH with a field mask (``update_mask``: which fields of the whole body to apply). Airflow 3's
+``PATCH /variables/{key}`` takes the POST's ``VariableBody`` and an ``update_mask``, and answers 422
+"Field required" to a body without ``key`` and ``value``.
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ from ..load.refs import Location, Resolver, defs_ref
 from .model import JsonSchema, Operation
 from .operation_parts import base_media_type
 
-__all__ = ["partial_patches"]
+__all__ = ["checks_as_declared", "partial_patches"]
 
 _MERGE_PATCH: Final = "application/merge-patch+json"
+# a query parameter that says which fields of a whole body a PATCH applies (AIP-134, Airflow 3)
+_FIELD_MASKS: Final = frozenset({"update_mask", "updatemask", "field_mask", "fieldmask"})
 
 
 def partial_patches(
@@ -32,8 +40,13 @@ def partial_patches(
     operations: tuple[Operation, ...],
     inputs: Mapping[str, JsonSchema],
     places: dict[str, Location],
+    *,
+    declared: bool = False,
 ) -> tuple[Operation, ...]:
-    """``operations`` with each PATCH body that is a whole thing's schema made partial (above)."""
+    """``operations`` with each PATCH body that is a whole thing's schema made partial (above),
+    unless the document's bodies are checked as ``declared`` (FastAPI's)."""
+    if declared:
+        return operations
     whole = {
         _defined(op.body.schema)
         for op in operations
@@ -43,7 +56,8 @@ def partial_patches(
     changed: list[Operation] = []
     for op in operations:
         body = op.body
-        if op.method != "PATCH" or body is None:
+        masked = any(p.name.lower() in _FIELD_MASKS for p in op.parameters)
+        if op.method != "PATCH" or body is None or masked:
             changed.append(op)
             continue
         ref = _defined(body.schema)
@@ -67,6 +81,14 @@ def partial_patches(
         )
         changed.append(replace(op, body=replace(body, schema=schema)))
     return tuple(changed)
+
+
+def checks_as_declared(document: Mapping[str, Any]) -> bool:
+    """Whether ``document`` is FastAPI's (its 422 model, ``HTTPValidationError``, among its
+    schemas): pydantic checks each body as the document declares it."""
+    components = document.get("components")
+    schemas = components.get("schemas") if isinstance(components, Mapping) else None
+    return isinstance(schemas, Mapping) and "HTTPValidationError" in schemas
 
 
 def _defined(schema: Mapping[str, Any]) -> str:

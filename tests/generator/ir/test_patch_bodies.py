@@ -129,3 +129,45 @@ def test_each_relaxed_patch_body_is_said(tmp_path: Path) -> None:
             " change",
         ),
     ]
+
+
+def _with(tmp_path: Path, extra: str, name: str) -> dict[str, Any]:
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text(SPEC + extra, encoding="utf-8")
+    generation = generate(str(spec), GenerateOptions(tool_mode="full"))
+    [path] = [p for p in generation.files if p.endswith("/catalog.json")]
+    tools = catalog_from_files(generation.files, path)["tools"]
+    [schema] = [tool["inputSchema"] for tool in tools if tool["name"] == name]
+    return schema
+
+
+def test_fastapis_documents_mean_what_a_patch_requires(tmp_path: Path) -> None:
+    # Airflow 3 (FastAPI): PATCH /variables/{key} takes the POST's VariableBody, and pydantic
+    # answers 422 "Field required" to a body without key and value
+    fastapi = """\
+    HTTPValidationError:
+      type: object
+      properties: {detail: {type: array, items: {type: object}}}
+"""
+    schema = _with(tmp_path, fastapi, "change_pet")
+    assert not _valid(schema, {"id": 7, "notes": "shy"})
+    assert _valid(schema, {"id": 7, "name": "Tom", "species": "cat", "notes": "shy"})
+
+
+def test_a_patch_with_a_field_mask_keeps_the_whole_bodys_required(tmp_path: Path) -> None:
+    masked = SPEC.replace(
+        "      operationId: changePet\n",
+        "      operationId: changePet\n"
+        "      parameters: [{name: update_mask, in: query, schema: {type: array, items: {type:"
+        " string}}}]\n",
+    )
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text(masked, encoding="utf-8")
+    generation = generate(str(spec), GenerateOptions(tool_mode="full"))
+    schemas = _schemas(generation)
+    assert not _valid(schemas["change_pet"], {"id": 7, "notes": "shy"})
+    assert _valid(
+        schemas["change_pet"],
+        {"id": 7, "name": "Tom", "species": "cat", "notes": "shy", "update_mask": ["notes"]},
+    )
+    assert _valid(schemas["merge_shop"], {"id": 1, "city": "Lyon"})  # no mask: as before
