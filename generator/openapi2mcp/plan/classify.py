@@ -45,6 +45,7 @@ from .hints import (
     acting_endpoint,
     acting_get,
     additive_post,
+    dry_run,
     read_only_post,
     verb_place,
 )
@@ -271,8 +272,8 @@ def _hint_rule(
     op: Operation, fields: tuple[str, ...], report: Report
 ) -> tuple[tuple[bool, bool, bool], str] | None:
     """The hints a rule gives ``op`` against its verb's, and the rule as ``inspect`` shows it: a
-    POST that only reads (``read_only_post``), a GET that acts (``acting_get``), a POST that only
-    adds (``additive_post``); each decision is reported."""
+    POST that only reads (``read_only_post``), a change that is a dry run (``dry_run``), a GET that
+    acts (``acting_get``), a POST that only adds (``additive_post``); each decision is reported."""
     change = "set its hints in x-mcp annotations or [annotations.<operationId>] to change this"
     reading = read_only_post(op)
     if reading is not None:
@@ -283,6 +284,14 @@ def _hint_rule(
             f"its {reading.where} and no side-effect word; {change}",
         )
         return (True, False, True), reading.note()
+    if dry_run(op):
+        report.info(
+            "dry-run-read-only",
+            op.pointer,
+            f"{op.method} {op.path} is read-only, non-destructive and idempotent: its path ends in"
+            f" a dry run; {change}",
+        )
+        return (True, False, True), "by the dry-run rule: its path ends in a dry run"
     where = "operationId" if op.operation_id else "summary"
     acting = acting_get(op)
     endpoint = acting_endpoint(op) if acting is None else None

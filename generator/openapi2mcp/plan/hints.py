@@ -25,6 +25,7 @@ __all__ = [
     "VERB_HINTS",
     "ReadingPost",
     "acting_get",
+    "dry_run",
     "read_only_post",
 ]
 
@@ -182,6 +183,14 @@ def read_only_post(op: Operation) -> ReadingPost | None:
         *((word, "path") for word in last[:1]),
     ]
     return next((ReadingPost(w, where) for w, where in found if w in READ_WORDS), None)
+
+
+def dry_run(op: Operation) -> bool:
+    """Whether a change (PUT, PATCH, DELETE) only says what it would do: its path ends in a dry
+    run (Airflow 3's ``PATCH …/taskInstances/{task_id}/dry_run`` lists the task instances a
+    change of state would touch, and changes none). A POST's is ``read_only_post``'s."""
+    last = op.path.rstrip("/").rsplit("/", 1)[-1]
+    return op.method in ("PUT", "PATCH", "DELETE") and _terms(last) == ["dryrun"]
 
 
 # what a description says of a call that keeps what it makes, or replaces what there was
@@ -437,6 +446,10 @@ def additive_post(op: Operation, fields: Iterable[str] = ()) -> str | None:
     if any(_replaces(field) for field in fields):
         return None
     words = _name_words(op)
+    if words[:1] == ["post"]:
+        # a function named by its method (Airflow's FastAPI post_variable, "Create a variable."):
+        # its description's first word says what it does
+        words = [*_terms(_first_sentence(op.description))[:1], *words[1:]]
     if _created_last(op, words):
         words = [words[-1], *words[:-1]]  # Django REST framework's tags_create
     last = op.path.rstrip("/").rsplit("/", 1)[-1]

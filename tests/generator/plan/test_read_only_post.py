@@ -24,6 +24,7 @@ from openapi2mcp.plan.hints import (
     acting_endpoint,
     acting_get,
     additive_post,
+    dry_run,
     read_only_post,
 )
 
@@ -545,3 +546,47 @@ def test_a_post_that_only_adds_is_told_by_the_verb_leading_its_name(
     )
     assert additive_post(operation) == expected
     assert additive_post(dataclasses.replace(operation, method="PUT")) is None
+
+
+@pytest.mark.parametrize(
+    ("operation_id", "description", "expected"),
+    [
+        # Airflow 3's FastAPI functions are named by their method: the description says the verb
+        ("post_variable", "Create a variable.", "create"),
+        ("post_pool", "Create a Pool.", "create"),
+        ("post_clear_task_instances", "Clear task instances.", None),
+        ("post_variable", "", None),
+    ],
+)
+def test_a_post_named_by_its_method_is_told_by_its_description(
+    operation_id: str, description: str, expected: str | None
+) -> None:
+    operation = Operation(
+        key=operation_id,
+        operation_id=operation_id,
+        method="POST",
+        path="/api/v2/things",
+        pointer="#",
+        summary=" ".join(w.title() for w in operation_id.split("_")),  # FastAPI's own
+        description=description,
+    )
+    assert additive_post(operation) == expected
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "expected"),
+    [
+        # Airflow 3 lists the task instances a change of state would touch, and changes none
+        ("PATCH", "/dags/{dag_id}/dagRuns/{run}/taskInstances/{task_id}/dry_run", True),
+        ("PUT", "/things/{id}/dry-run", True),
+        ("DELETE", "/things/{id}/dryRun", True),
+        ("PATCH", "/dags/{dag_id}/dagRuns/{run}/taskInstances/{task_id}", False),
+        ("PATCH", "/dry_run/{id}", False),  # a thing named so, changed
+        ("POST", "/backfills/dry_run", False),  # read_only_post's to say
+    ],
+)
+def test_a_change_whose_path_ends_in_a_dry_run_only_reads(
+    method: str, path: str, expected: bool
+) -> None:
+    operation = Operation(key=path, operation_id=None, method=method, path=path, pointer="#")
+    assert dry_run(operation) is expected
