@@ -361,9 +361,15 @@ def _function_problem(parsed: Any) -> str:
     return ""
 
 
-def nothing_selected(value: Any, picked: Any = None) -> str:
+def nothing_selected(value: Any, picked: Any = None, expression: str = "") -> str:
     """What the response holds, for a selection that picked nothing (a misspelt name picks null);
-    a list picked from lists all empty is no misspelt name (ZenML's ``items`` of no tags)."""
+    a list picked from lists all empty is no misspelt name (ZenML's ``items`` of no tags), nor a
+    name whose field holds null (Airflow's run ``note``, cleared)."""
+    nulls = _null_fields(value, expression)
+    if nulls:
+        shown = ", ".join(json.dumps(name, ensure_ascii=False) for name in nulls[:3])
+        held = "holds" if len(nulls) == 1 else "hold"
+        return f"[The selection picked nothing: the response's {shown} {held} null.]"
     lists = (
         [key for key, item in value.items() if isinstance(item, list)]
         if isinstance(value, dict)
@@ -385,6 +391,17 @@ def nothing_selected(value: Any, picked: Any = None) -> str:
         "[The selection picked nothing: JMESPath gives null for a name the response does not have, "
         f"and leaves it out of a list. The response is {held}.]"
     )
+
+
+def _null_fields(value: Any, expression: str) -> list[str]:
+    """The names ``expression`` says that the response has, each holding null (in an object, or
+    in every item of an array of objects that has it)."""
+    said = set(_IDENTIFIER.findall(expression))
+    if isinstance(value, dict):
+        return [key for key, item in value.items() if key in said and item is None]
+    items = [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+    keys = dict.fromkeys(key for item in items for key in item if key in said)
+    return [key for key in keys if all(item.get(key) is None for item in items if key in item)]
 
 
 def _names(value: Mapping[str, Any]) -> str:

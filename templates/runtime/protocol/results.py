@@ -386,7 +386,7 @@ class _Success:
             )
             return self._json(value, [said])
         empty = picked is None or (picked == [] and bool(value))
-        notes = [nothing_selected(value, picked)] if empty else []
+        notes = [nothing_selected(value, picked, select.expression)] if empty else []
         structured = MISSING
         if self.output is not None:
             schema = self.output.schema

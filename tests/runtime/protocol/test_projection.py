@@ -110,6 +110,22 @@ def test_a_selection_that_picks_nothing_says_what_the_response_holds() -> None:
     ]
 
 
+def test_a_selection_of_a_field_that_holds_null_says_so() -> None:
+    # Airflow 3's dag run with its note cleared: the field is there, its value null
+    run = {"dag_run_id": "r1", "note": None, "state": "success"}
+    result = tool_result(response(run), None, select=select("note"))
+    assert result["content"] == [
+        text("null"),
+        text('[The selection picked nothing: the response\'s "note" holds null.]'),
+    ]
+    runs = [{"id": 1, "note": None}, {"id": 2, "note": None, "tags": None}]
+    listed = tool_result(response(runs), None, select=select("[].[note, tags][]"))
+    assert listed["content"] == [
+        text("[]"),
+        text('[The selection picked nothing: the response\'s "note", "tags" hold null.]'),
+    ]
+
+
 def test_a_selection_that_cannot_be_applied_leaves_the_answer_whole_and_says_why() -> None:
     # the call went through (ArchiveBox's crawl, asked length(snapshots) of a null): never an
     # error, which a model would take for a failed call and repeat
