@@ -248,6 +248,16 @@ class _Success:
                 said += "; it follows."
             content = [_text(f"{self._succeeded()} {said}"), shown, *self._unselected()]
             return _without_data(response, self.output, content)
+        path = urlsplit(response.url).path
+        repeated = _repeated_prefix(path) if self.media in _HTML else ""
+        if repeated:
+            # the base URL's mount said again (Phoenix's /v1/v1/projects): the web application
+            # answers every address its API does not serve with its page, and no call was made
+            return tool_error(
+                f"The API answered with a web page ({self._status_line()}), not this operation's"
+                f" answer: the request went to {path}, which says {repeated} twice. The base URL"
+                f" may end with the {repeated} every path of the API starts with; set it without."
+            )
         if self.media in _HTML and kind == "text":
             # a web page in the API's place (Phoenix's web application answers an id with a
             # "/" in it, decoded into another path): its title and text, not its markup

@@ -784,6 +784,26 @@ def test_resource_error_status_raises() -> None:
     assert isinstance(info.value, UpstreamError)
 
 
+def test_a_web_page_for_a_path_that_repeats_its_mount_is_no_success() -> None:
+    # Phoenix's base URL set with its /v1: GET /v1/v1/projects, and its web application answered
+    # 200 with its page, which had been "The call succeeded"
+    url = "http://127.0.0.1:6006/v1/v1/projects"
+    page = UpstreamResponse(200, "OK", "text/html", b"<title>Phoenix</title>", url)
+    result = tool_result(page, Validator(LENIENT_PET), reads=True)
+    assert result == {
+        "resultType": "complete",
+        "isError": True,
+        "content": [
+            {
+                "type": "text",
+                "text": "The API answered with a web page (HTTP 200 OK), not this operation's "
+                "answer: the request went to /v1/v1/projects, which says /v1 twice. The base URL "
+                "may end with the /v1 every path of the API starts with; set it without.",
+            }
+        ],
+    }
+
+
 def test_a_path_that_repeats_its_mount_says_the_base_url_may_hold_it() -> None:
     # Glances prints its address as http://host:61208/api/4, and every path it documents starts
     # with /api/4: a base URL set so sent /api/4/api/4/load, and the 400 said "Unknown plugin api"
