@@ -141,6 +141,24 @@ def json_texts(arguments: JsonObject, spec: OperationSpec | None) -> JsonObject:
     return {**arguments, **found} if found else arguments
 
 
+def body_gathered(arguments: JsonObject, spec: OperationSpec | None, schema: Any) -> JsonObject:
+    """``arguments`` with the fields given beside a whole body's argument gathered into it, when
+    the call gives that argument none and every other name is no argument of the tool: a body
+    that is one of several shapes (Phoenix's annotation configs, a ``oneOf``) is one argument,
+    ``body``, and a model writes its fields as the tool's arguments, as it does for every other
+    body. The schema then judges the body as it would have judged it given so."""
+    body = spec.get("body") if spec is not None else None
+    argument = body.get("argument") if body is not None else None
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not argument or argument in arguments or not isinstance(properties, dict):
+        return arguments
+    fields = {name: value for name, value in arguments.items() if name not in properties}
+    if not fields:
+        return arguments
+    kept = {name: value for name, value in arguments.items() if name in properties}
+    return {**kept, argument: fields}
+
+
 def whole_numbers(value: Any) -> Any:
     """``value`` with each float that is a whole number written as an integer: a model writes
     ``"page": 2.0``, JSON Schema counts it an integer, and it went as ``page=2.0``, which Mayan

@@ -52,8 +52,14 @@ from ..upstream.client import UpstreamError, UpstreamResponse
 from ..upstream.encoding import media_type
 from ..upstream.negotiation import documented_types
 from .argument_issues import format_issues, pattern_note, split_issues
+from .arguments_text import (
+    body_gathered,
+    json_texts,
+    nulls_left_out,
+    texts_as_sent,
+    whole_numbers,
+)
 from .arguments_text import convert_variable as convert_variable  # noqa: PLC0414 - re-exported
-from .arguments_text import json_texts, nulls_left_out, texts_as_sent, whole_numbers
 from .everything import guard
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, JsonObject, JsonRpcError
 from .paging import pagination_arguments
@@ -473,7 +479,8 @@ class Calls:
         if validator.is_valid(arguments):
             return arguments
         spec = self._tables.operations.get(operation)
-        arguments = nulls_left_out(validator, json_texts(arguments, spec), spec)
+        arguments = body_gathered(json_texts(arguments, spec), spec, validator.schema)
+        arguments = nulls_left_out(validator, arguments, spec)
         arguments = validator.integers_as_text(arguments)
         return texts_as_sent(validator, arguments, self._textual(operation))
 
