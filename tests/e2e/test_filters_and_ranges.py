@@ -72,8 +72,9 @@ async def test_a_null_filter_of_a_delete_is_refused_not_left_out(
     if argument == "note":
         # its schema takes null: the request cannot say it, and leaving it out would widen it
         assert texts(reply) == (
-            "argument 'note' is null: a DELETE would act on more than asked without it; leave it "
-            "out to mean that, or give a value"
+            "argument 'note' is null, which a query cannot send, and a DELETE without it may act "
+            "on more than asked; nothing was sent. Give it a value, or leave it out to act on all it "
+            "would narrow"
         )
     else:
         # the schema refuses it, as for any null where no null is taken

@@ -697,9 +697,10 @@ class Upstream:
                 if location == "query" and param["argument"] in arguments and narrowed:
                     # a filter of a DELETE left out widens it (PostgREST's deleted every row)
                     raise UpstreamError(
-                        f"argument {param['argument']!r} is null: a {spec['method'].upper()} "
-                        "would act on more than asked without it; leave it out to mean that, or "
-                        "give a value"
+                        f"argument {param['argument']!r} is null, which a query cannot send, and "
+                        f"a {spec['method'].upper()} without it may act on more than asked; "
+                        "nothing was sent. Give it a value, or leave it out to act on all it "
+                        "would narrow"
                     )
                 continue
             if location == "query":
