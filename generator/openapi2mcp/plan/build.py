@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, assert_never
 from urllib.parse import urlsplit
@@ -137,6 +138,9 @@ def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
         registered_env_var(prefix, "HEADERS"),
         *_server_env_vars(api, prefix),
     )
+    interaction = plan_interaction(surface.tools, settings, security, report)
+    # what "as generated" is for this server (a README that says "as generated" tells nothing)
+    generated = {"CONFIRM": interaction.confirm}
     return ServerPlan(
         api=api,
         package=package,
@@ -162,11 +166,11 @@ def build_plan(api: Api, settings: Settings, report: Report) -> ServerPlan:
         metadata=_package_metadata(api, distribution, base_url, settings),
         operation_tools=surface.all_tools,
         http_env_vars=_registered_env_vars(prefix, "http"),
-        tuning_env_vars=_registered_env_vars(prefix, "tuning"),
+        tuning_env_vars=_registered_env_vars(prefix, "tuning", generated),
         per_user_env_vars=_registered_env_vars(prefix, "per-user"),
         timeout_seconds=settings.timeout,
         exposure=exposure,
-        interaction=plan_interaction(surface.tools, settings, security, report),
+        interaction=interaction,
         upstream_headers=settings.headers,
         credentials=settings.credentials,
         api_name=api_name(api.title),
@@ -300,16 +304,24 @@ def _toolsets(api: Api, tools: tuple[Tool, ...]) -> tuple[Toolset, ...]:
     )
 
 
-def _registered_env_vars(prefix: str, group: str) -> tuple[EnvVar, ...]:
+def _registered_env_vars(
+    prefix: str, group: str, generated: Mapping[str, str] | None = None
+) -> tuple[EnvVar, ...]:
     """The runtime's variables of one group (its ``environment.VARIABLES``, the one description of
-    them), with the values "as generated" for this server where the plan knows them."""
+    them), with the values "as generated" for this server where the plan knows them
+    (``generated``, by suffix)."""
     environment = runtime_module("environment")
+    known = generated or {}
     return tuple(
         EnvVar(
             environment.name(prefix, variable.suffix),
             variable.meaning,
             secret=variable.secret,
-            default=variable.default,
+            default=(
+                known.get(variable.suffix, variable.default)
+                if variable.default == environment.GENERATED
+                else variable.default
+            ),
         )
         for variable in environment.VARIABLES
         if variable.group == group

@@ -30,9 +30,13 @@ def test_every_registered_variable_is_a_row_of_the_readme() -> None:
         assert row.startswith(f" {variable.meaning}"), variable.suffix
         shown = variable.default
         if variable.default == environment.GENERATED:
-            shown = {"BASE_URL": "https://petstore.example.com/v1", "TIMEOUT": "30"}.get(
-                variable.suffix, environment.GENERATED
-            )
+            # this server's own where the plan knows it (confirmation: off unless configured)
+            known = {
+                "BASE_URL": "https://petstore.example.com/v1",
+                "TIMEOUT": "30",
+                "CONFIRM": "off",
+            }
+            shown = known.get(variable.suffix, environment.GENERATED)
         assert (f"(default: {shown})" in row) == bool(shown), variable.suffix
         assert ("(secret)" in row) == variable.secret, variable.suffix
     # what is left is the API's own: its security scheme and nothing else
