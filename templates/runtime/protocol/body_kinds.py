@@ -37,7 +37,9 @@ _TEXTUAL_APPLICATION: Final = frozenset(
         "application/yaml",
         "application/x-yaml",
         "application/javascript",
+        "application/x-javascript",  # Netdata's JSONP
         "application/ecmascript",
+        "application/x-ecmascript",
         "application/graphql",
         "application/sql",
         "application/x-www-form-urlencoded",

@@ -755,6 +755,13 @@ def test_a_document_in_a_type_of_its_own_is_text() -> None:
     assert tool_result(yaml, None)["content"][0] == {"type": "text", "text": body.decode()}
 
 
+def test_jsonp_is_text() -> None:
+    # Netdata's data as JSONP (format=jsonp): application/x-javascript, which had come as base64
+    body = b'cb({"labels": ["time", "user"]});'
+    jsonp = response(body=body, content_type="application/x-javascript; charset=utf-8")
+    assert tool_result(jsonp, None)["content"][0] == {"type": "text", "text": body.decode()}
+
+
 def test_resource_bytes_listed_as_json_are_no_json() -> None:
     # Aim's run search: its own binary encoding, unlabelled, where the document says JSON
     raw = b"$\x00\x00\x00b1\xff"
