@@ -42,6 +42,7 @@ from . import naming
 from .body_arguments import body_arguments, lifted, optional_body_requires
 from .hints import (
     VERB_HINTS,
+    acting_command,
     acting_endpoint,
     acting_get,
     additive_post,
@@ -295,11 +296,14 @@ def _hint_rule(
     where = "operationId" if op.operation_id else "summary"
     acting = acting_get(op)
     endpoint = acting_endpoint(op) if acting is None else None
-    if acting is not None or endpoint is not None:
+    command = acting_command(op) if acting is None and endpoint is None else None
+    if acting is not None or endpoint is not None or command is not None:
         if acting is not None:
             said = f"{acting!r} {verb_place(op, acting)} its {where}"
-        else:
+        elif endpoint is not None:
             said = f"its path ends in {endpoint!r}"
+        else:
+            said = f"it takes the command {command!r}"
         report.warn(
             "get-acts",
             op.pointer,

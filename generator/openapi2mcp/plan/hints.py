@@ -24,6 +24,7 @@ __all__ = [
     "SIDE_EFFECT_WORDS",
     "VERB_HINTS",
     "ReadingPost",
+    "acting_command",
     "acting_get",
     "dry_run",
     "read_only_post",
@@ -494,6 +495,30 @@ def acting_endpoint(op: Operation) -> str | None:
     auth"; a mailing list's ``/unsubscribe``)."""
     last = op.path.rstrip("/").rsplit("/", 1)[-1].lower()
     return last if op.method == "GET" and last in _ACTING_ENDPOINTS else None
+
+
+# a query parameter that names what a GET is to do (Netdata's /manage/health?cmd=DISABLE ALL)
+_COMMAND_PARAMETERS = frozenset({"cmd", "command", "action", "op", "operation", "do", "verb"})
+
+
+def acting_command(op: Operation) -> str | None:
+    """``name=value`` when a GET takes a command among whose values one acts, whatever its name
+    says: Netdata's ``GET /manage/health`` ("Accesses the health management API") takes ``cmd``,
+    one of ``LIST``, ``SILENCE ALL``, ``DISABLE ALL``, ``RESET``; read as a resource, it had
+    silenced every alarm notification."""
+    if op.method != "GET":
+        return None
+    for param in op.parameters:
+        if param.location != "query" or param.name.lower() not in _COMMAND_PARAMETERS:
+            continue
+        schema = param.schema
+        items = schema.get("items")
+        values = (items if isinstance(items, dict) else schema).get("enum")
+        for value in values if isinstance(values, list) else ():
+            first = _terms(value)[:1] if isinstance(value, str) else []
+            if first and _forms(first[0]) & SIDE_EFFECT_WORDS:
+                return f"{param.name}={value}"
+    return None
 
 
 def verb_place(op: Operation, verb: str) -> str:

@@ -18,9 +18,10 @@ from click.testing import CliRunner
 from openapi2mcp.cli import main
 from openapi2mcp.config import CONFIG_NAME
 from openapi2mcp.generate import GenerateOptions, plan_source
-from openapi2mcp.ir.model import Operation
+from openapi2mcp.ir.model import Operation, Parameter
 from openapi2mcp.plan.hints import (
     ReadingPost,
+    acting_command,
     acting_endpoint,
     acting_get,
     additive_post,
@@ -590,3 +591,25 @@ def test_a_change_whose_path_ends_in_a_dry_run_only_reads(
 ) -> None:
     operation = Operation(key=path, operation_id=None, method=method, path=path, pointer="#")
     assert dry_run(operation) is expected
+
+
+@pytest.mark.parametrize(
+    ("name", "values", "expected"),
+    [
+        # Netdata's /manage/health: read as a resource, it had silenced every alarm notification
+        ("cmd", ["LIST", "SILENCE ALL", "DISABLE ALL", "RESET"], "cmd=DISABLE ALL"),
+        ("action", ["show", "delete"], "action=delete"),
+        ("cmd", ["LIST", "STATUS"], None),  # commands that only read
+        ("format", ["json", "csv"], None),  # no command
+    ],
+)
+def test_a_get_that_takes_a_command_that_acts_acts(
+    name: str, values: list[str], expected: str | None
+) -> None:
+    param = Parameter(name, "query", False, {"type": "string", "enum": values})
+    operation = Operation(
+        key="k", operation_id=None, method="GET", path="/manage/health", pointer="#",
+        parameters=(param,),
+    )  # fmt: skip
+    assert acting_command(operation) == expected
+    assert acting_command(dataclasses.replace(operation, method="POST")) is None
