@@ -158,6 +158,18 @@ def non_null(schema: JsonSchema) -> JsonSchema:
     return schema
 
 
+# what documented_default says of a schema without one
+NO_DEFAULT: Final[Any] = object()
+
+
+def documented_default(schema: JsonSchema) -> Any:
+    """The ``default`` a schema documents, its own or its nullable union's other branch's
+    (FastAPI's ``anyOf: [{type: integer, default: 5}, {type: null}]``); ``NO_DEFAULT`` without."""
+    if "default" in schema:
+        return schema["default"]
+    return non_null(schema).get("default", NO_DEFAULT)
+
+
 def not_null_branches(branches: list[Any]) -> list[Any]:
     """The branches of a union that are not ``{type: null}``."""
     return [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]

@@ -26,7 +26,9 @@ from ..config import AnnotationOverride
 from ..diagnostics import Report
 from ..ir.model import Api, JsonSchema, Operation, Parameter
 from ..ir.schema_utils import (
+    NO_DEFAULT,
     defs_closure,
+    documented_default,
     enum_values,
     is_scalar,
     json_type,
@@ -354,10 +356,19 @@ def _arguments(api: Api, op: Operation, report: Report) -> tuple[Argument, ...]:
         if param.location == "header" and _mirrorable(param, mirrored):
             mirrored.add(param.name.lower())
             schema["x-mcp-header"] = param.name
-        result.append(Argument(name, py, param.location, param.name, param.required, schema))
+        # a required query, header or cookie parameter with a default is the server's to fill
+        # (render.catalog sends it): Netdata's /data requires after, points, group and format,
+        # each with a default, and takes a call without them
+        required = param.required and not _defaulted(param)
+        result.append(Argument(name, py, param.location, param.name, required, schema))
     if op.body is not None:
         result.extend(body_arguments(api, op, taken, py_names, report))
     return tuple(result)
+
+
+def _defaulted(param: Parameter) -> bool:
+    """Whether a parameter outside the path documents a default the server may send for it."""
+    return param.location != "path" and documented_default(param.schema) is not NO_DEFAULT
 
 
 def _mirrorable(param: Parameter, taken: set[str]) -> bool:

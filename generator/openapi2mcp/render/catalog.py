@@ -22,7 +22,7 @@ from ..diagnostics import Report
 from ..ir.bodies import sent_as_text
 from ..ir.model import Api, BodyPart, Operation, Parameter, Server
 from ..ir.operation_parts import JSON_TYPE, base_media_type
-from ..ir.schema_utils import non_null
+from ..ir.schema_utils import NO_DEFAULT, documented_default, non_null
 from ..plan.build import server_variable_env
 from ..plan.metatools import code_tools, dynamic_tools
 from ..plan.model import (
@@ -515,6 +515,10 @@ def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> rt.P
         entry["wholePath"] = True
     if not param.content_type and _holds_json(param):
         entry["jsonText"] = True
+    default = documented_default(param.schema)
+    if param.required and param.location != "path" and default is not NO_DEFAULT:
+        # the tool leaves it optional (plan.classify): a call without it sends this
+        entry["default"] = default
     return entry
 
 

@@ -136,6 +136,9 @@ class ParameterSpec(TypedDict):
     # a string parameter that holds JSON text (TiTiler's colormap): an object or array given for
     # it is sent as that text (protocol.arguments_text.json_texts)
     jsonText: NotRequired[bool]
+    # a required parameter outside the path with a documented default: the tool leaves it
+    # optional, and a call without it sends this (Netdata's /data and its four defaults)
+    default: NotRequired[Any]
 
 
 class BodyPart(TypedDict):

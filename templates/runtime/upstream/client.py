@@ -687,6 +687,8 @@ class Upstream:
         narrowed = spec["method"].upper() in ("DELETE", "PATCH", "PUT")
         for param in spec["parameters"]:
             value = arguments.get(param["argument"])
+            if param["argument"] not in arguments and "default" in param:
+                value = param["default"]  # required, documented with a default the tool left out
             location = param["location"]
             if location == "path":
                 path_params[param["name"]] = param
