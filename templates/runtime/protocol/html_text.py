@@ -15,6 +15,8 @@ __all__ = ["page_text"]
 
 # elements whose content is no text a person reads
 _HIDDEN = frozenset({"script", "style", "template", "noscript", "svg", "head"})
+# a table's cells, kept apart by a space
+_CELLS = frozenset({"td", "th"})
 # elements that end a line of text
 _BLOCKS = frozenset(
     {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "title"}
@@ -36,6 +38,8 @@ class _Words(HTMLParser):
             self._hidden += 1
         elif tag in _BLOCKS:
             self.words.append("\n")
+        elif tag in _CELLS:
+            self.words.append(" ")  # a table's cells apart (Netdata's data as html)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "title":

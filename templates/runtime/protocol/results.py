@@ -216,9 +216,8 @@ class _Success:
                 result = _complete([_text(text), *self._unselected()])
                 result["structuredContent"] = text
                 return result
-        if self.output is not None or (
-            self.documented_json and self.media in _HTML and kind == "text"
-        ):
+        page = kind == "text" and (self.media in _HTML or _is_html(response.body))
+        if self.output is not None or (self.documented_json and page):
             # a page where JSON is documented (Open WebUI's application answers a path the API
             # does not serve: a file name with a "/", decoded)
             return self._not_json(kind)
@@ -258,14 +257,19 @@ class _Success:
                 f" answer: the request went to {path}, which says {repeated} twice. The base URL"
                 f" may end with the {repeated} every path of the API starts with; set it without."
             )
-        if self.media in _HTML and kind == "text":
+        labelled = self.media in _HTML and kind == "text"
+        if labelled or _is_html(response.body):
             # a web page in the API's place (Phoenix's web application answers an id with a
-            # "/" in it, decoded into another path): its title and text, not its markup
+            # "/" in it, decoded into another path), or labelled JSON (Evidently's 3.9 MB report
+            # download, which had come whole as text): its title and text, not its markup
             promised = "its output schema describes" if self.output else "this operation documents"
             said = (
                 f"The API answered with a web page, not the JSON {promised} (a sign-in page, or "
                 "a web application's page for an address its API does not serve); its text "
                 "follows."
+                if labelled
+                else f"The API's answer is a web page (HTML), though its Content-Type says "
+                f"{self.media}; its text follows."
             )
             shown = _text(budget.take(f"(an HTML page) {page_text(_decode(response))}"))
         else:
@@ -691,6 +695,11 @@ def _part_uri(part: Part, index: int, url: str) -> str:
     if content_id and len(content_id) <= _MAX_PART_URI and _printable(content_id):
         return "cid:" + quote(content_id, safe="@.!$&'*+-=^_`{|}~")
     return f"{url.split('#', 1)[0]}#part-{index}"
+
+
+def _is_html(body: bytes) -> bool:
+    """Whether a body is an HTML document, whatever its label says."""
+    return body[:1024].lstrip().lower().startswith((b"<!doctype html", b"<html"))
 
 
 def _printable(text: str) -> bool:

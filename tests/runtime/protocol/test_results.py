@@ -755,6 +755,23 @@ def test_a_document_in_a_type_of_its_own_is_text() -> None:
     assert tool_result(yaml, None)["content"][0] == {"type": "text", "text": body.decode()}
 
 
+def test_a_page_labelled_json_is_told_as_a_page() -> None:
+    # Evidently's report download: 3.9 MB of HTML (scripts, fonts) labelled application/json,
+    # which had come whole as text, a million characters of it
+    body = (
+        b"<!DOCTYPE html><html><head><title>Report</title><script>" + b"x" * 5000
+        + b"</script></head><body><table><tr><th>metric</th><th>value</th></tr>"
+        + b"<tr><td>drift</td><td>0.12</td></tr></table></body></html>"
+    )  # fmt: skip
+    for output in (Validator(LENIENT_PET), None):
+        result = tool_result(response(body=body), output, documented="application/json")
+        assert [block["text"] for block in result["content"][:2]] == [
+            "The call succeeded (HTTP 200 OK). The API's answer is a web page (HTML), though its "
+            "Content-Type says application/json; its text follows.",
+            "(an HTML page) Report | metric value | drift 0.12",
+        ]
+
+
 def test_jsonp_is_text() -> None:
     # Netdata's data as JSONP (format=jsonp): application/x-javascript, which had come as base64
     body = b'cb({"labels": ["time", "user"]});'
