@@ -9,9 +9,11 @@ it is passed to, so such bytes go as a blob, as any other binary answer does.
 from __future__ import annotations
 
 import json
+import mimetypes
+import re
 from typing import Final
 
-__all__ = ["EVENTS", "HTML", "body_kind", "charset", "image_type", "media"]
+__all__ = ["EVENTS", "HTML", "body_kind", "charset", "image_type", "media", "named_media"]
 
 # JSON Lines / NDJSON / JSON text sequences: one JSON value per line
 _JSON_LINES: Final = frozenset(
@@ -110,3 +112,30 @@ def body_kind(media_type: str, body: bytes) -> str:
     except ValueError:
         return "text"
     return "json"
+
+
+# labels that say only "bytes": a download's file name may say more
+_UNLABELLED: Final = frozenset(
+    {
+        "application/octet-stream",
+        "binary/octet-stream",
+        "application/x-download",
+        "application/force-download",
+    }
+)
+_FILENAME: Final = re.compile(r"filename\*?\s*=\s*(?:[\w-]+'[^']*')?\"?([^\";]+)", re.IGNORECASE)
+
+
+def named_media(media_type: str, disposition: str, body: bytes) -> str:
+    """``media_type``, or the type the file name of a download labelled only as bytes says, when
+    that is text and its bytes are (Evidently's dataset as CSV: ``application/octet-stream``,
+    ``filename=….csv``, which had come as a base64 blob)."""
+    found = _FILENAME.search(disposition) if media_type in _UNLABELLED else None
+    guessed = (mimetypes.guess_type(found[1].strip())[0] or "").lower() if found else ""
+    if not guessed or body_kind(guessed, b"") not in ("json", "ndjson", "text"):
+        return media_type
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return media_type
+    return guessed

@@ -53,7 +53,7 @@ from .body_kinds import EVENTS as _EVENTS
 from .body_kinds import HTML as _HTML
 from .body_kinds import body_kind as _kind
 from .body_kinds import charset as _charset
-from .body_kinds import image_type
+from .body_kinds import image_type, named_media
 from .body_kinds import media as _media
 from .html_text import page_text
 from .paging import paging_advice
@@ -182,7 +182,8 @@ class _Success:
         self.limits = limits
         self.paging = paging
         self.select = select
-        self.media = _media(response.content_type)
+        disposition = next((v for n, v in response.headers if n == "content-disposition"), "")
+        self.media = named_media(_media(response.content_type), disposition, response.body)
         # the operation documents a JSON answer (its output schema may still be none)
         self.documented_json = documented_json
         # the media types its success answers document: an image asked for is one of them

@@ -772,6 +772,25 @@ def test_a_page_labelled_json_is_told_as_a_page() -> None:
         ]
 
 
+def test_a_download_labelled_as_bytes_whose_name_says_text_is_text() -> None:
+    # Evidently's dataset as CSV: application/octet-stream, filename=….csv, had come as base64
+    body = b"temp,hum,season\n9.1,0.8,winter\n"
+    disposition = ("content-disposition", 'attachment; filename="bikes.csv"')
+    csv = UpstreamResponse(200, "OK", "application/octet-stream", body, URL, headers=(disposition,))
+    assert tool_result(csv, None)["content"] == [
+        {"type": "text", "text": body.decode()},
+        {
+            "type": "text",
+            "text": '[response headers] content-disposition: attachment; filename="bikes.csv"',
+        },
+    ]
+    # bytes that are no text stay a blob, whatever the name
+    raw = UpstreamResponse(
+        200, "OK", "application/octet-stream", b"\xff\xfe", URL, headers=(disposition,)
+    )
+    assert tool_result(raw, None)["content"][0]["type"] == "resource"
+
+
 def test_jsonp_is_text() -> None:
     # Netdata's data as JSONP (format=jsonp): application/x-javascript, which had come as base64
     body = b'cb({"labels": ["time", "user"]});'
