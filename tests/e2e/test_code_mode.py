@@ -238,3 +238,17 @@ def test_without_the_code_extra_the_server_stops_at_start_up(code_package: Path)
         "petstore-mcp: code mode needs the sandbox, which is not installed: "
         "pip install 'petstore-mcp[code]'\n"
     )
+
+
+async def test_a_program_gets_whole_answers_and_only_its_own_is_cut(
+    code_package: Path, fake_petstore: Any
+) -> None:
+    # one result may hand the model 100 characters here: a program still works with the whole
+    # answer (Evidently's 3.9 MB report had reached a program cut, the notice inside the string)
+    params = stdio_params(code_package, fake_petstore.base_url, fake_petstore.api_key)
+    params.env = {**(params.env or {}), "PETSTORE_MAX_RESULT_CHARS": "100"}
+    program = 'pets = await list_pets(limit=100)\n[len(pets), sorted(p["name"] for p in pets)]'
+    async with Client(params) as client:
+        result = await client.call_tool("run_code", {"code": program})
+    assert not result.is_error, result
+    assert texts(result) == ['[5,["Bubbles","Luna","Rex","Tweety","Whiskers"]]']

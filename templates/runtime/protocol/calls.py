@@ -48,7 +48,7 @@ from ..catalog.model import (
 from ..errors import ResourceNotFound as ResourceNotFound  # noqa: PLC0414 - re-exported
 from ..jsonschema import SchemaError, Validator
 from ..upstream.bodies import FORM
-from ..upstream.client import UpstreamError, UpstreamResponse
+from ..upstream.client import MAX_RESPONSE_BYTES, UpstreamError, UpstreamResponse
 from ..upstream.encoding import media_type
 from ..upstream.negotiation import documented_types
 from .argument_issues import format_issues, pattern_note, split_issues
@@ -195,6 +195,8 @@ class Calls:
         self.output_mode = output_mode
         # how much text a result may hand the model (<PREFIX>_MAX_RESULT_CHARS)
         self._limits = result_limits
+        # what a program of code mode gets: the answer as read (at most MAX_RESPONSE_BYTES)
+        self._whole = ResultLimits(2 * MAX_RESPONSE_BYTES, result_limits.setting)
         # which tools need the user's yes (interaction.confirmation); "off" unless configured
         self._confirm_policy = confirm_policy
         self._targets: dict[str, Target] = {}
@@ -265,16 +267,24 @@ class Calls:
         progress: Progress = NO_PROGRESS,
         log: RequestLog = NO_LOG,
         interaction: Interaction = NO_INTERACTION,
+        *,
+        whole: bool = False,
     ) -> JsonObject | None:
         """Tool ``name``'s ``CallToolResult`` in the 2026 shape, ``None`` when there is no such tool.
 
         The result may be ``input_required`` (questions for the user) when ``interaction`` allows.
+        ``whole``: the answer as read, not cut to what one result may hand the model (code mode's
+        programs work with values, and only what they return is cut: a report a program parsed
+        had ended in the notice that cut it).
         """
         tool = self.tool(name)
         if tool is None:
             return None
         operation = self._tables.tool_bindings[name]["operation"]
-        return await self._run_tool(name, tool, operation, arguments, progress, log, interaction)
+        limits = self._whole if whole else self._limits
+        return await self._run_tool(
+            name, tool, operation, arguments, progress, log, interaction, limits
+        )
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -301,7 +311,7 @@ class Calls:
         schema = self.output_schema(name, tool)
         wrapped = schema is not None and not is_object_schema(schema)
         result = await self._run_tool(
-            name, tool, binding["operation"], arguments, progress, log, interaction
+            name, tool, binding["operation"], arguments, progress, log, interaction, self._limits
         )
         return shape_tool_result(result, version, wrapped_output=wrapped)
 
@@ -312,8 +322,9 @@ class Calls:
         operation: str,
         arguments: JsonObject,
         progress: Progress,
-        log: RequestLog = NO_LOG,
-        interaction: Interaction = NO_INTERACTION,
+        log: RequestLog,
+        interaction: Interaction,
+        limits: ResultLimits,
     ) -> JsonObject:
         validator = self._input_validator(name, tool)
         if isinstance(validator, SchemaError):
@@ -383,7 +394,7 @@ class Calls:
         await log.log("info" if response.status < 400 else "warning", f"Tool {name}: {answered}")
         kind = response.content_type or "no content type"
         await log.log("debug", f"Tool {name}: {len(response.body)} bytes of {kind}")
-        result = self._result(tool, spec, response, output, select)
+        result = self._result(tool, spec, response, output, select, limits)
         said = [] if validator.is_valid(arguments) else validator.issues(arguments)  # patterns
         note = pattern_note(split_issues(said, spec)[1])
         if note is not None:
@@ -400,6 +411,7 @@ class Calls:
         response: UpstreamResponse,
         output: Validator | None,
         select: Selection | None,
+        limits: ResultLimits,
     ) -> JsonObject:
         """The tool's result for the API's answer (``results.tool_result``)."""
         parameters = spec["parameters"] if spec is not None else []
@@ -407,7 +419,7 @@ class Calls:
         return tool_result(
             response,
             output,
-            self._limits,
+            limits,
             paging=paging,
             select=select,
             redirects=spec.get("redirects", []) if spec is not None else [],

@@ -240,7 +240,7 @@ class _Run:
         interaction = self._interaction(seq, tool, digest)
         try:
             result = await self.mode.calls.run_tool(
-                tool, arguments, NO_PROGRESS, self.log, interaction
+                tool, arguments, NO_PROGRESS, self.log, interaction, whole=True
             )
         except JsonRpcError as exc:
             if exc.code != MISSING_REQUIRED_CLIENT_CAPABILITY:
