@@ -346,17 +346,13 @@ async def test_responses_that_are_not_json_come_as_text() -> None:
     assert [op for op, _ in api.calls] == ["search-pets", "delete_pet", "class"]
 
 
-async def test_a_response_cut_to_the_result_budget_says_so_in_a_note() -> None:
+async def test_a_program_works_with_a_whole_answer_past_the_result_budget() -> None:
+    # one result may hand the model 600 characters; the program counts all 19 pets (it had
+    # counted the 5 a cut result showed, and the cut notice came with its value)
     api = Api()
     api.pets = [{"id": n, "name": "x" * 40} for n in range(1, 20)]
     result = await run(serve(api, {"REL_MAX_RESULT_CHARS": "600"}), "len(await list_pets())")
-    first, note = texts(result)
-    assert first == "5"
-    assert note.startswith(
-        "list_pets: [cut to fit: the response has 1132 characters; shown: the first 5 of 19 "
-        "items. This server returns at most 600 characters per result (its operator can raise "
-        "that with REL_MAX_RESULT_CHARS)."
-    )
+    assert texts(result) == ["19"]
 
 
 async def test_the_value_is_json_and_what_is_not_is_an_error() -> None:
