@@ -288,8 +288,14 @@ async def run(
                     if p["location"] in ("header", "cookie")
                 )
                 label = f"{operation['method']} {operation['path']}"
-                # the projection argument trims results and is no argument of the API: left out
-                schema = _without(tool["inputSchema"], catalog.get("selectArgument"))
+                # the projection argument trims results and is no argument of the API: left out;
+                # so is a removal's guard (protocol.everything), given true to every call, whose
+                # requests are then the document's to judge, narrowed or not
+                binding = catalog["toolBindings"][tool["name"]]
+                guard = binding.get("everything")
+                schema = _without(
+                    _without(tool["inputSchema"], catalog.get("selectArgument")), guard
+                )
                 try:
                     fields = tuple((operation.get("body") or {}).get("properties", {}))
                     calls = instances(schema, plain, fields, swagger).calls
@@ -308,7 +314,8 @@ async def run(
                     recorder.canned = _answer(
                         prepared.validator_doc, operation["method"], operation["path"]
                     )
-                    reply = await _call(server, tool["name"], arguments)
+                    given = {**arguments, guard: True} if guard else arguments
+                    reply = await _call(server, tool["name"], given)
                     _classify(
                         call,
                         reply,

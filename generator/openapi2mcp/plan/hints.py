@@ -506,11 +506,17 @@ def acting_command(op: Operation) -> str | None:
     says: Netdata's ``GET /manage/health`` ("Accesses the health management API") takes ``cmd``,
     one of ``LIST``, ``SILENCE ALL``, ``DISABLE ALL``, ``RESET``; read as a resource, it had
     silenced every alarm notification."""
-    if op.method != "GET":
-        return None
+    words = _name_words(op)
+    reads = any(w in READ_WORDS for w in words)
+    if op.method != "GET" or (reads and not any(_forms(w) & SIDE_EFFECT_WORDS for w in words)):
+        return None  # a list's filter by action (GitHub's issues/list-suggestions, close_issue)
     for param in op.parameters:
         if param.location != "query" or param.name.lower() not in _COMMAND_PARAMETERS:
             continue
+        if "filter" in _terms(param.description) or "filter" in _terms(
+            str(param.schema.get("description", ""))
+        ):
+            continue  # "Filter suggestions by the change they propose"
         schema = param.schema
         items = schema.get("items")
         values = (items if isinstance(items, dict) else schema).get("enum")

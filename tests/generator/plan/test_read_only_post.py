@@ -600,16 +600,24 @@ def test_a_change_whose_path_ends_in_a_dry_run_only_reads(
         ("cmd", ["LIST", "SILENCE ALL", "DISABLE ALL", "RESET"], "cmd=DISABLE ALL"),
         ("action", ["show", "delete"], "action=delete"),
         ("cmd", ["LIST", "STATUS"], None),  # commands that only read
+        # GitHub's list-suggestions filters by the change a suggestion proposes
+        ("action", ["set_type", "add_label", "close_issue"], None),
         ("format", ["json", "csv"], None),  # no command
     ],
 )
 def test_a_get_that_takes_a_command_that_acts_acts(
     name: str, values: list[str], expected: str | None
 ) -> None:
-    param = Parameter(name, "query", False, {"type": "string", "enum": values})
+    said = "Filter suggestions by the change they propose." if "add_label" in values else ""
+    param = Parameter(name, "query", False, {"type": "string", "enum": values}, said)
     operation = Operation(
         key="k", operation_id=None, method="GET", path="/manage/health", pointer="#",
         parameters=(param,),
     )  # fmt: skip
     assert acting_command(operation) == expected
     assert acting_command(dataclasses.replace(operation, method="POST")) is None
+    # a list's parameter is a filter, whatever it is named
+    listing = dataclasses.replace(operation, operation_id="issues/list-suggestions")
+    assert acting_command(dataclasses.replace(listing, parameters=(
+        Parameter(name, "query", False, {"type": "string", "enum": values}),
+    ))) is None  # fmt: skip
