@@ -506,6 +506,9 @@ def _smoke_case(plan: ServerPlan, tool: Tool) -> dict[str, Any] | None:
         )
     except NoExample:
         return None
+    if tool.everything:
+        # a removal's guard (runtime protocol.everything): the case acts as its example says
+        arguments = {**arguments, tool.everything: True}
     response = tool.operation.response
     status = int(response.status) if response and response.status.isdigit() else 200
     content_type = response.content_type if response and response.content_type else ""
