@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..catalog.model import OperationSpec, ToolBinding
+from .projection import argument_name as free_name
 from .projection import taking
 
 __all__ = [
@@ -35,8 +36,7 @@ _NO_DEFAULT = object()
 
 def argument_name(taken: Iterable[str]) -> str:
     """The argument's name for a tool whose arguments are ``taken`` (``""``: none is free)."""
-    used = set(taken)
-    return next((name for name in NAMES if name not in used), "")
+    return free_name(taken, NAMES)
 
 
 def argument_schema() -> dict[str, Any]:

@@ -69,10 +69,11 @@ _FIELDS_SHOWN, _FIELD_CHARS = 20, 40
 _JSON_TYPES = ("object", "array", "string", "number", "boolean", "null")
 
 
-def argument_name(taken: Iterable[str]) -> str:
-    """The argument's name for an API whose tools have arguments ``taken`` (``""``: none is free)."""
+def argument_name(taken: Iterable[str], names: Iterable[str] = NAMES) -> str:
+    """The first of ``names`` (this argument's, by default) that no argument ``taken`` has
+    (``""``: none is free); ``everything``'s guard is named so too."""
     used = set(taken)
-    return next((name for name in NAMES if name not in used), "")
+    return next((name for name in names if name not in used), "")
 
 
 def selectable(read_only: bool, method: str, media_type: str) -> bool:
