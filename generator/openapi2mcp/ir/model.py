@@ -40,6 +40,9 @@ class Parameter:
     # a path key that starts with this parameter (``{task_href}add_role/``, Pulp's drf-spectacular
     # document): its value is a path of the API, sent with its slashes
     whole_path: bool = False
+    # a query parameter that may be sent empty (``allowEmptyValue``): a boolean one that its words
+    # call a presence flag goes as its bare name (render.catalog)
+    allow_empty_value: bool = False
 
 
 @dataclass(frozen=True, slots=True)

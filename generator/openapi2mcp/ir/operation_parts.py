@@ -207,6 +207,7 @@ def parameter(ctx: Context, raw: Any, at: Location) -> Parameter | None:
         deprecated=value.get("deprecated") is True,
         examples=_examples(ctx, value, loc),
         content_type=content_type,
+        allow_empty_value=location == "query" and value.get("allowEmptyValue") is True,
     )
 
 

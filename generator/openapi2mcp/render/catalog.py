@@ -515,6 +515,8 @@ def _parameter(param: Parameter, by_wire: Mapping[tuple[str, str], str]) -> rt.P
         entry["wholePath"] = True
     if not param.content_type and _holds_json(param):
         entry["jsonText"] = True
+    if _presence_flag(param):
+        entry["flag"] = True
     default = documented_default(param.schema)
     if param.required and param.location != "path" and default is not NO_DEFAULT:
         # the tool leaves it optional (plan.classify): a call without it sends this
@@ -542,6 +544,25 @@ def _holds_json(param: Parameter) -> bool:
     # a nullable one's words are the union's, not its string branch's (FastAPI's Query(None, ...))
     words = [param.description] + [s.get(k) for s in (param.schema, schema) for k in _WORDS]
     return any(isinstance(w, str) and _JSON_WORD.search(w) for w in words)
+
+
+# words that say a parameter acts by being there ("If passed, all enabled alarms are returned.")
+_PRESENCE = re.compile(
+    r"\b(if|when|whether) (it is |this is )?(passed|present|given|included|supplied)\b|\bpresence\b",
+    re.IGNORECASE,
+)
+
+
+def _presence_flag(param: Parameter) -> bool:
+    """Whether a boolean query parameter is a flag that acts by being there: one that may be sent
+    empty (``allowEmptyValue``) and whose words say so (Netdata's ``all``, "If passed, all enabled
+    alarms are returned.": ``?all`` lists 40 alarms, ``?all=true`` the 2 raised). True sends its
+    bare name, false nothing. Without those words a boolean keeps its value (UniCourt's
+    ``isVisible`` filters by it)."""
+    if not param.allow_empty_value or non_null(param.schema).get("type") != "boolean":
+        return False
+    words = [param.description] + [param.schema.get(k) for k in _WORDS]
+    return any(isinstance(w, str) and _PRESENCE.search(w) for w in words)
 
 
 def _names_empty(schema: Any) -> bool:

@@ -139,6 +139,9 @@ class ParameterSpec(TypedDict):
     # a required parameter outside the path with a documented default: the tool leaves it
     # optional, and a call without it sends this (Netdata's /data and its four defaults)
     default: NotRequired[Any]
+    # a boolean query parameter that acts by being there (Netdata's ``?all``): true sends its bare
+    # name, false leaves it out
+    flag: NotRequired[bool]
 
 
 class BodyPart(TypedDict):

@@ -208,6 +208,8 @@ def query_pairs(spec: ParameterSpec, value: Any, arrays: str = INDEXED) -> list[
     """``name=value`` pairs of one query parameter (already percent-encoded)."""
     safe = _QUERY_RESERVED if spec.get("allowReserved") else ""
     name = quote(spec["name"], safe="[]")
+    if spec.get("flag") and isinstance(value, bool):
+        return [name] if value else []
     media = spec.get("contentType")
     if media:
         return [f"{name}={quote(media_text(value, media), safe=safe)}"]
