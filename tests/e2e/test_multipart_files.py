@@ -224,6 +224,9 @@ async def test_files_fields_and_json_parts_on_the_wire(
         "caption": "me, at the beach",
         "attachments": [
             _b64(b"\x00\x01"),
+            # a text file in base64, unnamed: named by its kind, which an upload filter checks
+            # (Evidently's dataset upload refused "attachments": "Extension not allowed")
+            _b64(CSV.encode()),
             "data:application/pdf;base64," + _b64(PDF),
             # a data URL may name the file (percent-encoded; what climbs out of a folder dropped)
             "data:application/pdf;name=..%2FQ3%20report%20%22final%22.pdf;base64," + _b64(PDF),
@@ -251,6 +254,10 @@ async def test_files_fields_and_json_parts_on_the_wire(
             "Content-Type: application/octet-stream",
             b"\x00\x01",
         ),
+        (
+            '; name="attachments"; filename="attachments.csv"\r\nContent-Type: text/csv',
+            CSV.encode(),
+        ),
         # a data: URL says what an octet-stream part really holds
         ('; name="attachments"; filename="attachments.pdf"\r\nContent-Type: application/pdf', PDF),
         (
@@ -270,6 +277,7 @@ async def test_files_fields_and_json_parts_on_the_wire(
         ("meta", None, "application/json", b'{"alt":"a portrait"}'),
         ("caption", None, "text/plain", b"me, at the beach"),
         ("attachments", "attachments", "application/octet-stream", b"\x00\x01"),
+        ("attachments", "attachments.csv", "text/csv", CSV.encode()),
         ("attachments", "attachments.pdf", "application/pdf", PDF),
         ("attachments", "Q3 report %22final%22.pdf", "application/pdf", PDF),
         ("attachments", "limerick/SKILL.md", "text/markdown", b"# Hi"),

@@ -965,6 +965,21 @@ async def test_a_binary_body_under_image_star_is_sent_with_its_sniffed_type(prob
     assert (request.header("Content-Type"), request.body) == ("image/png", PNG)
 
 
+async def test_text_under_any_type_is_sent_as_the_text_it_is(probe: Probe) -> None:
+    """base64 of text under ``*/*`` says what it holds; bytes that are not text stay bytes."""
+    files = [
+        (b'{"rows": [1, 2]}', "application/json"),
+        (b"name,qty\nbolt,3\n", "text/csv"),
+        ("caf\u00e9 au lait\n".encode(), "text/plain"),
+        ("caf\u00e9".encode()[:-1], "application/octet-stream"),
+        (b"a\x00b", "application/octet-stream"),
+    ]
+    for data, _ in files:
+        await probe.call("upload", {"body": base64.b64encode(data).decode()})
+    sent = [(request.body, request.header("Content-Type")) for request in probe.api.requests]
+    assert sent == files
+
+
 async def test_an_optional_body_needs_its_required_fields_once_any_is_given(probe: Probe) -> None:
     schema = probe.tools["send_message"]["inputSchema"]
     assert "required" not in schema

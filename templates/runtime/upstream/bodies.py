@@ -50,6 +50,8 @@ _TEXT_MEDIA = re.compile(
 # With allowReserved these stay literal; "&", "=", "+" and "#" always change a form's structure.
 _FORM_RESERVED = ":/?[]@!$'()*,;"
 # file name extensions for the part types servers most often check uploads against
+# how much of a file tells whether it is text
+_TEXT_SNIFF = 4096
 _EXTENSIONS = {
     "image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
     "image/svg+xml": ".svg", "application/pdf": ".pdf", "application/zip": ".zip",
@@ -255,7 +257,41 @@ def _sniffed(data: bytes, declared: str) -> str:
         found = "audio/wav" if data[8:12] == b"WAVE" else "image/webp"
         if kind in ("*", found.split("/", 1)[0]):
             return found
+    found = _text_kind(data)
+    if found and kind in ("*", found.split("/", 1)[0]):
+        return found
     return _OCTETS
+
+
+# a character no text file holds (NUL, the C0 controls but tab, line feed, form feed, return)
+_NOT_TEXT = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+def _text_kind(data: bytes) -> str:
+    """``text/csv``, ``application/json`` or ``text/plain`` for bytes that are UTF-8 text of that
+    kind, ``""`` for any other: an upload filter that checks a file's extension refuses a text file
+    named without one (Evidently's dataset upload: "Extension not allowed")."""
+    start = data[:_TEXT_SNIFF]
+    try:
+        text = start.decode("utf-8")
+    except UnicodeDecodeError as cut:
+        if len(data) <= _TEXT_SNIFF or cut.start < len(start) - 3:  # not a character cut short
+            return ""
+        text = start[: cut.start].decode("utf-8")
+    if not text.strip() or _NOT_TEXT.search(text):
+        return ""
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            json.loads(data)
+            return "application/json"
+        except ValueError:
+            pass
+    # whole lines only (the sniff may cut the last), at most twenty
+    lines = text.splitlines()[: -1 if len(data) > _TEXT_SNIFF else None][:20]
+    commas = {line.count(",") for line in lines if line.strip()}
+    if len(lines) >= 2 and len(commas) == 1 and commas != {0}:
+        return "text/csv"
+    return "text/plain"
 
 
 def gives_file(value: Any, parts: Mapping[str, BodyPart]) -> bool:
