@@ -30,6 +30,7 @@ never leaves one). The MCP Inspector's schema portability lint finds nothing in 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -240,14 +241,38 @@ def _merged_branches(branches: list[Any]) -> list[Any]:
     for branch in branches:
         nested = branch.get("anyOf") if isinstance(branch, Mapping) and len(branch) == 1 else None
         flat.extend(nested if isinstance(nested, list) and nested else [branch])
+    # branches are compared whole only where their outlines meet (type and keywords): most unions
+    # are of one object and null, and writing out each branch at each level of a big document
+    # (Stripe's full output schemas) cost most of the catalog's time
+    outlines = [_outline(branch) for branch in flat]
+    counts = Counter(outlines)
     seen: set[str] = set()
     kept: list[Any] = []
-    for branch in flat:
-        key = json.dumps(branch, sort_keys=True)
-        if key not in seen:
+    for branch, outline in zip(flat, outlines, strict=True):
+        if counts[outline] > 1:
+            key = json.dumps(branch, sort_keys=True)
+            if key in seen:
+                continue
             seen.add(key)
-            kept.append(branch)
+        kept.append(branch)
     return kept
+
+
+def _outline(branch: Any) -> Any:
+    """What two equal branches share and most unequal ones do not: the kind of value, each keyword
+    and what it holds when that is a word or a number, and the names of the properties."""
+    if not isinstance(branch, Mapping):
+        return (type(branch).__name__, branch if isinstance(branch, bool | None) else None)
+    outline: list[Any] = []
+    for key in sorted(branch):
+        value = branch[key]
+        if isinstance(value, str | int | float | bool | None):
+            outline.append((key, value))
+        elif key == "properties" and isinstance(value, Mapping):
+            outline.append((key, tuple(sorted(value))))
+        else:
+            outline.append((key, type(value).__name__))
+    return tuple(outline)
 
 
 def _any_value() -> dict[str, Any]:
