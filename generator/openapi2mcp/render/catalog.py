@@ -37,7 +37,7 @@ from ..plan.model import (
     Toolset,
 )
 from ..shipped import runtime_module
-from .compact import compact_input, lenient_output, output_schema
+from .compact import compact_input, lenient_output, output_schema, shared_definitions
 from .pooling import POOL_FILE, pool_values
 from .search_index import search_index
 
@@ -73,6 +73,11 @@ _TOKEN_PIECES = re.compile(r" ?[A-Za-z]+| ?[0-9]{1,3}|[^\sA-Za-z0-9]+|\s+")
 
 
 def build_catalog(plan: ServerPlan, report: Report) -> rt.Catalog:
+    with shared_definitions():
+        return _catalog(plan, report)
+
+
+def _catalog(plan: ServerPlan, report: Report) -> rt.Catalog:
     operations = {t.operation.key: _operation(plan, t, report) for t in plan.callable_tools}
     catalog: rt.Catalog = {
         "format": CATALOG_FORMAT,

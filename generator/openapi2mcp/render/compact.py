@@ -33,7 +33,9 @@ holds the second); before, one of them was lost.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from ..ir.model import JsonSchema
@@ -80,6 +82,46 @@ _DROPPED = frozenset({"examples", "example", "$comment", "title"})
 _KEPT_EXTENSIONS = frozenset({"x-mcp-header"})
 _JSON_TYPES = frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})
 _NULL = {"type": "null"}
+# (the definition, what a step made of it) by the definition's identity and the step, while
+# ``shared_definitions`` holds
+_SHARED: ContextVar[dict[tuple[int, str], tuple[Any, Any]] | None] = ContextVar(
+    "_SHARED", default=None
+)
+
+
+@contextmanager
+def shared_definitions() -> Iterator[None]:
+    """While it holds, each definition of ``$defs`` that many schemas share as one object is
+    compacted, relaxed and spelled portably once, and the schemas share the result: Stripe's 774
+    definitions occur 137,016 times among its 448 tools, and the catalog of its full output
+    schemas took two minutes. What this module returns is never changed in place."""
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+def _by_definition(
+    schema: Any, step: str, whole: Callable[[Any], Any], definition: Callable[[Any], Any]
+) -> Any:
+    """``whole(schema)``, with each of its ``$defs`` made by ``definition`` once per definition
+    (see ``shared_definitions``); ``whole`` must treat a definition as ``definition`` does."""
+    memo = _SHARED.get()
+    defs = schema.get("$defs") if isinstance(schema, Mapping) else None
+    if memo is None or not isinstance(defs, Mapping) or not defs:
+        return whole(schema)
+    out = whole({**schema, "$defs": {}})
+    if not isinstance(out, dict) or out.get("$defs") != {}:
+        return whole(schema)
+    made: dict[str, Any] = {}
+    for name, sub in defs.items():
+        known = memo.get((id(sub), step))
+        if known is None or known[0] is not sub:
+            known = memo[id(sub), step] = (sub, definition(sub))
+        made[name] = known[1]
+    out["$defs"] = made
+    return out
 
 
 def cap(text: str, limit: int) -> str:
@@ -92,7 +134,12 @@ def cap(text: str, limit: int) -> str:
 def compact_input(schema: Any, description_limit: int) -> Any:
     """An input schema with every constraint and without the text a model does not need, in
     portable spellings (``portable.py``)."""
-    return portable(_compact(schema, description_limit))
+    return _by_definition(
+        schema,
+        f"input {description_limit}",
+        lambda whole: portable(_compact(whole, description_limit)),
+        lambda definition: portable(_compact(definition, description_limit)),
+    )
 
 
 def _compact(schema: Any, description_limit: int) -> Any:
@@ -225,10 +272,15 @@ def lenient_output(schema: JsonSchema) -> JsonSchema:
     An object or array root keeps its type: an empty one stands in for a body that has another.
     A root of one value (a string, a number) admits ``null`` too, for a body that has none (a 204)
     or none of its type (``{"result": "Rectified"}`` where a string is documented)."""
-    relaxed = portable(_relax(schema, root=True))
+    relaxed = _by_definition(
+        schema,
+        "lenient",
+        lambda whole: portable(_relax(whole, root=True)),
+        lambda definition: portable(_relax(definition)),
+    )
     kind = relaxed.get("type") if isinstance(relaxed, dict) else None
     if isinstance(kind, str) and kind in _SCALARS:
-        relaxed = portable(_nullable(dict(relaxed)))
+        relaxed = _by_definition(_nullable(dict(relaxed)), "portable", portable, portable)
     assert isinstance(relaxed, Mapping)
     return relaxed
 
