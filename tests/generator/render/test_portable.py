@@ -10,10 +10,16 @@ with a root of one value admitting ``null`` since):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-from openapi2mcp.render.compact import lenient_output, output_schema
+from openapi2mcp.render.compact import (
+    compact_input,
+    lenient_output,
+    output_schema,
+    shared_definitions,
+)
 from openapi2mcp.render.portable import ANY_VALUE, portable
 
 NULL = {"type": "null"}
@@ -234,6 +240,37 @@ def test_booleans_become_schema_objects_except_as_keyword_values() -> None:
 def test_nested_any_of_lists_are_merged_and_repeats_dropped() -> None:
     schema = {"anyOf": [{"anyOf": [{"type": "string"}, NULL]}, NULL, {"type": "integer"}]}
     assert portable(schema) == {"anyOf": [{"type": "string"}, NULL, {"type": "integer"}]}
+
+
+def test_branches_alike_in_outline_are_told_apart_by_what_they_hold() -> None:
+    """Branches are compared whole where their keywords and words meet: a repeat goes, a branch
+    that differs deeper stays."""
+    small = {"type": "object", "properties": {"a": {"type": "string"}}}
+    other = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    schema = {"anyOf": [small, other, dict(small), {"type": "object"}, NULL, dict(NULL)]}
+    assert portable(schema) == {"anyOf": [small, other, {"type": "object"}, NULL]}
+
+
+def test_shared_definitions_are_made_once_and_mean_the_same() -> None:
+    """Within ``shared_definitions``, schemas that hold one definition object share what is made
+    of it, and every schema comes out as it does without."""
+    pet = {"type": ["object", "null"], "title": "Pet", "properties": {"tag": {}, "n": {}}}
+    first = {
+        "type": "object",
+        "properties": {"pet": {"$ref": "#/$defs/Pet"}},
+        "$defs": {"Pet": pet},
+    }
+    second = {"type": "string", "$defs": {"Pet": pet}, "description": "a root of one value"}
+    third = {"type": "array", "items": {"$ref": "#/$defs/Pet"}, "$defs": {"Pet": pet}}
+    schemas = (first, second, third)
+    alone = [(compact_input(s, 0), lenient_output(compact_input(s, 0))) for s in schemas]
+    with shared_definitions():
+        shared = [(compact_input(s, 0), lenient_output(compact_input(s, 0))) for s in schemas]
+    assert shared == alone
+    assert json.dumps(shared) == json.dumps(alone)  # keys in the same places
+    assert shared[0][0]["$defs"]["Pet"] is shared[1][0]["$defs"]["Pet"]
+    assert shared[0][1]["$defs"]["Pet"] is shared[2][1]["$defs"]["Pet"]
+    assert alone[0][0]["$defs"]["Pet"] is not alone[1][0]["$defs"]["Pet"]
 
 
 def test_definitions_and_header_arguments_are_spelled_portably_too() -> None:
