@@ -12,6 +12,14 @@ cd "$(dirname "$0")/.."
 ROOT=${REALAPIS_ROOT:-.work/realapis}
 PYTHON=${PYTHON:-python3}
 mkdir -p "$ROOT"
+# REALAPIS_READY: a directory where each part is marked (an empty file of its name) once it is in
+# place, so that the tests of its server may start while the rest installs (scripts/test.sh)
+READY=${REALAPIS_READY:-}
+installed() {
+    if [[ -n "$READY" ]]; then
+        touch "$READY/$1"
+    fi
+}
 
 # name|requirements (space-separated pins)
 SERVERS=(
@@ -60,6 +68,7 @@ python_server() {
     local name=$1 pins=$2 venv="$ROOT/$1"
     local stamp="$venv/.installed"
     if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$pins" ]]; then
+        installed "$name"
         return
     fi
     echo "== real API server: $name ($pins)" >&2
@@ -69,6 +78,7 @@ python_server() {
     # shellcheck disable=SC2086  # the pins are meant to split into arguments
     "$UV" pip install -q --compile-bytecode --python "$venv/bin/python" $pins
     printf '%s' "$pins" >"$stamp"
+    installed "$name"
 }
 python_servers() {
     local pids=() entry code=0
@@ -88,6 +98,7 @@ python_servers() {
         echo "== real API server: Nautobot's database, migrated" >&2
         .venv/bin/python -m tests.realapis.nautobot "$ROOT/nautobot/migrated.dump"
     fi
+    installed nautobot-db
 }
 # each install that runs in the background, waited for at the end
 installing=()
@@ -102,6 +113,7 @@ if ! command -v pdns_server >/dev/null ||
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pdns-server pdns-backend-sqlite3 >/dev/null
 fi
+installed powerdns
 
 # Prometheus Alertmanager (Debian): a Go server built with go-swagger; its Swagger 2.0 document is
 # compiled in, and read from the generated source Debian ships in the -dev package
@@ -112,6 +124,7 @@ if ! command -v prometheus-alertmanager >/dev/null ||
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
         prometheus-alertmanager golang-github-prometheus-alertmanager-dev >/dev/null
 fi
+installed alertmanager
 
 # etcd (Debian): a Go key-value store whose JSON API is grpc-gateway's translation of its gRPC
 # services; the Swagger 2.0 document protoc-gen-swagger writes from them ships with its docs
@@ -121,6 +134,7 @@ if ! command -v etcd >/dev/null ||
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server >/dev/null
 fi
+installed etcd
 
 # Slurm (Debian): slurmrestd, a C server that writes its own OpenAPI 3.0 document, over a cluster
 # of one node (slurmctld, slurmd and munge for their own traffic); installing it starts nothing
@@ -133,12 +147,14 @@ if ! command -v slurmrestd >/dev/null || ! command -v slurmctld >/dev/null ||
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
         slurmrestd slurmctld slurmd slurm-client munge >/dev/null
 fi
+installed slurm
 
 # One npm package set under $ROOT/<name>, reinstalled when its pins change (each in the
 # background beside the others: npm's cache takes concurrent installs)
 npm_server() {
     local name=$1 pins=$2 prefix="$ROOT/$1"
     if [[ -f "$prefix/.installed" && "$(cat "$prefix/.installed")" == "$pins" ]]; then
+        installed "$name"
         return
     fi
     echo "== real API server: $name ($pins, npm)" >&2
@@ -147,6 +163,7 @@ npm_server() {
     # shellcheck disable=SC2086  # the pins are meant to split into arguments
     npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error $pins >/dev/null
     printf '%s' "$pins" >"$prefix/.installed"
+    installed "$name"
 }
 
 # LoopBack 4's examples (npm): Node applications whose OpenAPI 3.0 documents take filters as JSON
@@ -162,6 +179,7 @@ if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || ! id postgres >
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 fi
+installed postgresql
 npm_server unleash "unleash-server@7.5.1" &
 installing+=("$!")
 
@@ -188,6 +206,7 @@ if ! command -v java >/dev/null; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null
 fi
+installed java
 npm_server wiremock "wiremock@3.13.2" &
 installing+=("$!")
 

@@ -51,11 +51,15 @@ if ! $fast; then
         apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null
     fi
 
-    # The real API servers install while the other tests run (the realapi tests come last, and
-    # their fixtures wait for this: tests/realapis/conftest.py). It is the only apt-get from here
-    # on, so it never waits on Debian's lock.
+    # The real API servers install while the other tests run; it marks each part in "ready/" as
+    # it is in place, and each realapi test module waits for the parts its servers need
+    # (tests/realapis/conftest.py). It is the only apt-get from here on, so it never waits on
+    # Debian's lock.
     echo "== real API servers for tests/realapis (PyPI, npm, Debian), in the background" >&2
     realapis="$(mktemp -d)"
+    mkdir "$realapis/ready"
+    touch "$realapis/start"
+    export REALAPIS_READY="$realapis/ready"
     (
         code=0
         bash scripts/install_realapis.sh >"$realapis/log" 2>&1 || code=$?
@@ -70,8 +74,8 @@ if ! $fast; then
     echo "== the official JSON-Schema-Test-Suite (PyPI: the jsonschema sdist)" >&2
     bash scripts/install_test_suites.sh
 
-    # Three pytest processes side by side: the realapi tests (their fixtures wait for the install,
-    # then each drives a server that mostly works on its own) and the others in two shards (they
+    # Three pytest processes side by side: the realapi tests (each module waits for its part of
+    # the install, then drives a server that mostly works on its own) and the others in two shards (they
     # mostly wait on the servers and subprocesses they start). The first shard's output comes as it
     # runs, the others' after it; each names its slowest tests.
     echo "== tests (three pytest processes: two shards of the others, then the realapi ones)" >&2
@@ -108,6 +112,17 @@ if ! $fast; then
     cat "$realapis/shard2"
     echo "== the realapi tests (exit $realapi_code)"
     cat "$realapis/tests"
+    # when each part of the install was in place (tests/realapis/conftest.py's NEEDS follows it)
+    begun=$(stat -c %Y "$realapis/start")
+    parts=""
+    for part in "$realapis"/ready/*; do
+        if [[ -e "$part" ]]; then
+            parts+="$(($(stat -c %Y "$part") - begun)) s ${part##*/}"$'\n'
+        fi
+    done
+    if [[ -n "$parts" ]]; then
+        echo "== installed after: $(sort -n <<<"${parts%$'\n'}" | paste -sd, - | sed 's/,/, /g')"
+    fi
     rm -rf "$realapis"
     exit "$code"
 fi

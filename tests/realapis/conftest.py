@@ -134,28 +134,93 @@ def _generate_from(content: bytes, where: Path, name: str) -> tuple[Path, dict[s
     return out, spec
 
 
-# scripts/test.sh installs the servers while the other tests run, and says where it reports
+# scripts/test.sh installs the servers while the other tests run, and says where it reports: the
+# install's exit status when it ends, its log, and a directory where it marks each part it has put
+# in place (scripts/install_realapis.sh, REALAPIS_READY)
 INSTALL_STATUS = "REALAPIS_INSTALL_STATUS"
 INSTALL_LOG = "REALAPIS_INSTALL_LOG"
+INSTALL_READY = "REALAPIS_READY"
 INSTALL_TIMEOUT = 45 * 60.0
+# the parts of the install each test module's servers need, the modules in the order their parts
+# are mostly in place (Debian's first, the Python venvs that take longest and Nautobot's migrated
+# database last): each module waits for its own, so the realapi tests run while the rest installs
+NEEDS: dict[str, tuple[str, ...]] = {
+    "powerdns": ("powerdns",),
+    "alertmanager": ("alertmanager",),
+    "etcd": ("etcd",),
+    "slurm": ("slurm",),
+    "httpbin": ("httpbin",),
+    "kinto": ("kinto",),
+    "search_log": ("kinto",),
+    "jupyter": ("jupyter-server",),
+    "pygeoapi": ("pygeoapi",),
+    "loopback": ("loopback",),
+    "loopback_files": ("loopback",),
+    "postgrest": ("postgresql", "postgrest"),
+    "unleash": ("postgresql", "unleash"),
+    "platformatic": ("platformatic",),
+    "wiremock": ("java", "wiremock"),
+    "lnbits": ("lnbits",),
+    "gns3": ("gns3-server",),
+    "changedetection": ("changedetection",),
+    "zou": ("zou",),
+    "dstack": ("dstack",),
+    "prefect": ("prefect",),
+    "zenml": ("zenml",),
+    "chroma": ("chroma",),
+    "pulp": ("pulp",),
+    "label_studio": ("label-studio",),
+    "airflow": ("airflow",),
+    "superset": ("superset",),
+    "directus": ("directus",),
+    "homebridge": ("homebridge",),
+    "nautobot": ("nautobot", "nautobot-db"),
+}
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _servers_installed() -> None:
-    """Until the install that scripts/test.sh runs beside the other tests has finished; its log
-    when it failed. Without that script (a realapi test run by hand) the servers are taken as
-    installed, and a missing one fails its fixture with the command to run."""
-    status = os.environ.get(INSTALL_STATUS)
-    if not status:
+def _module_name(item: pytest.Item) -> str:
+    return item.path.stem.removeprefix("test_")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The realapi tests in the order of ``NEEDS``, each module's tests together and in their own
+    order; every other test keeps its place."""
+    order = {name: rank for rank, name in enumerate(NEEDS)}
+    here = Path(__file__).parent
+    places = [i for i, item in enumerate(items) if item.path.parent == here]
+    ranked = sorted(places, key=lambda i: (order.get(_module_name(items[i]), len(order)), i))
+    moved = [items[i] for i in ranked]
+    for place, item in zip(places, moved, strict=True):
+        items[place] = item
+
+
+def wait_for_install(parts: tuple[str, ...]) -> None:
+    """Until the install that scripts/test.sh runs beside the other tests has put ``parts`` in
+    place; its log when it failed first. Without that script (a realapi test run by hand) the
+    servers are taken as installed, and a missing one fails its fixture with the command to run."""
+    status, ready = os.environ.get(INSTALL_STATUS), os.environ.get(INSTALL_READY)
+    if not status or not ready:
         return
     deadline = time.monotonic() + INSTALL_TIMEOUT
-    while not Path(status).is_file():
+    while not all((Path(ready) / part).is_file() for part in parts):
+        if Path(status).is_file():
+            code = Path(status).read_text().strip()
+            if code != "0":
+                log = Path(os.environ.get(INSTALL_LOG, "")).read_text(errors="replace")
+                pytest.fail(f"the real API servers' install failed:\n{log[-4000:]}")
+            missing = [part for part in parts if not (Path(ready) / part).is_file()]
+            pytest.fail(f"the install ended without marking {missing} (install_realapis.sh)")
         if time.monotonic() > deadline:
-            pytest.fail(f"the real API servers were not installed within {INSTALL_TIMEOUT:.0f} s")
+            pytest.fail(f"{parts} were not installed within {INSTALL_TIMEOUT:.0f} s")
         time.sleep(1.0)
-    if Path(status).read_text().strip() != "0":
-        log = Path(os.environ.get(INSTALL_LOG, "")).read_text(errors="replace")
-        pytest.fail(f"the real API servers' install failed:\n{log[-4000:]}")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _installed(request: pytest.FixtureRequest) -> None:
+    """The parts of the install this module's servers need (module fixtures come after it)."""
+    wait_for_install(
+        NEEDS.get(request.module.__name__.rsplit(".", 1)[-1].removeprefix("test_"), ())
+    )
 
 
 @pytest.hookimpl(wrapper=True)
@@ -515,12 +580,12 @@ def _loopback(example: str, realapi_dir: Path, module: str) -> Iterator[LiveApi]
         yield LiveApi(server, package, f"{module}_mcp", module.upper(), server.root_url, spec)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def loopback(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_loopback(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def loopback_files(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_loopback_files(realapi_dir)
 
@@ -538,22 +603,22 @@ def _launched(name: str, module: str, realapi_dir: Path) -> Iterator[LiveApi]:
         yield LiveApi(server, package, module, prefix, base_url, spec)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def prefect(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_prefect(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def gns3(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_gns3(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def label_studio(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_label_studio(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chroma(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_chroma(realapi_dir)
 
@@ -1288,107 +1353,107 @@ RUNNERS: dict[str, Callable[[Path], Iterator[LiveApi]]] = {
 }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def postgrest_api(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_postgrest(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def unleash(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_unleash(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def superset(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_superset(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def platformatic(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_platformatic(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def airflow(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_airflow(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def homebridge(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_homebridge(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def wiremock(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_wiremock(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def zou(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_zou(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def slurm_api(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_slurm(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def changedetection(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_changedetection(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def nautobot_api(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_nautobot(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def pygeoapi_api(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_pygeoapi(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def lnbits_api(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_lnbits(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def pulp(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_pulp(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def etcd(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_etcd(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def directus(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_directus(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def httpbin(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_httpbin(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def kinto(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_kinto(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def jupyter(realapi_dir: Path, jupyter_root: Path) -> Iterator[LiveApi]:
     yield from run_jupyter(realapi_dir, jupyter_root)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def powerdns(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_powerdns(realapi_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def alertmanager(realapi_dir: Path) -> Iterator[LiveApi]:
     yield from run_alertmanager(realapi_dir)
 
