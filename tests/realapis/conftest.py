@@ -27,6 +27,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -257,6 +258,8 @@ def run_httpbin(realapi_dir: Path) -> Iterator[LiveApi]:
 
 
 def run_kinto(realapi_dir: Path) -> Iterator[LiveApi]:
+    # a directory of its own for each start (test_kinto and test_search_log each start one)
+    realapi_dir = Path(tempfile.mkdtemp(prefix="kinto-", dir=realapi_dir))
     executable = venv_executable("kinto", "kinto")
     ini = realapi_dir / "kinto.ini"
     backends = ["--backend", "memory", "--cache-backend", "memory"]
