@@ -254,8 +254,10 @@ def _name_words(op: Operation) -> list[str]:
     if op.operation_id and not name:
         # Litestar's ids lead with the path: ApiProjectsProjectIdReload + ReloadProjectSnapshots
         said, path = naming.words(op.operation_id), naming.words(op.path)
-        if len(path) >= 3 and len(said) >= len(path) + 2 and said[: len(path)] == path:
-            name = " ".join(said[len(path) :])
+        rest = said[len(path) :]
+        # not springfox's deletePadUsingGET at /deletePad: a path that is the name, and its method
+        if len(path) >= 2 and len(rest) >= 2 and said[: len(path)] == path and rest[0] != "using":
+            name = " ".join(rest)
     # nothing else, the path's last segment (PostgREST's GET /rpc/reset_stock, a function)
     last = "" if "{" in op.path.rsplit("/", 1)[-1] else op.path.rstrip("/").rsplit("/", 1)[-1]
     words = _terms(name or op.operation_id or op.summary or last)

@@ -532,6 +532,11 @@ def test_a_create_that_may_overwrite_is_not_only_adding(
         ("upload_user_file_api_v2_files_post", "/api/v2/files", "Upload User File", "upload"),
         ("fork_flow_api_v1_flows__flow_id__fork_post", "/api/v1/flows/{flow_id}/fork", "Fork Flow", "fork"),
         ("clone_chat_by_id_api_v1_chats__id__clone_post", "/api/v1/chats/{id}/clone", "Clone Chat By Id", "clone"),
+        # Litestar's ids lead with the path, however short (Evidently's /api/projects)
+        ("ApiProjectsAddProject", "/api/projects", "", "add"),
+        ("ApiV2ProjectsAddProject", "/api/v2/projects", "", "add"),
+        ("ApiArtifactsAddArtifact", "/api/artifacts", "", "add"),
+        ("ProjectsAdd", "/projects", "", None),  # nothing but the path and one word
     ],
 )  # fmt: skip
 def test_a_post_that_only_adds_is_told_by_the_verb_leading_its_name(
