@@ -75,8 +75,8 @@ if ! $fast; then
     bash scripts/install_test_suites.sh
 
     # Three pytest processes side by side: the realapi tests (each module waits for its part of
-    # the install, then drives a server that mostly works on its own) and the others in two shards (they
-    # mostly wait on the servers and subprocesses they start). The first shard's output comes as it
+    # the install, then drives a server that mostly works on its own) and the others in two
+    # shards (they mostly wait on the servers and subprocesses they start). The first shard's output comes as it
     # runs, the others' after it; each names its slowest tests.
     echo "== tests (three pytest processes: two shards of the others, then the realapi ones)" >&2
     durations=(--durations=15 --durations-min=5)

@@ -179,8 +179,9 @@ NEEDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _module_name(item: pytest.Item) -> str:
-    return item.path.stem.removeprefix("test_")
+def _module_name(path: Path) -> str:
+    """The name ``NEEDS`` gives a test module."""
+    return path.stem.removeprefix("test_")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -189,7 +190,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     order = {name: rank for rank, name in enumerate(NEEDS)}
     here = Path(__file__).parent
     places = [i for i, item in enumerate(items) if item.path.parent == here]
-    ranked = sorted(places, key=lambda i: (order.get(_module_name(items[i]), len(order)), i))
+    ranked = sorted(places, key=lambda i: (order.get(_module_name(items[i].path), len(order)), i))
     moved = [items[i] for i in ranked]
     for place, item in zip(places, moved, strict=True):
         items[place] = item
@@ -219,9 +220,7 @@ def wait_for_install(parts: tuple[str, ...]) -> None:
 @pytest.fixture(scope="module", autouse=True)
 def _installed(request: pytest.FixtureRequest) -> None:
     """The parts of the install this module's servers need (module fixtures come after it)."""
-    wait_for_install(
-        NEEDS.get(request.module.__name__.rsplit(".", 1)[-1].removeprefix("test_"), ())
-    )
+    wait_for_install(NEEDS.get(_module_name(request.path), ()))
 
 
 @pytest.hookimpl(wrapper=True)

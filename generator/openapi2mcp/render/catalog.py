@@ -546,9 +546,15 @@ def _holds_json(param: Parameter) -> bool:
     media = schema.get("contentMediaType")
     if schema.get("format") == "json" or (isinstance(media, str) and "json" in media.lower()):
         return True
-    # a nullable one's words are the union's, not its string branch's (FastAPI's Query(None, ...))
-    words = [param.description] + [s.get(k) for s in (param.schema, schema) for k in _WORDS]
-    return any(isinstance(w, str) and _JSON_WORD.search(w) for w in words)
+    return _says(param, _JSON_WORD)
+
+
+def _says(param: Parameter, pattern: re.Pattern[str]) -> bool:
+    """Whether ``param``'s description or its schema's words match ``pattern``; a nullable one's
+    words are the union's, not its branch's (FastAPI's ``Query(None, description=...)``)."""
+    schemas = (param.schema, non_null(param.schema))
+    words = [param.description] + [s.get(k) for s in schemas for k in _WORDS]
+    return any(isinstance(w, str) and pattern.search(w) for w in words)
 
 
 # words that say a parameter acts by being there ("If passed, all enabled alarms are returned.")
@@ -564,10 +570,8 @@ def _presence_flag(param: Parameter) -> bool:
     alarms are returned.": ``?all`` lists 40 alarms, ``?all=true`` the 2 raised). True sends its
     bare name, false nothing. Without those words a boolean keeps its value (UniCourt's
     ``isVisible`` filters by it)."""
-    if not param.allow_empty_value or non_null(param.schema).get("type") != "boolean":
-        return False
-    words = [param.description] + [param.schema.get(k) for k in _WORDS]
-    return any(isinstance(w, str) and _PRESENCE.search(w) for w in words)
+    boolean = non_null(param.schema).get("type") == "boolean"
+    return param.allow_empty_value and boolean and _says(param, _PRESENCE)
 
 
 def _names_empty(schema: Any) -> bool:

@@ -134,12 +134,11 @@ def cap(text: str, limit: int) -> str:
 def compact_input(schema: Any, description_limit: int) -> Any:
     """An input schema with every constraint and without the text a model does not need, in
     portable spellings (``portable.py``)."""
-    return _by_definition(
-        schema,
-        f"input {description_limit}",
-        lambda whole: portable(_compact(whole, description_limit)),
-        lambda definition: portable(_compact(definition, description_limit)),
-    )
+
+    def made(part: Any) -> Any:  # a whole schema and a definition alike
+        return portable(_compact(part, description_limit))
+
+    return _by_definition(schema, f"input {description_limit}", made, made)
 
 
 def _compact(schema: Any, description_limit: int) -> Any:
